@@ -1,0 +1,1 @@
+"""Game server for turn-based games with hidden information (Mount Drago, Yutakâ)."""

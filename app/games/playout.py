@@ -1,0 +1,32 @@
+"""Random playouts through the public protocol: used by tests, benchmarks and the random bot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from app.games.core import Game
+
+
+def random_playout(
+    game: Game[Any, Any, Any],
+    players: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> tuple[Any, list[Any]]:
+    """Play one game by uniformly random legal actions; return the final state and all events."""
+    rng = random.Random(seed)
+    opts = game.parse_options(players, options or {})
+    first = game.start(players, opts, rng)
+    state = game.initial_state(first)
+    events = [first]
+    for _ in range(game.info.max_actions):
+        if game.outcome(state) is not None:
+            return state, events
+        seat = game.to_act(state)[0]
+        action = rng.choice(game.legal_actions(state, seat))
+        for event in game.decide(state, seat, action, rng):
+            state = game.evolve(state, event)
+            events.append(event)
+    raise RuntimeError(f"{game.info.name}: no outcome after {game.info.max_actions} actions")
