@@ -190,3 +190,9 @@ Clock = Callable[[], datetime]
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+class Notifier(Protocol):
+    """Told after every commit that match M is now at seq N (the live hub implements it)."""
+
+    async def notify(self, match_id: str, seq: int) -> None: ...
