@@ -1,0 +1,63 @@
+"""Per-viewer envelopes: the only shapes in which match data leaves the service.
+
+`view_for` wraps the game's `view` for one seat (or a spectator, `None`) with the envelope fields
+(`match_id`, `seq`, `status`, `seat`, `to_act`, `legal_actions`); these names win over any member
+of the game's view that happens to share them. `redacted_events` passes each event through the
+game's `redact` for the viewer. `full_events` is unredacted and is for the reveal after the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from app.games.codec import JSON, to_json
+from app.games.core import Game, Seat
+from app.matches.lifecycle import EventEnvelope, LoadedMatch, decode
+
+
+def timestamp(at: datetime) -> str:
+    """ISO 8601 in UTC (a naive time from a database is taken as UTC)."""
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return at.astimezone(UTC).isoformat()
+
+
+def legal_actions_json(match: LoadedMatch, seat: Seat | None) -> list[JSON]:
+    """The seat's legal actions as JSON, empty unless it is that seat's decision."""
+    if seat is None or seat not in match.to_act:
+        return []
+    return [to_json(a) for a in match.game.legal_actions(match.state, seat)]
+
+
+def view_for(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
+    view = match.game.view(match.state, seat)
+    out: dict[str, JSON] = dict(view) if isinstance(view, dict) else {"view": view}
+    out.update(
+        match_id=match.match_id,
+        seq=match.seq,
+        status=match.status,
+        seat=seat,
+        to_act=list(match.to_act),
+        legal_actions=legal_actions_json(match, seat),
+    )
+    return out
+
+
+def redact_one(game: Game[Any, Any, Any], seq: int, event: Any, at: datetime, seat: Seat | None) -> JSON:
+    return {"seq": seq, "type": event.TYPE, "data": game.redact(event, seat), "recorded_at": timestamp(at)}
+
+
+def redacted_events(
+    game: Game[Any, Any, Any], events: Iterable[EventEnvelope], seat: Seat | None
+) -> list[JSON]:
+    return [redact_one(game, e.seq, decode(game, e), e.recorded_at, seat) for e in events]
+
+
+def full_events(events: Sequence[EventEnvelope]) -> list[JSON]:
+    """Unredacted events, for the reveal of a finished match only."""
+    return [
+        {"seq": e.seq, "type": e.type, "data": dict(e.data), "recorded_at": timestamp(e.recorded_at)}
+        for e in events
+    ]

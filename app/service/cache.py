@@ -1,0 +1,61 @@
+"""Process-local caches: folded match state keyed by `seq`, and one `asyncio.Lock` per match.
+
+The store is the truth. A cached entry is only ever a state this process saw committed, so
+loading a match reads just the events after the cached `seq`. Seats are cached once every seat is
+filled (they never change after that).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from app.matches.lifecycle import LoadedMatch
+from app.service.ports import SeatRecord
+
+
+@dataclass(frozen=True, slots=True)
+class CacheEntry:
+    match: LoadedMatch
+    seats: tuple[SeatRecord, ...]
+
+
+class StateCache:
+    def __init__(self, size: int = 1024) -> None:
+        self._size = size
+        self._entries: OrderedDict[str, CacheEntry] = OrderedDict()
+
+    def get(self, match_id: str) -> CacheEntry | None:
+        entry = self._entries.get(match_id)
+        if entry is not None:
+            self._entries.move_to_end(match_id)
+        return entry
+
+    def put(self, entry: CacheEntry) -> None:
+        key = entry.match.match_id
+        old = self._entries.get(key)
+        if old is not None and old.match.seq > entry.match.seq:
+            return  # never move a cached match backwards
+        self._entries[key] = entry
+        self._entries.move_to_end(key)
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+class MatchLocks:
+    """One lock per match in this process; unused locks disappear with their last holder."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def get(self, match_id: str) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[match_id] = lock
+        return lock

@@ -1,0 +1,170 @@
+"""A tiny test-only game with hidden hands and chance in `decide`, for unit tests of the service.
+
+Two players hold three cards each from a deck of 1…12 (each card once). On a turn a player plays a
+card face up and draws a random card from the deck (the draw is decided with the injected RNG and
+written into a `Drew` event that only the drawer sees). After `rounds` plays each the higher sum
+of played cards wins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from app.games.codec import JSON
+from app.games.core import ILLEGAL, NOT_YOUR_TURN, GameInfo, IllegalAction, InvalidOptions, Outcome, Seat
+
+DECK = tuple(range(1, 13))
+HAND = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    TYPE: ClassVar[str] = "play"
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    TYPE: ClassVar[str] = "dealt"
+    hands: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    TYPE: ClassVar[str] = "played"
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    TYPE: ClassVar[str] = "drew"
+    seat: int
+    card: int
+
+
+Event = Dealt | Played | Drew
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    hands: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    played: tuple[tuple[int, ...], ...]
+    turn: int
+    rounds: int
+
+
+class ToyGame:
+    info = GameInfo(name="toy", title="Toy", min_players=2, max_players=2, max_actions=100)
+    action_types: Mapping[str, type[Play]] = {"play": Play}
+    event_types: Mapping[str, type[Any]] = {"dealt": Dealt, "played": Played, "drew": Drew}
+
+    def options_schema(self) -> JSON:
+        return {"type": "object", "properties": {"rounds": {"type": "integer", "minimum": 1, "maximum": 6}}}
+
+    def setup_schema(self) -> JSON:
+        return {"type": "object", "properties": {"order": {"type": "array", "items": {"type": "integer"}}}}
+
+    def catalogue(self) -> JSON:
+        return {"deck": list(DECK)}
+
+    def parse_options(self, players: int, raw: Mapping[str, Any]) -> JSON:
+        extra = set(raw) - {"rounds"}
+        if extra:
+            raise InvalidOptions(f"unknown option {sorted(extra)[0]}", f"options.{sorted(extra)[0]}")
+        rounds = raw.get("rounds", 3)
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 6:
+            raise InvalidOptions("rounds must be an integer from 1 to 6", "options.rounds")
+        return {"rounds": rounds}
+
+    def start(
+        self, players: int, options: JSON, rng: random.Random, setup: Mapping[str, Any] | None = None
+    ) -> Dealt:
+        if setup is not None:
+            order = setup.get("order")
+            if not isinstance(order, list) or sorted(order) != list(DECK):
+                raise InvalidOptions("setup.order must list the cards 1 to 12 once each", "setup.order")
+            cards = list(order)
+        else:
+            cards = list(DECK)
+            rng.shuffle(cards)
+        hands = (tuple(cards[:HAND]), tuple(cards[HAND : 2 * HAND]))
+        return Dealt(hands, tuple(cards[2 * HAND :]), options["rounds"])
+
+    def initial_state(self, started: Dealt) -> State:
+        return State(started.hands, started.deck, ((), ()), 0, started.rounds)
+
+    def evolve(self, state: State, event: Event) -> State:
+        if isinstance(event, Played):
+            hands = list(state.hands)
+            hand = list(hands[event.seat])
+            hand.remove(event.card)
+            hands[event.seat] = tuple(hand)
+            played = list(state.played)
+            played[event.seat] = (*played[event.seat], event.card)
+            return dataclasses.replace(state, hands=tuple(hands), played=tuple(played), turn=1 - state.turn)
+        if isinstance(event, Drew):
+            hands = list(state.hands)
+            hands[event.seat] = (*hands[event.seat], event.card)
+            deck = tuple(c for c in state.deck if c != event.card)
+            return dataclasses.replace(state, hands=tuple(hands), deck=deck)
+        raise TypeError(event)
+
+    def to_act(self, state: State) -> tuple[Seat, ...]:
+        return () if self.outcome(state) is not None else (state.turn,)
+
+    def legal_actions(self, state: State, seat: Seat) -> tuple[Play, ...]:
+        if seat not in self.to_act(state):
+            return ()
+        return tuple(Play(c) for c in sorted(state.hands[seat]))
+
+    def decide(self, state: State, seat: Seat, action: Play, rng: random.Random) -> tuple[Event, ...]:
+        if self.outcome(state) is not None:
+            raise IllegalAction("match_over", "the game is over")
+        if seat != state.turn:
+            raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
+        if action.card not in state.hands[seat]:
+            raise IllegalAction(ILLEGAL, "you do not hold that card", "card_not_in_hand")
+        events: list[Event] = [Played(seat, action.card)]
+        if state.deck:
+            events.append(Drew(seat, rng.choice(sorted(state.deck))))
+        return tuple(events)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if sum(len(p) for p in state.played) < 2 * state.rounds:
+            return None
+        scores = tuple(sum(p) for p in state.played)
+        best = max(scores)
+        return Outcome(scores, tuple(s for s, v in enumerate(scores) if v == best))
+
+    def view(self, state: State, seat: Seat | None) -> JSON:
+        return {
+            "hand": None if seat is None else list(state.hands[seat]),
+            "hand_sizes": [len(h) for h in state.hands],
+            "played": [list(p) for p in state.played],
+            "deck_size": len(state.deck),
+            "turn": state.turn,
+        }
+
+    def redact(self, event: Event, seat: Seat | None) -> JSON:
+        if isinstance(event, Dealt):
+            return {
+                "type": "dealt",
+                "hand": None if seat is None else list(event.hands[seat]),
+                "deck_size": len(event.deck),
+                "rounds": event.rounds,
+            }
+        if isinstance(event, Drew):
+            return {"type": "drew", "seat": event.seat, "card": event.card if seat == event.seat else None}
+        return {"type": "played", "seat": event.seat, "card": event.card}
+
+
+TOY = ToyGame()
+GAMES = {"toy": TOY}
