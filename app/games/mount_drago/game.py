@@ -1,0 +1,95 @@
+"""The Mount Drago engine as one object implementing `app.games.core.Game`, plus its catalogue.
+
+This module only wires the pieces together: options and setup (`options`, `deal`), the folded
+state (`state`), the decider (`rules`) and the per-viewer output (`views`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Final
+
+from app.games.codec import JSON, to_json
+from app.games.core import GameInfo, Outcome
+from app.games.mount_drago import deal, rules, state, views
+from app.games.mount_drago.actions import ACTION_TYPES, Action
+from app.games.mount_drago.cards import CARD_VALUES, DECK, DRAGONS, HAND_SIZE
+from app.games.mount_drago.events import EVENT_TYPES, Event, GameStarted
+from app.games.mount_drago.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, parse_options
+from app.games.mount_drago.state import State
+from app.games.mount_drago.track import SUMMIT_VALUES, TRACKS, default_spaces, spaces_to_json
+
+INFO: Final = GameInfo(
+    name="mount_drago",
+    title="Mount Drago",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    hidden_information=True,
+    chance=True,
+)
+
+
+class MountDrago:
+    """Mount Drago (Leo Colovini, 2011) for 2–5 players; RULES.md §1."""
+
+    info: GameInfo = INFO
+    action_types: Mapping[str, type[Action]] = ACTION_TYPES
+    event_types: Mapping[str, type[Event]] = EVENT_TYPES
+
+    def options_schema(self) -> JSON:
+        return OPTIONS_SCHEMA
+
+    def setup_schema(self) -> JSON:
+        return deal.SETUP_SCHEMA
+
+    def catalogue(self) -> JSON:
+        return {
+            "dragons": [d.value for d in DRAGONS],
+            "cards": {"values_per_dragon": list(CARD_VALUES), "total": len(DECK)},
+            "hand_size": HAND_SIZE,
+            "tracks": {name: spaces_to_json(spaces) for name, spaces in TRACKS.items()},
+            "track_by_players": {
+                str(n): next(k for k, v in TRACKS.items() if v == default_spaces(n))
+                for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+            },
+            "summit_values": list(SUMMIT_VALUES),
+            "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+        }
+
+    def parse_options(self, players: int, raw: Mapping[str, Any]) -> JSON:
+        return to_json(parse_options(players, raw))
+
+    def start(
+        self, players: int, options: JSON, rng: random.Random, setup: Mapping[str, Any] | None = None
+    ) -> Event:
+        return deal.start(players, options, rng, setup)
+
+    def initial_state(self, started: Event) -> State:
+        if not isinstance(started, GameStarted):
+            raise ValueError("a Mount Drago match starts with game_started")
+        return state.initial_state(started)
+
+    def evolve(self, s: State, event: Event) -> State:
+        return state.evolve(s, event)
+
+    def to_act(self, s: State) -> tuple[int, ...]:
+        return rules.to_act(s)
+
+    def legal_actions(self, s: State, seat: int) -> tuple[Action, ...]:
+        return rules.legal_actions(s, seat)
+
+    def decide(self, s: State, seat: int, action: Action, rng: random.Random) -> tuple[Event, ...]:
+        return rules.decide(s, seat, action, rng)
+
+    def outcome(self, s: State) -> Outcome | None:
+        return rules.outcome(s)
+
+    def view(self, s: State, seat: int | None) -> JSON:
+        return views.view(s, seat)
+
+    def redact(self, event: Event, seat: int | None) -> JSON:
+        return views.redact(event, seat)
+
+
+GAME: Final = MountDrago()
