@@ -1,0 +1,69 @@
+"""Pieces shared by the broadcasters: ref-counted subscriptions, reconnect backoff, task shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Iterator
+
+log = logging.getLogger(__name__)
+
+
+class RefCounts:
+    """How many times each match is subscribed. Subscriptions are ref-counted: only the first
+    `add` and the last `remove` of a match change what the backend listens to, and a `remove`
+    without a matching `add` does nothing."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+
+    def add(self, match_id: str) -> bool:
+        """Count one more subscription; True if it is the first."""
+        count = self._counts.get(match_id, 0)
+        self._counts[match_id] = count + 1
+        return count == 0
+
+    def remove(self, match_id: str) -> bool:
+        """Count one subscription less; True if it was the last."""
+        count = self._counts.get(match_id, 0)
+        if count > 1:
+            self._counts[match_id] = count - 1
+            return False
+        return self._counts.pop(match_id, None) is not None
+
+    def __contains__(self, match_id: object) -> bool:
+        return match_id in self._counts
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._counts))
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+
+class Backoff:
+    """Exponential delays with jitter between reconnect attempts."""
+
+    def __init__(self, initial: float = 0.1, maximum: float = 5.0) -> None:
+        self._initial = initial
+        self._maximum = maximum
+        self._next = initial
+
+    def next(self) -> float:
+        delay = self._next
+        self._next = min(self._next * 2, self._maximum)
+        return delay * random.uniform(0.5, 1.0)
+
+    def reset(self) -> None:
+        self._next = self._initial
+
+
+async def cancel_and_wait(task: asyncio.Task[None] | None) -> None:
+    """Cancel `task` and wait until it has finished, logging (not raising) its failure."""
+    if task is None:
+        return
+    task.cancel()
+    await asyncio.wait({task})
+    if not task.cancelled() and task.exception() is not None:
+        log.error("task %s failed", task.get_name(), exc_info=task.exception())

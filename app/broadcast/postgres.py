@@ -1,0 +1,154 @@
+"""PostgreSQL LISTEN/NOTIFY broadcaster, for several processes sharing one database.
+
+Each process holds one dedicated listening connection on one channel, `"{prefix}:matches"`, and
+publishes with `SELECT pg_notify(channel, 'match_id:seq')` through a small pool of other
+connections. Every process receives every match's notifications and drops those for matches it
+has not subscribed; subscriptions are ref-counted and local. A supervisor task watches the
+listening connection (termination callback plus a periodic `SELECT 1`); when it is lost it
+reconnects with backoff and then calls the handler with `RESYNC` for every subscribed match,
+because notifications sent meanwhile are gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import asyncpg
+
+from app.broadcast.base import Backoff, RefCounts, cancel_and_wait
+from app.service.live import RESYNC
+from app.service.ports import MessageHandler
+
+log = logging.getLogger(__name__)
+
+_MAX_IDENTIFIER_BYTES = 63  # PostgreSQL's NAMEDATALEN - 1: longer channel names are refused
+
+
+def asyncpg_dsn(url: str) -> str:
+    """`postgresql+asyncpg://…` (SQLAlchemy's spelling) or `postgres(ql)://…` as an asyncpg DSN."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("postgresql", "postgres", "postgresql+asyncpg", "postgres+asyncpg"):
+        raise ValueError(f"not a PostgreSQL URL: {url.split('://')[0]}://…")
+    return f"postgresql://{rest}"
+
+
+class PostgresBroadcaster:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "drago",
+        health_interval: float = 15.0,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self._dsn = asyncpg_dsn(url)
+        self.channel = f"{prefix}:matches"
+        if len(self.channel.encode()) > _MAX_IDENTIFIER_BYTES:
+            raise ValueError(f"channel name {self.channel!r} is longer than {_MAX_IDENTIFIER_BYTES} bytes")
+        self.application_name = f"{prefix}:listen"[:_MAX_IDENTIFIER_BYTES]
+        self._health_interval = health_interval
+        self._backoff = backoff or Backoff()
+        self._subs = RefCounts()
+        self._handler: MessageHandler | None = None
+        self._pool: Any = None
+        self._listener: Any = None  # the current listening connection
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, handler: MessageHandler) -> None:
+        if self._handler is not None:
+            raise RuntimeError("broadcaster already started")
+        self._handler = handler
+        try:
+            self._pool = await asyncpg.create_pool(self._dsn, min_size=1, max_size=4)
+            listener, lost = await self._listen()
+        except BaseException:
+            await self.stop()
+            raise
+        self._task = asyncio.create_task(self._supervise(listener, lost), name=f"{self.channel} listener")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        await cancel_and_wait(task)
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            try:
+                await listener.close(timeout=5)
+            except Exception:
+                listener.terminate()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+        self._handler = None
+
+    async def publish(self, match_id: str, seq: int) -> None:
+        if self._pool is None:
+            raise RuntimeError("broadcaster not started")
+        await self._pool.execute("SELECT pg_notify($1, $2)", self.channel, f"{match_id}:{seq}")
+
+    async def subscribe(self, match_id: str) -> None:
+        # The one channel is listened to from `start` on, so a subscription is in force at once.
+        self._subs.add(match_id)
+
+    async def unsubscribe(self, match_id: str) -> None:
+        self._subs.remove(match_id)
+
+    async def _listen(self) -> tuple[Any, asyncio.Event]:
+        """Open the listening connection; the event is set when that connection is lost."""
+        conn = await asyncpg.connect(self._dsn, server_settings={"application_name": self.application_name})
+        lost = asyncio.Event()
+        try:
+            conn.add_termination_listener(lambda _conn: lost.set())
+            await conn.add_listener(self.channel, self._on_notify)
+        except BaseException:
+            conn.terminate()
+            raise
+        self._listener = conn
+        return conn, lost
+
+    async def _supervise(self, conn: Any, lost: asyncio.Event) -> None:
+        while True:
+            await self._watch(conn, lost)
+            self._listener = None
+            conn.terminate()
+            log.warning("lost the LISTEN connection on %s; reconnecting", self.channel)
+            while True:
+                await asyncio.sleep(self._backoff.next())
+                try:
+                    conn, lost = await self._listen()
+                    break
+                except Exception as exc:
+                    log.warning("reconnecting LISTEN on %s failed: %s", self.channel, exc)
+            self._backoff.reset()
+            log.info("LISTEN on %s restored; resyncing %d matches", self.channel, len(self._subs))
+            # LISTEN is in force again; whatever was notified in between must be re-read.
+            for match_id in self._subs:
+                if self._handler is not None:
+                    self._handler(match_id, RESYNC)
+
+    async def _watch(self, conn: Any, lost: asyncio.Event) -> None:
+        """Return when `conn` is closed or stops answering."""
+        while not lost.is_set() and not conn.is_closed():
+            try:
+                await asyncio.wait_for(lost.wait(), self._health_interval)
+                return
+            except TimeoutError:
+                pass
+            try:
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), self._health_interval)
+            except Exception as exc:
+                log.warning("LISTEN connection on %s failed its health check: %s", self.channel, exc)
+                return
+
+    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        match_id, sep, seq_text = payload.rpartition(":")
+        try:
+            seq = int(seq_text)
+        except ValueError:
+            seq = None
+        if not sep or seq is None:
+            log.warning("ignoring malformed notification on %s: %.80r", self.channel, payload)
+            return
+        if self._handler is not None and match_id in self._subs:
+            self._handler(match_id, seq)
