@@ -7,8 +7,12 @@ from typing import Any
 
 from app.games.core import Game
 from app.games.mount_drago import GAME as MOUNT_DRAGO_GAME
+from app.games.yutaka import GAME as YUTAKA_GAME
 
-GAMES: Mapping[str, Game[Any, Any, Any]] = {"mount_drago": MOUNT_DRAGO_GAME}
+GAMES: Mapping[str, Game[Any, Any, Any]] = {
+    "mount_drago": MOUNT_DRAGO_GAME,
+    "yutaka": YUTAKA_GAME,
+}
 
 
 def get_game(name: str) -> Game[Any, Any, Any] | None:

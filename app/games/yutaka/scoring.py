@@ -1,0 +1,135 @@
+"""Final scoring of Yutakâ (RULES §2.5): per island and tile type, who wins the tiles, then totals
+and the tie-break chain. Pure functions of the card columns and the tile layout, so tests can score
+any position directly and the engine scores the real one the same way.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.games.yutaka.components import PLAYERS, TILE_TYPES, Card, CardKind, Tile, TileType
+
+
+class Result(enum.StrEnum):
+    WON = "won"
+    DISCARDED = "discarded"  # both sides compared equal: nobody gets the tiles
+    UNCLAIMED = "unclaimed"  # no side had a card of the type
+
+
+class Basis(enum.StrEnum):
+    TYPE_SUM = "type_sum"  # the sums of that type's card values
+    COLUMN_SUM = "column_sum"  # equipment held on both sides: the sums of all cards in each column
+
+
+class TieBreak(enum.StrEnum):
+    EQUIPMENT_TILES = "equipment_tiles"  # more equipment tiles won
+    EQUIPMENT_VALUE = "equipment_value"  # higher total value of equipment tiles won
+
+
+# Decision (RULES §2.5): equal totals are broken by these criteria in order; if all are equal too,
+# the tied players share the win.
+TIE_BREAKS: tuple[TieBreak, ...] = (TieBreak.EQUIPMENT_TILES, TieBreak.EQUIPMENT_VALUE)
+DECIDED_BY_TOTAL = "total"
+DECIDED_BY_SHARED_WIN = "shared"
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Who got the tiles of one type on one island. `compared` holds the numbers compared (per
+    seat): the type's card sums, or whole-column sums when `basis` is `column_sum`."""
+
+    type: TileType
+    tiles: tuple[int, ...]
+    cards: tuple[int, ...]
+    compared: tuple[int, ...]
+    basis: Basis
+    result: Result
+    winner: int | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class IslandScore:
+    island: int
+    awards: tuple[Award, ...]  # one per tile type present on the island, canonical type order
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinalScore:
+    islands: tuple[IslandScore, ...]
+    totals: tuple[int, ...]
+    equipment_tiles: tuple[int, ...]
+    equipment_value: tuple[int, ...]
+    winners: tuple[int, ...]
+    decided_by: str  # "total", a `TieBreak` value, or "shared"
+
+
+Column = Sequence[Card]
+
+
+def _award(t: TileType, tiles: tuple[int, ...], sides: Sequence[Column]) -> Award:
+    kind = CardKind(t.value)
+    cards = tuple(sum(1 for c in side if c.kind is kind) for side in sides)
+    sums = tuple(sum(c.value for c in side if c.kind is kind) for side in sides)
+    holders = [seat for seat, n in enumerate(cards) if n]
+    basis = Basis.TYPE_SUM
+    compared = sums
+    if not holders:
+        return Award(t, tiles, cards, compared, basis, Result.UNCLAIMED, None, 0)
+    if len(holders) == 1:
+        winner: int | None = holders[0]
+    else:
+        if t is TileType.EQUIPMENT:
+            basis = Basis.COLUMN_SUM
+            compared = tuple(sum(c.value for c in side) for side in sides)
+        best = max(compared)
+        top = [seat for seat in holders if compared[seat] == best]
+        winner = top[0] if len(top) == 1 else None
+    if winner is None:
+        return Award(t, tiles, cards, compared, basis, Result.DISCARDED, None, 0)
+    return Award(t, tiles, cards, compared, basis, Result.WON, winner, sum(tiles))
+
+
+def score_island(island: int, tiles: Sequence[Tile], sides: Sequence[Column]) -> IslandScore:
+    """Score one island: `tiles` are all its tiles, `sides[seat]` that seat's card column."""
+    awards = tuple(
+        _award(t, tuple(tile.value for tile in tiles if tile.type is t), sides)
+        for t in TILE_TYPES
+        if any(tile.type is t for tile in tiles)
+    )
+    points = tuple(sum(a.points for a in awards if a.winner == seat) for seat in range(len(sides)))
+    return IslandScore(island, awards, points)
+
+
+def score_game(columns: Sequence[Sequence[Column]], islands: Sequence[Sequence[Tile]]) -> FinalScore:
+    """Score a finished game: `columns[seat][island]` are the cards on that side, `islands[i]` the
+    tiles of island i."""
+    seats = range(len(columns)) if columns else range(PLAYERS)
+    scored = tuple(
+        score_island(i, tiles, [columns[seat][i] for seat in seats]) for i, tiles in enumerate(islands)
+    )
+    totals = tuple(sum(s.points[seat] for s in scored) for seat in seats)
+    equipment = [a for s in scored for a in s.awards if a.type is TileType.EQUIPMENT and a.winner is not None]
+    eq_tiles = tuple(sum(len(a.tiles) for a in equipment if a.winner == seat) for seat in seats)
+    eq_value = tuple(sum(a.points for a in equipment if a.winner == seat) for seat in seats)
+    winners, decided_by = _winners(
+        totals, {TieBreak.EQUIPMENT_TILES: eq_tiles, TieBreak.EQUIPMENT_VALUE: eq_value}
+    )
+    return FinalScore(scored, totals, eq_tiles, eq_value, winners, decided_by)
+
+
+def _winners(totals: tuple[int, ...], keys: dict[TieBreak, tuple[int, ...]]) -> tuple[tuple[int, ...], str]:
+    best = max(totals)
+    candidates = [seat for seat, total in enumerate(totals) if total == best]
+    if len(candidates) == 1:
+        return tuple(candidates), DECIDED_BY_TOTAL
+    for criterion in TIE_BREAKS:
+        key = keys[criterion]
+        top = max(key[seat] for seat in candidates)
+        candidates = [seat for seat in candidates if key[seat] == top]
+        if len(candidates) == 1:
+            return tuple(candidates), criterion.value
+    return tuple(candidates), DECIDED_BY_SHARED_WIN

@@ -1,0 +1,176 @@
+"""The state of a Yutakâ match and its fold: `initial_state(game_started)` and `evolve(state, event)`.
+
+The state is frozen data holding everything, secrets included (hands, deck orders, the tile under
+each face-down slot); `views` filters it per viewer. `evolve` never rolls dice: draws take the top
+of the dealt deck named in `game_started`. Between two events of one decision the state may be in
+the transient `draw` phase (nobody to act): the draw that closes a turn is its own event.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from app.games.yutaka.components import (
+    HAND_SIZE,
+    OPENING_REVEALS,
+    PLAYERS,
+    Card,
+    CardKind,
+    Tile,
+)
+from app.games.yutaka.events import CardDrawn, CardPlayed, Event, GameEnded, GameStarted, TileRevealed
+from app.games.yutaka.options import Options
+
+T = TypeVar("T")
+
+
+class Phase(enum.StrEnum):
+    OPENING = "opening"  # the four opening reveals, P1 P2 P1 P2
+    PLAY = "play"  # the player on turn plays a card
+    REVEAL = "reveal"  # `revealer` reveals a tile (after equipment: the player; after dynamite: the opponent)
+    DRAW = "draw"  # transient within one decision: the draw closing the turn follows
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Options
+    first_player: int
+    hands: tuple[tuple[Card, ...], ...]
+    decks: tuple[tuple[Card, ...], ...]  # top first
+    columns: tuple[tuple[tuple[Card, ...], ...], ...]  # columns[side][island], in play order
+    islands: tuple[tuple[Tile, ...], ...]  # islands[island][slot]
+    revealed: tuple[tuple[bool, ...], ...]
+    set_aside: tuple[Tile, ...]
+    phase: Phase
+    turn: int  # the player on turn (during the opening: the first player)
+    revealer: int  # the seat that reveals in the opening and reveal phases
+    opening_reveals: int  # opening reveals done
+    cards_played: int
+    set_aside_public: bool = False
+
+
+def other(seat: int) -> int:
+    return 1 - seat
+
+
+def _put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def face_down(state: State) -> tuple[tuple[int, int], ...]:
+    """Every face-down island tile as (island, slot)."""
+    return tuple((i, s) for i, row in enumerate(state.revealed) for s, shown in enumerate(row) if not shown)
+
+
+def revealable(state: State) -> tuple[tuple[int, int], ...]:
+    """The face-down tiles that may be revealed: all of them, or with stacked archipelagos only the
+    uppermost face-down tile of each island (slot 0 is the top; a revealed tile covers nothing)."""
+    if not state.options.stacked:
+        return face_down(state)
+    out = []
+    for i, row in enumerate(state.revealed):
+        for s, shown in enumerate(row):
+            if not shown:
+                out.append((i, s))
+                break
+    return tuple(out)
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    if state.phase is Phase.PLAY:
+        return (state.turn,)
+    if state.phase in (Phase.OPENING, Phase.REVEAL):
+        return (state.revealer,)
+    return ()
+
+
+def initial_state(started: GameStarted) -> State:
+    islands = started.islands
+    return State(
+        options=started.options,
+        first_player=started.first_player,
+        hands=tuple(deck[:HAND_SIZE] for deck in started.decks),
+        decks=tuple(deck[HAND_SIZE:] for deck in started.decks),
+        columns=tuple(tuple(() for _ in islands) for _ in range(PLAYERS)),
+        islands=islands,
+        revealed=tuple(tuple(False for _ in row) for row in islands),
+        set_aside=started.set_aside,
+        phase=Phase.OPENING,
+        turn=started.first_player,
+        revealer=started.first_player,
+        opening_reveals=0,
+        cards_played=0,
+    )
+
+
+def _close_turn(state: State) -> State:
+    """After the play and any reveal: wait for the draw, or pass the turn when the deck is empty."""
+    if state.decks[state.turn]:
+        return replace(state, phase=Phase.DRAW)
+    nxt = other(state.turn)
+    return replace(state, phase=Phase.PLAY, turn=nxt, revealer=nxt)
+
+
+def _revealed(state: State, e: TileRevealed) -> State:
+    row = _put(state.revealed[e.island], e.slot, True)
+    state = replace(state, revealed=_put(state.revealed, e.island, row))
+    if state.phase is Phase.OPENING:
+        done = state.opening_reveals + 1
+        if done == OPENING_REVEALS:
+            first = state.first_player
+            return replace(state, opening_reveals=done, phase=Phase.PLAY, turn=first, revealer=first)
+        revealer = state.first_player if done % 2 == 0 else other(state.first_player)
+        return replace(state, opening_reveals=done, revealer=revealer)
+    if all(all(row) for row in state.revealed):
+        return replace(state, phase=Phase.OVER)  # the game ends the moment the last tile shows
+    return _close_turn(state)
+
+
+def _played(state: State, e: CardPlayed) -> State:
+    column = (*state.columns[e.side][e.island], e.card)
+    state = replace(
+        state,
+        hands=_put(state.hands, e.seat, _without(state.hands[e.seat], e.card)),
+        columns=_put(state.columns, e.side, _put(state.columns[e.side], e.island, column)),
+        cards_played=state.cards_played + 1,
+    )
+    if e.card.kind is CardKind.EQUIPMENT:
+        return replace(state, phase=Phase.REVEAL, revealer=e.seat)
+    if e.card.kind is CardKind.DYNAMITE:
+        return replace(state, phase=Phase.REVEAL, revealer=other(e.seat))
+    return _close_turn(state)
+
+
+def _drawn(state: State, e: CardDrawn) -> State:
+    deck = state.decks[e.seat]
+    if not deck or deck[0] != e.card:
+        raise ValueError(f"card_drawn does not match the top of seat {e.seat}'s deck")
+    nxt = other(e.seat)
+    return replace(
+        state,
+        hands=_put(state.hands, e.seat, (*state.hands[e.seat], e.card)),
+        decks=_put(state.decks, e.seat, deck[1:]),
+        phase=Phase.PLAY,
+        turn=nxt,
+        revealer=nxt,
+    )
+
+
+def evolve(state: State, event: Event) -> State:
+    if isinstance(event, CardPlayed):
+        return _played(state, event)
+    if isinstance(event, TileRevealed):
+        return _revealed(state, event)
+    if isinstance(event, CardDrawn):
+        return _drawn(state, event)
+    if isinstance(event, GameEnded):
+        return replace(state, set_aside_public=True)
+    raise ValueError("game_started begins a stream; fold it with initial_state")
