@@ -1,0 +1,61 @@
+"""Dependencies of the routes, as `Annotated` aliases: the service, the settings, the caller's seat."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.service.errors import Unauthorized
+from app.service.matches import MatchService
+from app.settings import Settings
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="SeatToken",
+    description="The seat token returned once by `joinSeat`: `Authorization: Bearer <token>`.",
+)
+
+
+def _service(request: Request) -> MatchService:
+    service: MatchService = request.app.state.service
+    return service
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+Service = Annotated[MatchService, Depends(_service)]
+AppSettings = Annotated[Settings, Depends(_settings)]
+MatchId = Annotated[str, Path(min_length=1, max_length=64, description="The match id from `createMatch`.")]
+
+
+def _token(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> str | None:
+    if credentials is None:
+        if request.headers.get("authorization"):
+            raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+        return None
+    return credentials.credentials
+
+
+Token = Annotated[str | None, Depends(_token)]
+
+
+async def _seat(match_id: MatchId, token: Token, service: Service) -> int:
+    return await service.authorize(match_id, token)
+
+
+async def _viewer(match_id: MatchId, token: Token, service: Service) -> int | None:
+    return await service.viewer(match_id, token)
+
+
+SeatDep = Annotated[int, Depends(_seat)]
+"""The caller's seat in the path's match: 401 without a valid token, 403 for another match's."""
+
+Viewer = Annotated[int | None, Depends(_viewer)]
+"""The caller's seat, or `None` (a spectator) when no token is sent."""

@@ -1,0 +1,113 @@
+"""The error envelope `{"error": {"code", "message", "details"}}` and the one place that renders it.
+
+Service errors carry their own code and status. Framework errors are mapped here: request
+validation and malformed JSON → 422 `validation_error`, unknown routes → 404 `not_found`, wrong
+methods → 405 `method_not_allowed`; anything unexpected → 500 `internal_error` (logged, never
+shown).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import JSONResponse
+
+from app.service import errors as svc
+
+log = logging.getLogger("app.api")
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(
+        description="Machine code: " + ", ".join(sorted({e.code for e in svc.ALL_ERRORS})) + "."
+    )
+    message: str = Field(description="What went wrong, in words for the caller.")
+    details: Any = Field(None, description="Structured details (e.g. the offending field).")
+
+
+class ErrorEnvelope(BaseModel):
+    error: ErrorBody
+
+
+_DESCRIPTIONS = {
+    401: "`unauthorized`: no seat token, or an unknown one.",
+    403: "`forbidden`: a token of another match, or a disabled development feature.",
+    404: "`not_found`.",
+    409: "`illegal_action`, `not_your_turn`, `match_over`, `version_conflict`, `seat_taken`, "
+    "`match_not_started` or `match_not_finished`.",
+    413: "`payload_too_large`.",
+    422: "`validation_error` (also malformed JSON) or `idempotency_key_reused`.",
+    503: "`unavailable`.",
+}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """`responses=` for a route: each status documented with the envelope."""
+    return {s: {"model": ErrorEnvelope, "description": _DESCRIPTIONS[s]} for s in statuses}
+
+
+def render(error: svc.ServiceError, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(error.to_json(), status_code=error.http_status, headers=headers)
+
+
+def _loc(loc: Sequence[Any]) -> str:
+    return ".".join(str(p) for p in loc)
+
+
+def from_validation(exc: RequestValidationError) -> svc.ValidationFailed:
+    problems = exc.errors()
+    if any(p.get("type") == "json_invalid" for p in problems):
+        return svc.ValidationFailed("the request body is not valid JSON", {"field": "body"})
+    details = [
+        {"field": _loc(p.get("loc", ())), "message": p.get("msg", ""), "type": p.get("type")}
+        for p in problems
+    ]
+    first = details[0] if details else {"field": "request", "message": "invalid"}
+    return svc.ValidationFailed(f"{first['field']}: {first['message']}", details)
+
+
+def from_http(exc: StarletteHTTPException) -> svc.ServiceError:
+    if exc.status_code == 404:
+        return svc.NotFound("no such resource")
+    if exc.status_code == 405:
+        return svc.MethodNotAllowed()
+    if exc.status_code == 413:
+        return svc.PayloadTooLarge()
+    if exc.status_code == 401:
+        return svc.Unauthorized()
+    if exc.status_code == 403:
+        return svc.Forbidden()
+    if 400 <= exc.status_code < 500:
+        return svc.ValidationFailed("the request could not be read")
+    return svc.InternalError()
+
+
+def install(app: FastAPI) -> None:
+    async def service_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, svc.ServiceError)
+        return render(exc)
+
+    async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return render(from_validation(exc))
+
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        error = from_http(exc)
+        headers = {"Allow": exc.headers["Allow"]} if exc.headers and "Allow" in exc.headers else None
+        return render(error, headers)
+
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unhandled error", exc_info=exc)
+        return render(svc.InternalError())
+
+    app.add_exception_handler(svc.ServiceError, service_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, unexpected)

@@ -1,0 +1,65 @@
+"""Prometheus metrics, in a registry per app (several apps in one test process never collide).
+
+HTTP requests are counted and timed by route template (never by raw path); the service reports
+matches created, actions appended and version conflicts through `ServiceMetrics`.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.process_collector import ProcessCollector
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)
+        GCCollector(registry=self.registry)
+        self.requests = Counter(
+            "drago_http_requests_total",
+            "HTTP requests by method, route template and status.",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "drago_http_request_duration_seconds",
+            "HTTP request latency by method and route template.",
+            ["method", "route"],
+            registry=self.registry,
+        )
+        self.matches_created = Counter(
+            "drago_matches_created_total", "Matches created.", ["game"], registry=self.registry
+        )
+        self.actions_appended = Counter(
+            "drago_actions_appended_total",
+            "Actions appended (human or server bot).",
+            ["game", "bot"],
+            registry=self.registry,
+        )
+        self.conflicts = Counter(
+            "drago_version_conflicts_total",
+            "Appends that lost a race for the next seq.",
+            ["game"],
+            registry=self.registry,
+        )
+
+    # ServiceMetrics
+    def match_created(self, game: str) -> None:
+        self.matches_created.labels(game).inc()
+
+    def action_appended(self, game: str, bot: bool) -> None:
+        self.actions_appended.labels(game, "true" if bot else "false").inc()
+
+    def version_conflict(self, game: str) -> None:
+        self.conflicts.labels(game).inc()
+
+    def observe(self, method: str, route: str, status: int, seconds: float) -> None:
+        self.requests.labels(method, route, str(status)).inc()
+        self.latency.labels(method, route).observe(seconds)
+
+    def render(self) -> bytes:
+        result: bytes = generate_latest(self.registry)
+        return result

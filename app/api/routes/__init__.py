@@ -1,0 +1,7 @@
+"""One router per resource; `ROUTERS` lists them in the order `app.main` mounts them."""
+
+from __future__ import annotations
+
+from app.api.routes import games, health, matches, play, seats
+
+ROUTERS = (games.router, matches.router, seats.router, play.router, health.router)

@@ -1,0 +1,29 @@
+"""`/v1/games`: the catalogue of games this server hosts."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path
+
+from app.api.deps import Service
+from app.api.errors import error_responses
+from app.api.schemas import GameDetail, GameList
+
+router = APIRouter(prefix="/v1/games", tags=["games"])
+
+
+@router.get("", operation_id="listGames", response_model=GameList, summary="List the games")
+async def list_games(service: Service) -> GameList:
+    return GameList.model_validate({"items": service.list_games()})
+
+
+@router.get(
+    "/{game}",
+    operation_id="getGame",
+    response_model=GameDetail,
+    summary="A game: player counts, option and setup schemas, drawing data",
+    responses=error_responses(404, 422),
+)
+async def get_game(game: Annotated[str, Path(max_length=64)], service: Service) -> GameDetail:
+    return GameDetail.model_validate(service.describe_game(game))

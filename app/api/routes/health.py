@@ -1,0 +1,41 @@
+"""Liveness, readiness (the store answers) and Prometheus metrics."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from app.api.deps import Service
+from app.api.errors import error_responses
+from app.api.metrics import CONTENT_TYPE, Metrics
+from app.api.schemas import Health
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz", operation_id="healthz", response_model=Health, summary="Liveness")
+async def healthz() -> Health:
+    return Health()
+
+
+@router.get(
+    "/readyz",
+    operation_id="readyz",
+    response_model=Health,
+    summary="Readiness: the database is reachable",
+    responses=error_responses(503),
+)
+async def readyz(service: Service) -> Health:
+    await service.ping()
+    return Health()
+
+
+@router.get(
+    "/metrics",
+    operation_id="getMetrics",
+    summary="Prometheus metrics",
+    response_class=Response,
+    responses={200: {"content": {CONTENT_TYPE: {"schema": {"type": "string"}}}, "description": "Metrics."}},
+)
+async def metrics(request: Request) -> Response:
+    registry: Metrics = request.app.state.metrics
+    return Response(registry.render(), media_type=CONTENT_TYPE)

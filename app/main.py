@@ -1,0 +1,89 @@
+"""Wiring: settings → store, notifier, service → the FastAPI app with its routers and middleware.
+
+`create_app(settings)` builds the app; its lifespan opens the store (running the migrations first
+when `run_migrations_on_start`) and closes it at shutdown. Seams for the other adapters:
+
+- `app.state.notifier` is told "match M is at seq N" after every commit. It is a no-op
+  (`NullNotifier`) until the live hub is wired in: replace it before startup, or later through
+  `app.state.service.notifier`.
+- `app.state.service` is the `MatchService` the routes use (set at startup).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
+
+from app.api import errors
+from app.api.logs import configure_logging
+from app.api.metrics import Metrics
+from app.api.middleware import BodyLimit, RequestContext
+from app.api.routes import ROUTERS
+from app.service.hooks import NullNotifier
+from app.service.matches import MatchService
+from app.service.ports import EventStore
+from app.settings import Settings
+from app.store.memory import MemoryEventStore
+
+MEMORY_URL = "memory://"
+
+
+async def open_store(settings: Settings) -> EventStore:
+    """The event store named by `database_url`, migrated first if the settings say so."""
+    if settings.database_url == MEMORY_URL:
+        return MemoryEventStore()
+    # Until the SQL store lands these modules may be absent; imported lazily so memory:// works.
+    migrate: Any = importlib.import_module("app.store.migrate")
+    sql: Any = importlib.import_module("app.store.sql")
+    if settings.run_migrations_on_start:
+        await migrate.upgrade_async(settings.database_url)
+    store: EventStore = sql.create_store(settings.database_url)
+    return store
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    store = await open_store(settings)
+    app.state.store = store
+    app.state.service = MatchService(
+        store, app.state.notifier, dev_features=settings.dev_features, metrics=app.state.metrics
+    )
+    try:
+        yield
+    finally:
+        await store.close()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    configure_logging(settings.log_level)
+    app = FastAPI(
+        title="Drago game server",
+        version="1.0.0",
+        summary="Authoritative server for Mount Drago and Yutakâ: matches, seats, actions, per-player views.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.metrics = Metrics()
+    app.state.notifier = NullNotifier()
+    errors.install(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    # Added innermost first: the request context wraps everything, CORS wraps the body limit.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "Location"],
+        )
+    app.add_middleware(RequestContext, metrics=app.state.metrics)
+    return app

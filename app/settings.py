@@ -1,0 +1,71 @@
+"""Settings from environment variables (pydantic-settings).
+
+Every setting is read from `DRAGO_<NAME>` (e.g. `DRAGO_DEV_FEATURES=1`). Two conventional plain
+names are honoured as well: `DATABASE_URL` (after `DRAGO_DATABASE_URL`) and `PORT` (after
+`DRAGO_PORT`), as container platforms set them. `DRAGO_CORS_ORIGINS` takes a JSON list or a
+comma-separated list.
+
+| setting                  | env                                    | default                          |
+|--------------------------|----------------------------------------|----------------------------------|
+| database_url             | DRAGO_DATABASE_URL, DATABASE_URL       | sqlite+aiosqlite:///./drago.db   |
+| broadcast_url            | DRAGO_BROADCAST_URL                    | memory://                        |
+| cors_origins             | DRAGO_CORS_ORIGINS                     | [] (no CORS)                     |
+| max_body_bytes           | DRAGO_MAX_BODY_BYTES                   | 65536                            |
+| page_size                | DRAGO_PAGE_SIZE                        | 50 (matches listing default)     |
+| max_page_size            | DRAGO_MAX_PAGE_SIZE                    | 200                              |
+| events_page_size         | DRAGO_EVENTS_PAGE_SIZE                 | 500 (events default)             |
+| max_events_page_size     | DRAGO_MAX_EVENTS_PAGE_SIZE             | 1000                             |
+| log_level                | DRAGO_LOG_LEVEL                        | INFO                             |
+| dev_features             | DRAGO_DEV_FEATURES                     | false (refuses `seed`, `setup`)  |
+| host                     | DRAGO_HOST                             | 0.0.0.0                          |
+| port                     | DRAGO_PORT, PORT                       | 8000                             |
+| run_migrations_on_start  | DRAGO_RUN_MIGRATIONS_ON_START          | true                             |
+
+`database_url = "memory://"` runs on the in-memory store (nothing persists).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DRAGO_", extra="ignore", case_sensitive=False)
+
+    database_url: str = Field(
+        default="sqlite+aiosqlite:///./drago.db",
+        validation_alias=AliasChoices("DRAGO_DATABASE_URL", "DATABASE_URL", "database_url"),
+    )
+    broadcast_url: str = "memory://"
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    max_body_bytes: int = Field(default=64 * 1024, ge=1)
+    page_size: int = Field(default=50, ge=1)
+    max_page_size: int = Field(default=200, ge=1)
+    events_page_size: int = Field(default=500, ge=1)
+    max_events_page_size: int = Field(default=1000, ge=1)
+    log_level: str = "INFO"
+    dev_features: bool = False
+    host: str = "0.0.0.0"  # noqa: S104  # a server in a container listens on every interface
+    port: int = Field(
+        default=8000, ge=1, le=65535, validation_alias=AliasChoices("DRAGO_PORT", "PORT", "port")
+    )
+    run_migrations_on_start: bool = True
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [o.strip() for o in text.split(",") if o.strip()]
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _upper(cls, value: str) -> str:
+        return value.upper()
