@@ -62,9 +62,9 @@ def rigged(
     return first, GAME.initial_state(first)
 
 
-def at(state: State, **where: int) -> State:
-    """`state` with some dragons moved, e.g. `at(s, red=10, blue=27)`."""
-    positions = list(state.positions)
+def at(state: State, rest: int | None = None, **where: int) -> State:
+    """`state` with some dragons moved, e.g. `at(s, red=10, blue=27)`; `rest` places all others."""
+    positions = list(state.positions) if rest is None else [rest] * len(state.positions)
     for name, space in where.items():
         positions[list(Dragon).index(Dragon(name))] = space
     return replace(state, positions=tuple(positions))
@@ -100,3 +100,22 @@ def all_cards(state: State) -> Counter[int]:
     found.update(state.draw_pile)
     found.update(state.discard_pile)
     return found
+
+
+def two_players(hand0: list[Card], hand1: list[Card] | None = None, **options: Any) -> State:
+    """Seat 0 rides red (rider card red 3) and holds `hand0`, seat 1 rides blue (blue 1); seat 0 is on turn.
+
+    The hands replace a valid deal, so scripted tests may give any hand (card counts are not checked).
+    """
+    hand1 = hand1 or [card("green", 1)] * 2 + [card("gray", 1)] * 2 + [card("purple", 1)] * 2
+    return hands(riders_state([card("red", 3), card("blue", 1)], **options), hand0, hand1)
+
+
+def riders_state(riders: list[Card], **options: Any) -> State:
+    """A match with the given rider cards, arbitrary hands (replace them with `hands`), seat 0 on turn."""
+    n = len(riders)
+    taken = Counter(code_of(c) for c in riders)
+    pool = sorted((Counter(DECK) - taken).elements())
+    dealt = [[CARDS[c] for c in pool[k * 6 : (k + 1) * 6]] for k in range(n)]
+    _, state = rigged(riders, dealt, **options)
+    return state
