@@ -121,3 +121,18 @@ class Match:
 
 def types(events: Iterable[Event]) -> list[str]:
     return [e.TYPE for e in events]
+
+
+# The 16 cards that call for no reveal, and the 8 that do (equipment, then dynamite).
+NON_REVEAL = [c(kind, v) for kind in ("idol", "dagger", "amphora", "crystal") for v in (1, 2, 3, 4)]
+REVEAL_FIRST = [c("equipment", v) for v in (1, 2, 3, 4)] + [DYN] * 4
+
+
+def rush() -> Match:
+    """Both players play their eight reveal cards first: the game ends after 16 plays."""
+    match = Match(setup_json([deck(*REVEAL_FIRST), deck(*REVEAL_FIRST)]))
+    match.opening()
+    for i, card in enumerate(REVEAL_FIRST):
+        for _seat in (0, 1):
+            match.turn(card, i % 4)
+    return match
