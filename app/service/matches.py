@@ -130,7 +130,7 @@ class MatchService:
                 "seed and setup are development features and this server has them disabled",
                 {"fields": [f for f, v in (("seed", seed), ("setup", setup)) if v is not None]},
             )
-        try:
+        try:  # an engine may return its own options type; the record keeps its JSON form
             opts = rules.parse_options(players, options or {})
         except InvalidOptions as e:
             raise ValidationFailed(e.message, {"field": e.path}) from None
@@ -152,7 +152,16 @@ class MatchService:
             for s in range(players)
         ]
         record = MatchRecord(
-            match_id, game, players, opts, "waiting", 0, now, now, secret, commitment(secret, deal_json)
+            match_id,
+            game,
+            players,
+            to_json(opts),
+            "waiting",
+            0,
+            now,
+            now,
+            secret,
+            commitment(secret, deal_json),
         )
         seated = len(bot_seats) == players
         loaded = LoadedMatch(match_id, rules, rules.initial_state(deal), 1, players, seated)

@@ -1,0 +1,43 @@
+"""API fixtures: the real app (lifespan run) over memory, SQLite and PostgreSQL, reached through
+`httpx.ASGITransport`."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import pytest
+
+from app.main import create_app
+from app.settings import Settings
+
+BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest) -> str:
+    if request.param == "memory":
+        return "memory://"
+    if importlib.util.find_spec("app.store.sql") is None:
+        pytest.skip("the SQL store is not in this tree yet")
+    return str(request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url"))
+
+
+@asynccontextmanager
+async def running(database_url: str, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """A client of a freshly started app (dev features on unless said otherwise)."""
+    options: dict[str, Any] = {"dev_features": True, "log_level": "WARNING", **settings}
+    app = create_app(Settings(database_url=database_url, **options))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield client
+
+
+@pytest.fixture
+async def client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with running(database_url) as c:
+        yield c

@@ -1,0 +1,53 @@
+"""Full games of both games over HTTP only, on every store; the reveal proves the deal and replays."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import httpx
+import pytest
+
+from app.games.core import decode_event, replay
+from app.games.registry import GAMES
+from app.matches.fairness import canonical_json, rng_for
+from tests.api.helpers import new_table, play_to_end
+
+CASES = [("mount_drago", 3, [2]), ("yutaka", 2, [])]
+
+
+@pytest.mark.parametrize(("game", "players", "bots"), CASES)
+async def test_a_full_game_to_the_end_and_its_reveal(
+    client: httpx.AsyncClient, game: str, players: int, bots: list[int]
+) -> None:
+    table = await new_table(client, game, players, bots)
+    before = await client.get(f"{table.url}/reveal")
+    assert before.status_code == 409 and before.json()["error"]["code"] == "match_not_finished"
+    final = await play_to_end(table, random.Random(f"{game}-1"))
+    assert final["status"] == "finished" and final["to_act"] == [] and final["winners"]
+
+    revealed = (await client.get(f"{table.url}/reveal")).json()
+    log = revealed["events"]
+    assert [e["seq"] for e in log] == list(range(1, final["seq"] + 1))
+    deal = log[0]["data"]
+    commitment = hashlib.sha256(canonical_json({"deal": deal, "secret": revealed["secret"]})).hexdigest()
+    assert commitment == revealed["commitment"] == final["commitment"]
+    rules = GAMES[game]
+    state = replay(rules, [decode_event(rules, e["data"]) for e in log])
+    outcome = rules.outcome(state)
+    assert outcome is not None and list(outcome.scores) == final["scores"] == revealed["outcome"]["scores"]
+    assert list(outcome.winners) == final["winners"]
+
+    # The revealed secret re-rolls the deal: the server could not have chosen it after the fact.
+    options = rules.parse_options(players, revealed["options"])
+    redeal = rules.start(players, options, rng_for(revealed["secret"], 0))
+    assert decode_event(rules, deal) == redeal
+
+    listed = (await client.get("/v1/matches", params={"status": "finished", "game": game})).json()
+    assert table.match_id in [m["id"] for m in listed["items"]]
+
+
+async def test_an_all_bot_match_is_over_when_created(client: httpx.AsyncClient) -> None:
+    r = await client.post("/v1/matches", json={"game": "yutaka", "players": 2, "bots": [0, 1]})
+    assert r.status_code == 201 and r.json()["status"] == "finished"
+    assert [s["name"] for s in r.json()["seats"]] == ["bot 1", "bot 2"]
