@@ -12,7 +12,7 @@ from app.games.mount_drago import GAME
 from app.games.mount_drago.actions import Action
 from app.games.mount_drago.cards import CARDS, DECK, DECK_COUNTS, Card, Dragon, code_of
 from app.games.mount_drago.events import Event, GameStarted
-from app.games.mount_drago.state import State
+from app.games.mount_drago.state import NO_CARD, State
 
 D = Dragon
 
@@ -99,6 +99,8 @@ def all_cards(state: State) -> Counter[int]:
         found.update(p)
     found.update(state.draw_pile)
     found.update(state.discard_pile)
+    if state.pending != NO_CARD:
+        found[state.pending] += 1  # played, waiting for the rider choice
     return found
 
 

@@ -218,20 +218,24 @@ def test_game_ends_when_no_player_can_play() -> None:
     assert GAME.outcome(after) is not None and GAME.to_act(after) == ()
 
 
-def _third_dragon(scores: tuple[int, int]) -> State:
-    state = at(two_players([card("red", 2), Y2, Y3, card("gray", 3)]), red=25, blue=10, yellow=28, green=30)
+def _third_dragon(
+    scores: tuple[int, int], hand: tuple[Card, ...] = (card("red", 2), Y2, Y3, card("gray", 3))
+) -> State:
+    state = at(two_players(list(hand)), red=25, blue=10, yellow=28, green=30)
     return replace(state, scores=scores)
 
 
-def test_third_dragon_on_the_summit_ends_the_game_at_once() -> None:
-    state = _third_dragon((0, 10))
+@pytest.mark.parametrize("hand", [(card("red", 2), Y2, Y3, card("gray", 3)), (card("red", 2),)])
+def test_third_dragon_on_the_summit_ends_the_game_at_once(hand: tuple[Card, ...]) -> None:
+    # with summit cards in hand there is no discard step; with an empty hand there is no refill
+    state = _third_dragon((0, 10), hand)
     events, after = act(state, 0, Play(card("red", 2)))  # red 25 → 27: the third dragon up there
-    assert types(events) == ["card_played", "rider_settled", "scored", "game_ended"]  # no discard, no draw
+    assert types(events) == ["card_played", "rider_settled", "scored", "game_ended"]
     assert events[-1] == GameEnded((4, 16), (1,), "third_dragon_on_summit")
     assert after.phase == OVER and GAME.legal_actions(after, 0) == () and GAME.to_act(after) == ()
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.scores == (4, 16) and outcome.winners == (1,)
-    assert len(after.hands[0]) == 3
+    assert len(after.hands[0]) == len(hand) - 1
 
 
 def test_second_dragon_on_the_summit_does_not_end_it() -> None:
@@ -245,3 +249,14 @@ def test_tied_players_share_the_win() -> None:
     assert events[-1] == GameEnded((10, 10), (0, 1), "third_dragon_on_summit")
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == (0, 1)
+
+
+def test_one_play_per_distinct_card() -> None:
+    state = two_players([Y3, Y3, Y2, card("red", 1), card("red", 1), card("blue", 5)])
+    assert GAME.legal_actions(state, 0) == (
+        Play(card("blue", 5)),
+        Play(card("red", 1)),
+        Play(card("yellow", 2)),
+        Play(card("yellow", 3)),
+    )
+    assert GAME.legal_actions(state, 1) == ()
