@@ -114,7 +114,7 @@ def decide(state: State, seat: int, action: Action) -> tuple[Event, ...]:
 
 def outcome(state: State) -> Outcome | None:
     """Scores and winners once the last face-down island tile is revealed; `details` holds the
-    per-island awards, the tie-break figures and how the winner was decided."""
+    per-island awards (`scoring.Award` as JSON), the tie-break figures and `decided_by`."""
     if state.phase is not Phase.OVER:
         return None
     final = score_game(state.columns, state.islands)
@@ -124,6 +124,5 @@ def outcome(state: State) -> Outcome | None:
         "equipment_tiles": list(final.equipment_tiles),
         "equipment_value": list(final.equipment_value),
         "decided_by": final.decided_by,
-        "set_aside": to_json(state.set_aside),
-    }
+    }  # the set-aside tiles are shown by the game_ended event that follows, not here
     return Outcome(final.totals, final.winners, details)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from app.games.yutaka.components import (
     HAND_SIZE,
@@ -111,42 +111,49 @@ def initial_state(started: GameStarted) -> State:
     )
 
 
-def _close_turn(state: State) -> State:
+def _close_turn(state: State) -> dict[str, Any]:
     """After the play and any reveal: wait for the draw, or pass the turn when the deck is empty."""
     if state.decks[state.turn]:
-        return replace(state, phase=Phase.DRAW)
+        return {"phase": Phase.DRAW}
     nxt = other(state.turn)
-    return replace(state, phase=Phase.PLAY, turn=nxt, revealer=nxt)
+    return {"phase": Phase.PLAY, "turn": nxt, "revealer": nxt}
 
 
+# Each fold step builds its changes first and copies the state once (copies dominate the cost).
 def _revealed(state: State, e: TileRevealed) -> State:
-    row = _put(state.revealed[e.island], e.slot, True)
-    state = replace(state, revealed=_put(state.revealed, e.island, row))
+    revealed = _put(state.revealed, e.island, _put(state.revealed[e.island], e.slot, True))
+    changes: dict[str, Any]
     if state.phase is Phase.OPENING:
         done = state.opening_reveals + 1
+        first = state.first_player
         if done == OPENING_REVEALS:
-            first = state.first_player
-            return replace(state, opening_reveals=done, phase=Phase.PLAY, turn=first, revealer=first)
-        revealer = state.first_player if done % 2 == 0 else other(state.first_player)
-        return replace(state, opening_reveals=done, revealer=revealer)
-    if all(all(row) for row in state.revealed):
-        return replace(state, phase=Phase.OVER)  # the game ends the moment the last tile shows
-    return _close_turn(state)
+            changes = {"phase": Phase.PLAY, "turn": first, "revealer": first}
+        else:
+            changes = {"revealer": first if done % 2 == 0 else other(first)}
+        changes["opening_reveals"] = done
+    elif all(all(row) for row in revealed):
+        changes = {"phase": Phase.OVER}  # the game ends the moment the last tile shows
+    else:
+        changes = _close_turn(state)
+    return replace(state, revealed=revealed, **changes)
 
 
 def _played(state: State, e: CardPlayed) -> State:
     column = (*state.columns[e.side][e.island], e.card)
-    state = replace(
+    changes: dict[str, Any]
+    if e.card.kind is CardKind.EQUIPMENT:
+        changes = {"phase": Phase.REVEAL, "revealer": e.seat}
+    elif e.card.kind is CardKind.DYNAMITE:
+        changes = {"phase": Phase.REVEAL, "revealer": other(e.seat)}
+    else:
+        changes = _close_turn(state)
+    return replace(
         state,
         hands=_put(state.hands, e.seat, _without(state.hands[e.seat], e.card)),
         columns=_put(state.columns, e.side, _put(state.columns[e.side], e.island, column)),
         cards_played=state.cards_played + 1,
+        **changes,
     )
-    if e.card.kind is CardKind.EQUIPMENT:
-        return replace(state, phase=Phase.REVEAL, revealer=e.seat)
-    if e.card.kind is CardKind.DYNAMITE:
-        return replace(state, phase=Phase.REVEAL, revealer=other(e.seat))
-    return _close_turn(state)
 
 
 def _drawn(state: State, e: CardDrawn) -> State:
