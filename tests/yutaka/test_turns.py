@@ -168,3 +168,17 @@ def test_the_game_goes_on_while_a_face_down_tile_remains() -> None:
     assert sum(not shown for row in state.revealed for shown in row) == 1
     assert GAME.outcome(state) is None
     assert GAME.to_act(state) == (1,)
+
+
+def test_legal_action_counts_from_fixed_positions() -> None:
+    idols = [c("idol", v) for v in (1, 2, 3, 4)]
+    match = Match(setup_json([deck(DYN, DYN, *idols), deck()]))
+    assert len(GAME.legal_actions(match.state, 0)) == 20  # any tile may open
+    match.opening()
+    assert len(GAME.legal_actions(match.state, 0)) == 5 * 5  # two identical dynamite make one choice
+    match.turn(c("idol", 1), 0)
+    assert match.state.hands[0][-1] == c("dagger", 1)  # drawn
+    match.turn(c("idol", 1), 0)
+    assert len(GAME.legal_actions(match.state, 0)) == 5 * 5  # dynamite, idol 2–4, dagger 1
+    match.play(0, DYN, 0)
+    assert len(GAME.legal_actions(match.state, 1)) == 16  # every tile still face down
