@@ -29,9 +29,11 @@ def play_random(
     first = game.start(players, opts, rng)
     state = game.initial_state(first)
     events = [first]
-    for decisions in range(game.info.max_actions):
+    for decisions in range(game.info.max_actions + 1):  # the last pass only checks the outcome
         if game.outcome(state) is not None:
             return Playout(state, events, decisions)
+        if decisions == game.info.max_actions:
+            break
         seat = game.to_act(state)[0]
         action = rng.choice(game.legal_actions(state, seat))
         for event in game.decide(state, seat, action, rng):
