@@ -26,7 +26,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        rid = request_id.get()
+        rid = request_id.get()  # records may carry their own (`extra={"request_id": ...}`)
         if rid is not None:
             data["request_id"] = rid
         for key, value in record.__dict__.items():

@@ -116,6 +116,7 @@ class RequestContext:
             access_log.info(
                 "request",
                 extra={
+                    "request_id": rid,
                     "method": scope.get("method", "WS"),
                     "route": route,
                     "path": scope.get("path", ""),  # never the query string

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 from app.main import create_app
 from app.settings import Settings
@@ -27,14 +28,20 @@ def database_url(request: pytest.FixtureRequest) -> str:
 
 
 @asynccontextmanager
-async def running(database_url: str, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
-    """A client of a freshly started app (dev features on unless said otherwise)."""
+async def started(database_url: str, **settings: Any) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    """A freshly started app (dev features on unless said otherwise) and a client of it."""
     options: dict[str, Any] = {"dev_features": True, "log_level": "WARNING", **settings}
     app = create_app(Settings(database_url=database_url, **options))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield client
+            yield app, client
+
+
+@asynccontextmanager
+async def running(database_url: str, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
+    async with started(database_url, **settings) as (_, client):
+        yield client
 
 
 @pytest.fixture
