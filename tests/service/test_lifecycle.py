@@ -181,3 +181,10 @@ async def test_events_are_redacted_per_viewer(service: MatchService) -> None:
     assert [e["seq"] for e in spectator] == [2]
     stored = (await service.store.read(match_id))[2]
     assert decode(TOY, stored).card == mine[2]["data"]["card"]
+
+
+async def test_stored_events_are_redacted_for_live_streams(service: MatchService) -> None:
+    match_id, _ = await seated(service, setup={"order": ORDER})
+    stored = await service.store.read(match_id)
+    assert (await service.redact_events(match_id, stored, None))[0]["data"]["hand"] is None
+    assert (await service.redact_events(match_id, stored, 1))[0]["data"]["hand"] == [4, 5, 6]

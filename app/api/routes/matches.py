@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Body, Query, Response
 
 from app.api.deps import AppSettings, MatchId, Service
 from app.api.errors import error_responses
 from app.api.schemas import CreateMatch, MatchOut, MatchPage, RevealOut, Status
+from app.games.registry import GAMES
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"])
+
+
+def _examples() -> dict[str, Any]:
+    """One example per registered game, and one of the development features."""
+    examples: dict[str, Any] = {
+        name: {
+            "summary": f"{game.info.title}, {game.info.min_players} players, the last seat a bot",
+            "value": {"game": name, "players": game.info.min_players, "bots": [game.info.min_players - 1]},
+        }
+        for name, game in sorted(GAMES.items())
+    }
+    examples["development"] = {
+        "summary": "Development only: a fixed seed (and optionally `setup`, see the game's setup_schema)",
+        "value": {"game": next(iter(sorted(GAMES)), "mount_drago"), "players": 2, "seed": "bug-1234"},
+    }
+    return examples
 
 
 @router.post(
@@ -23,7 +40,9 @@ router = APIRouter(prefix="/v1/matches", tags=["matches"])
     "until its last seat is filled, then `active`. `seed` and `setup` are development features.",
     responses=error_responses(403, 413, 422),
 )
-async def create_match(body: CreateMatch, service: Service, response: Response) -> MatchOut:
+async def create_match(
+    body: Annotated[CreateMatch, Body(openapi_examples=_examples())], service: Service, response: Response
+) -> MatchOut:
     summary = await service.create_match(
         body.game, body.players, body.options, body.bots, body.seed, body.setup
     )
