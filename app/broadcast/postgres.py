@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import Any
 
 import asyncpg
@@ -47,7 +48,8 @@ class PostgresBroadcaster:
         self.channel = f"{prefix}:matches"
         if len(self.channel.encode()) > _MAX_IDENTIFIER_BYTES:
             raise ValueError(f"channel name {self.channel!r} is longer than {_MAX_IDENTIFIER_BYTES} bytes")
-        self.application_name = f"{prefix}:listen"[:_MAX_IDENTIFIER_BYTES]
+        # Unique per instance, so an operator (or a test) can find this very connection.
+        self.application_name = f"{prefix}:listen:{uuid.uuid4().hex[:8]}"[-_MAX_IDENTIFIER_BYTES:]
         self._health_interval = health_interval
         self._backoff = backoff or Backoff()
         self._subs = RefCounts()

@@ -1,26 +1,29 @@
 """Redis pub/sub broadcaster, for several processes sharing one Redis.
 
 One channel per match, `"{prefix}:match:{id}"`, carrying the seq as text. Each process holds one
-pub/sub connection, subscribed to the channels of the matches it serves (ref-counted), and a reader
-task that dispatches messages to the handler; publishing uses a separate client. `subscribe`
-returns once Redis has confirmed the SUBSCRIBE, so a store read after it cannot miss a commit.
+listening connection, subscribed to the channels of the matches it serves (ref-counted), and a
+reader task that dispatches messages to the handler; publishing uses a separate client.
+`subscribe` returns once Redis has confirmed the SUBSCRIBE, so a store read after it cannot miss a
+commit.
 
-The reader owns reconnection: the pub/sub client is built without redis-py's retries so that a
-lost connection surfaces; the reader then opens a new one with backoff, subscribes every match
-again and, as each SUBSCRIBE is confirmed, calls the handler with `RESYNC` for that match.
-A PING after `health_interval` of silence, unanswered for another interval, counts as lost too.
+The reader owns the listening connection: a bare redis-py `Connection` rather than its `PubSub`,
+because `PubSub` reconnects by itself from whichever task touches it, behind the reader's back.
+Only the reader reads; other tasks only send whole SUBSCRIBE/UNSUBSCRIBE commands, one at a time,
+while it is connected. Any failure ends the connection; the reader opens a new one with backoff,
+subscribes every match again and, as each SUBSCRIBE is confirmed, calls the handler with `RESYNC`
+for that match. A PING after `health_interval` of silence, unanswered for another interval, counts
+as a failure too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.asyncio.client import PubSub
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
+from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.exceptions import RedisError
 
 from app.broadcast.base import Backoff, RefCounts, cancel_and_wait
@@ -41,14 +44,14 @@ class RedisBroadcaster:
     ) -> None:
         self._url = url
         self._channel_prefix = f"{prefix}:match:"
-        self.client_name = f"{prefix}:listen"  # names the pub/sub connection in CLIENT LIST
+        self.client_name = f"{prefix}:listen:{uuid.uuid4().hex[:8]}"  # this connection in CLIENT LIST
         self._health_interval = health_interval
         self._backoff = backoff or Backoff()
         self._subs = RefCounts()
         self._handler: MessageHandler | None = None
         self._publisher: aioredis.Redis | None = None
-        self._listener: aioredis.Redis | None = None
-        self._pubsub: PubSub | None = None  # the connection in use, None while reconnecting
+        self._settings: ConnectionPool | None = None  # builds listening connections; never pools them
+        self._conn: AbstractConnection | None = None  # the listening connection; None while reconnecting
         self._active: set[str] = set()  # matches SUBSCRIBEd on that connection
         self._resync: set[str] = set()  # matches to resync once their SUBSCRIBE is confirmed
         self._confirm: dict[str, list[asyncio.Future[None]]] = {}
@@ -63,26 +66,26 @@ class RedisBroadcaster:
             raise RuntimeError("broadcaster already started")
         self._handler = handler
         self._publisher = aioredis.Redis.from_url(self._url, decode_responses=True)
-        self._listener = aioredis.Redis.from_url(
-            self._url, decode_responses=True, client_name=self.client_name, retry=Retry(NoBackoff(), 0)
+        # RESP2: replies in subscribed mode are plain arrays (RESP3 pushes work too, see _read).
+        self._settings = ConnectionPool.from_url(
+            self._url, decode_responses=True, client_name=self.client_name, protocol=2
         )
         try:
             await self._publisher.ping()
-            pubsub = await self._connect()
+            conn = await self._connect()
         except BaseException:
             await self.stop()
             raise
-        self._task = asyncio.create_task(self._run(pubsub), name=f"{self.client_name} reader")
+        self._task = asyncio.create_task(self._run(conn), name=f"{self.client_name} reader")
 
     async def stop(self) -> None:
         task, self._task = self._task, None
         await cancel_and_wait(task)
-        if self._pubsub is not None:
-            await self._drop(self._pubsub)
-        for client in (self._publisher, self._listener):
-            if client is not None:
-                await client.aclose()
-        self._publisher = self._listener = None
+        if self._conn is not None:
+            await self._drop(self._conn)
+        if self._publisher is not None:
+            await self._publisher.aclose()
+        self._publisher = self._settings = None
         self._handler = None
 
     async def publish(self, match_id: str, seq: int) -> None:
@@ -101,47 +104,44 @@ class RedisBroadcaster:
     async def _sync(self, match_id: str) -> None:
         """Make the connection's subscription to `match_id` match the ref-count."""
         async with self._lock:
-            pubsub = self._pubsub
+            conn = self._conn
             wanted = match_id in self._subs
-            if pubsub is None or wanted == (match_id in self._active):
+            if conn is None or not conn.is_connected or wanted == (match_id in self._active):
                 return  # in step, or reconnecting (which subscribes everything wanted)
             try:
                 if wanted:
                     confirmed = asyncio.get_running_loop().create_future()
                     self._confirm.setdefault(match_id, []).append(confirmed)
                     self._active.add(match_id)
-                    await pubsub.subscribe(self.channel(match_id))
+                    await conn.send_command("SUBSCRIBE", self.channel(match_id), check_health=False)
                     await confirmed  # resolved by the reader, or by _drop if the connection is lost
                 else:
                     self._active.discard(match_id)
-                    await pubsub.unsubscribe(self.channel(match_id))
+                    await conn.send_command("UNSUBSCRIBE", self.channel(match_id), check_health=False)
             except (RedisError, OSError) as exc:
-                # Break the connection, so the reader reconnects and resyncs every match.
+                # The reader meets the same broken connection, then reconnects and resyncs.
                 log.warning("redis (un)subscribe of match %s failed: %s", match_id, exc)
-                connection: Any = pubsub.connection  # redis-py types it as always None
-                if connection is not None:
-                    await connection.disconnect(nowait=True)
 
-    async def _connect(self) -> PubSub:
-        assert self._listener is not None
-        pubsub = self._listener.pubsub()
+    async def _connect(self) -> AbstractConnection:
+        assert self._settings is not None
+        conn: AbstractConnection = self._settings.make_connection()  # type: ignore[no-untyped-call]
         try:
-            await pubsub.connect()  # type: ignore[no-untyped-call]
+            await conn.connect()  # type: ignore[no-untyped-call]
             async with self._lock:
-                self._pubsub = pubsub
-                wanted = set(self._subs)
+                wanted = list(self._subs)
+                if wanted:
+                    await conn.send_command("SUBSCRIBE", *map(self.channel, wanted), check_health=False)
+                self._conn = conn
                 self._active = set(wanted)
                 self._resync = set(wanted)
-                if wanted:
-                    await pubsub.subscribe(*(self.channel(m) for m in wanted))
         except BaseException:
-            await self._drop(pubsub)
+            await self._drop(conn)
             raise
-        return pubsub
+        return conn
 
-    async def _drop(self, pubsub: PubSub) -> None:
-        if self._pubsub is pubsub:
-            self._pubsub = None
+    async def _drop(self, conn: AbstractConnection) -> None:
+        if self._conn is conn:
+            self._conn = None
             self._active.clear()
             self._resync.clear()
             for futures in self._confirm.values():
@@ -149,47 +149,50 @@ class RedisBroadcaster:
                     if not future.done():
                         future.set_result(None)  # the resync after reconnecting covers them
             self._confirm.clear()
-        await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await conn.disconnect(nowait=True)
 
-    async def _run(self, pubsub: PubSub | None) -> None:
+    async def _run(self, conn: AbstractConnection | None) -> None:
         try:
             while True:
                 try:
-                    if pubsub is None:
-                        pubsub = await self._connect()
+                    if conn is None:
+                        conn = await self._connect()
                         self._backoff.reset()
-                        log.info("redis pub/sub restored; resyncing %d matches", len(self._active))
-                    await self._read(pubsub)
+                        log.info("redis listener restored; resyncing %d matches", len(self._active))
+                    await self._read(conn)
                 except Exception as exc:
-                    log.warning("redis pub/sub connection lost: %r; reconnecting", exc)
-                if pubsub is not None:
-                    await self._drop(pubsub)
-                    pubsub = None
+                    log.warning("redis listener failed: %r; reconnecting", exc)
+                if conn is not None:
+                    await self._drop(conn)
+                    conn = None
                 await asyncio.sleep(self._backoff.next())
         finally:
-            if pubsub is not None:
-                await self._drop(pubsub)
+            if conn is not None:
+                await self._drop(conn)
 
-    async def _read(self, pubsub: PubSub) -> None:
-        """Dispatch messages until the connection is lost (then raise)."""
+    async def _read(self, conn: AbstractConnection) -> None:
+        """Dispatch replies until the connection fails (then raise)."""
         pinged = False
         while True:
-            message = await pubsub.get_message(timeout=self._health_interval)
-            if message is None:
+            reply = await conn.read_response(
+                timeout=self._health_interval, disconnect_on_error=False, push_request=True
+            )
+            if reply is None:  # silence for health_interval
                 if pinged:
                     raise ConnectionError("no reply to PING")
                 pinged = True
-                await pubsub.ping()
+                await conn.send_command("PING", check_health=False)
                 continue
             pinged = False
-            self._dispatch(message)
+            self._dispatch(reply)
 
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        channel = message.get("channel")
+    def _dispatch(self, reply: Any) -> None:
+        if not isinstance(reply, list) or len(reply) != 3:
+            return  # PONG
+        kind, channel, data = reply
         if not isinstance(channel, str) or not channel.startswith(self._channel_prefix):
-            return  # PONG and other replies
+            return
         match_id = channel[len(self._channel_prefix) :]
-        kind = message.get("type")
         if kind == "subscribe":
             for future in self._confirm.pop(match_id, ()):
                 if not future.done():
@@ -200,8 +203,8 @@ class RedisBroadcaster:
                     self._handler(match_id, RESYNC)
         elif kind == "message" and self._handler is not None and match_id in self._subs:
             try:
-                seq = int(message["data"])
+                seq = int(data)
             except (TypeError, ValueError):
-                log.warning("ignoring malformed message on %s: %.80r", channel, message["data"])
+                log.warning("ignoring malformed message on %s: %.80r", channel, data)
                 return
             self._handler(match_id, seq)
