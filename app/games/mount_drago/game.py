@@ -18,7 +18,7 @@ from app.games.mount_drago.cards import CARD_VALUES, DECK, DRAGONS, HAND_SIZE
 from app.games.mount_drago.events import EVENT_TYPES, Event, GameStarted
 from app.games.mount_drago.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, parse_options
 from app.games.mount_drago.state import State
-from app.games.mount_drago.track import SUMMIT_VALUES, TRACKS, default_spaces, spaces_to_json
+from app.games.mount_drago.track import SUMMIT_VALUES, TRACKS, side_for, spaces_to_json
 
 INFO: Final = GameInfo(
     name="mount_drago",
@@ -49,10 +49,7 @@ class MountDrago:
             "cards": {"values_per_dragon": list(CARD_VALUES), "total": len(DECK)},
             "hand_size": HAND_SIZE,
             "tracks": {name: spaces_to_json(spaces) for name, spaces in TRACKS.items()},
-            "track_by_players": {
-                str(n): next(k for k, v in TRACKS.items() if v == default_spaces(n))
-                for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
-            },
+            "track_by_players": {str(n): side_for(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)},
             "summit_values": list(SUMMIT_VALUES),
             "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
         }

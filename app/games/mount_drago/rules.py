@@ -127,8 +127,8 @@ def _play(state: State, seat: int, code: int, rng: random.Random) -> tuple[Event
         settled = RiderSettled(seat, CARDS[code], "unridden", "switched", DRAGONS[d])
     events.append(settled)
     moved = (*positions[:d], to, *positions[d + 1 :])
-    hand = without(hand, (code,)) or ()
-    _resolve(state, seat, settled, frm, to, moved, hand, rng, events)
+    i = hand.index(code)
+    _resolve(state, seat, code, settled.result, frm, moved, hand[:i] + hand[i + 1 :], rng, events)
     return tuple(events)
 
 
@@ -140,35 +140,37 @@ def _choose(state: State, seat: int, choice: str, rng: random.Random) -> tuple[E
     else:
         settled = RiderSettled(seat, CARDS[code], "last_place", "switched", DRAGONS[d])
     events: list[Event] = [settled]
-    to = state.positions[d]
-    _resolve(state, seat, settled, state.pending_from, to, state.positions, state.hands[seat], rng, events)
+    _resolve(
+        state, seat, code, settled.result, state.pending_from, state.positions, state.hands[seat], rng, events
+    )
     return tuple(events)
 
 
 def _resolve(
     state: State,
     seat: int,
-    settled: RiderSettled,
+    code: int,
+    result: str,
     frm: int,
-    to: int,
     positions: tuple[int, ...],
     hand: tuple[int, ...],
     rng: random.Random,
     events: list[Event],
 ) -> None:
-    """Score, end the game or the turn, after the rider of the move is settled."""
-    code = code_of(settled.card)
+    """Score, then end the game or the turn (unless summit cards may be discarded), once the
+    played card `code` is settled as `result`; `positions` and `hand` are as after the move."""
     d = code // MAX_VALUE
     riders, piles = state.riders, state.piles
     pile = piles[seat]
-    if settled.result == "switched":
+    if result == "switched":
         riders = (*riders[:seat], d, *riders[seat + 1 :])
-    pile = (code, *pile) if settled.result == "under" else (*pile, code)
+    pile = (code, *pile) if result == "under" else (*pile, code)
     piles = (*piles[:seat], pile, *piles[seat + 1 :])
 
     track = state.track
     ss = track.summit_start
     scores = state.scores
+    to = positions[d]
     kind = _scoring_kind(track.kinds[to], frm, to, ss)
     if kind is not None:
         table = track.small if kind == "blue" else track.large

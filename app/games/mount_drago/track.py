@@ -61,9 +61,13 @@ TRACK_4_5: Final = _side(
 TRACKS: Final = {"2-3": TRACK_2_3, "4-5": TRACK_4_5}
 
 
+def side_for(players: int) -> str:
+    """Name (in `TRACKS`) of the board side for `players` seats (RULES §1.3 step 1)."""
+    return "2-3" if players <= 3 else "4-5"
+
+
 def default_spaces(players: int) -> tuple[Space, ...]:
-    """The board side for `players` seats (RULES §1.3 step 1)."""
-    return TRACK_2_3 if players <= 3 else TRACK_4_5
+    return TRACKS[side_for(players)]
 
 
 @dataclass(frozen=True, slots=True)
