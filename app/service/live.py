@@ -1,5 +1,332 @@
-"""The per-process live hub (in progress): the conventions the broadcasters share with it."""
+"""The per-process live hub: one store reader per match, fanned out to local subscribers.
+
+Realtime is notification + read (DESIGN.md). The broadcaster says only "match M is at seq N"; for
+each match with local subscribers the hub keeps one broadcaster subscription and one reader task,
+which reads the new events from the store once, after the hub's cursor for that match, and pushes
+them into every subscriber's bounded queue. A subscriber that starts behind the hub reads its
+backlog from the store itself (page by page, on demand) and then joins the live feed. Either way it
+sees every seq > `after` exactly once and in order.
+
+The hub hands out raw, unredacted `StoredEvent`s. Redacting for each viewer is the job of whoever
+sends them on (the WebSocket handler), never the hub's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from types import TracebackType
+
+from app.service.ports import Broadcaster, EventStore, StoredEvent
+
+log = logging.getLogger(__name__)
 
 RESYNC = -1
 """The seq a broadcaster passes to its handler after it reconnected, for every match still
-subscribed: notifications may have been lost, so re-read the store."""
+subscribed: notifications may have been lost, so re-read the store. The hub reads after its cursor
+on any notification anyway; a negative seq simply never counts as stale."""
+
+
+_COUNTERS = (
+    "notifications",  # received from the broadcaster
+    "store_reads",
+    "events_read",  # by the per-match readers, once for all subscribers
+    "backlog_events_read",  # by subscribers catching up
+    "slow_consumers",
+    "publish_errors",
+    "read_errors",
+)
+
+
+class SubscriptionEnded(Exception):
+    """The hub ended a subscription; resubscribe with `after=sub.last_seq` to lose nothing."""
+
+
+class SlowConsumer(SubscriptionEnded):
+    """The subscriber fell more than `queue_limit` events behind the live feed."""
+
+
+class GoingAway(SubscriptionEnded):
+    """The hub is shutting down (the process is going away)."""
+
+
+class _Feed:
+    """The live feed of one match: its cursor, subscribers and reader task."""
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.cursor = 0  # last seq read from the store and pushed to the live subscribers
+        self.subscribers: set[Subscription] = set()
+        self.wake = asyncio.Event()
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.task: asyncio.Task[None] | None = None
+        self.subscribed = False  # broadcaster.subscribe succeeded; unsubscribe on close
+        self.closed = False
+
+
+class LiveHub:
+    """Fans "match M is at seq N" notifications out to this process's subscribers.
+
+    `start` starts the broadcaster with the hub's handler and `stop` stops it (the hub owns the
+    broadcaster's lifecycle, not the store's). Use `subscribe` per listener and `notify` after
+    each commit.
+    """
+
+    def __init__(self, store: EventStore, broadcaster: Broadcaster, *, queue_limit: int = 256) -> None:
+        if queue_limit < 1:
+            raise ValueError("queue_limit must be at least 1")
+        self._store = store
+        self._broadcaster = broadcaster
+        self._queue_limit = queue_limit
+        self._feeds: dict[str, _Feed] = {}
+        self._running = False
+        self._stopped = False
+        self._counters = dict.fromkeys(_COUNTERS, 0)
+
+    async def start(self) -> None:
+        if self._running or self._stopped:
+            raise RuntimeError("a LiveHub starts once")
+        await self._broadcaster.start(self._on_message)
+        self._running = True
+
+    async def stop(self) -> None:
+        """End every subscription with `GoingAway`, drop the feeds and stop the broadcaster."""
+        if not self._running:
+            return
+        self._running = False
+        self._stopped = True
+        feeds = list(self._feeds.values())
+        for feed in feeds:
+            for sub in list(feed.subscribers):
+                sub._end(GoingAway("the server is going away"))
+        await asyncio.gather(*(self._close_feed(feed) for feed in feeds))
+        await self._broadcaster.stop()
+
+    def subscribe(self, match_id: str, after: int = 0) -> Subscription:
+        """Events of `match_id` with seq > `after`: `async with hub.subscribe(m, after) as sub:`."""
+        return Subscription(self, match_id, after)
+
+    async def notify(self, match_id: str, seq: int) -> None:
+        """Match `match_id` committed up to `seq`: wake local readers and tell the other processes.
+
+        Local subscribers are woken directly; the broadcaster's echo of the same seq is then stale
+        and ignored, so each event still reaches each subscriber once. A failing publish is logged,
+        not raised: the commit has happened and other processes catch up on the next notification.
+        """
+        self._wake(match_id, seq)
+        if not self._running:
+            return
+        try:
+            await self._broadcaster.publish(match_id, seq)
+        except Exception:
+            self._counters["publish_errors"] += 1
+            log.exception("publishing match %s at seq %d failed", match_id, seq)
+
+    def stats(self) -> dict[str, int]:
+        """Counters for /metrics: matches served, subscribers, store reads and events read."""
+        return {
+            "matches": len(self._feeds),
+            "subscribers": sum(len(feed.subscribers) for feed in self._feeds.values()),
+            **self._counters,
+        }
+
+    # Notifications
+
+    def _on_message(self, match_id: str, seq: int) -> None:
+        self._counters["notifications"] += 1
+        self._wake(match_id, seq)
+
+    def _wake(self, match_id: str, seq: int) -> None:
+        feed = self._feeds.get(match_id)
+        if feed is None:
+            return
+        if feed.ready.done() and 0 <= seq <= feed.cursor:
+            return  # already read: an echo of a local notify, or a repeat
+        feed.wake.set()
+
+    # Feeds
+
+    async def _join(self, sub: Subscription) -> _Feed:
+        if self._stopped:
+            raise GoingAway("the server is going away")
+        if not self._running:
+            raise RuntimeError("LiveHub.start() has not been called")
+        feed = self._feeds.get(sub.match_id)
+        if feed is None:
+            feed = self._feeds[sub.match_id] = _Feed(sub.match_id)
+            feed.task = asyncio.create_task(self._run_feed(feed), name=f"live-feed-{sub.match_id}")
+        feed.subscribers.add(sub)
+        try:
+            await asyncio.shield(feed.ready)
+        except BaseException:
+            await self._leave(sub, feed)
+            raise
+        return feed
+
+    async def _leave(self, sub: Subscription, feed: _Feed) -> None:
+        feed.subscribers.discard(sub)
+        if not feed.subscribers:
+            # Shielded: a leaver cancelled mid-way (a torn-down WebSocket task) must not leave
+            # the reader task running or the broadcaster subscription dangling.
+            await asyncio.shield(self._close_feed(feed))
+
+    async def _close_feed(self, feed: _Feed) -> None:
+        if feed.closed:
+            return
+        feed.closed = True
+        if self._feeds.get(feed.match_id) is feed:
+            del self._feeds[feed.match_id]
+        # Let the start-up finish, so that the unsubscribe below balances its subscribe.
+        await asyncio.wait({feed.ready})
+        if not feed.ready.cancelled():
+            feed.ready.exception()  # retrieved here so asyncio does not log it as lost
+        if feed.task is not None:
+            feed.task.cancel()
+            await asyncio.wait({feed.task})
+        if feed.subscribed:
+            try:
+                await self._broadcaster.unsubscribe(feed.match_id)
+            except Exception:
+                log.exception("unsubscribing from match %s failed", feed.match_id)
+
+    async def _run_feed(self, feed: _Feed) -> None:
+        # Subscribe before reading the head, so any commit after the read is notified.
+        try:
+            await self._broadcaster.subscribe(feed.match_id)
+            feed.subscribed = True
+            match = await self._store.get_match(feed.match_id)
+            feed.cursor = match.seq if match is not None else 0
+        except Exception as exc:
+            log.exception("starting the live feed of match %s failed", feed.match_id)
+            if self._feeds.get(feed.match_id) is feed:
+                del self._feeds[feed.match_id]  # the next subscriber tries afresh
+            feed.ready.set_exception(exc)
+            return
+        except asyncio.CancelledError:
+            feed.ready.cancel()
+            raise
+        feed.ready.set_result(None)
+        delay = 0.05
+        while True:
+            await feed.wake.wait()
+            feed.wake.clear()
+            try:
+                await self._read_new(feed)
+            except Exception:
+                self._counters["read_errors"] += 1
+                log.exception("reading match %s after seq %d failed", feed.match_id, feed.cursor)
+                feed.wake.set()  # try again after a pause
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+            else:
+                delay = 0.05
+
+    async def _read_new(self, feed: _Feed) -> None:
+        while True:
+            events = await self._store.read(feed.match_id, after=feed.cursor, limit=self._queue_limit)
+            self._counters["store_reads"] += 1
+            self._counters["events_read"] += len(events)
+            # No await from here to the end of the loop: the cursor and every live queue move together.
+            for event in events:
+                if event.seq <= feed.cursor:
+                    continue
+                feed.cursor = event.seq
+                for sub in list(feed.subscribers):
+                    sub._push(event)
+            if len(events) < self._queue_limit:
+                return
+
+    async def _read_backlog(self, match_id: str, after: int) -> list[StoredEvent]:
+        events = await self._store.read(match_id, after=after, limit=self._queue_limit)
+        self._counters["store_reads"] += 1
+        self._counters["backlog_events_read"] += len(events)
+        return events
+
+
+class Subscription:
+    """The events of one match with seq > `after`, in seq order, each exactly once.
+
+    Iterate it inside `async with hub.subscribe(match_id, after) as sub:`. It yields the backlog
+    read from the store, then live events, and never ends on its own: it raises `SlowConsumer` if
+    the reader falls more than `queue_limit` events behind, or `GoingAway` when the hub stops.
+    Then resubscribe with `after=sub.last_seq` (possibly to another process) to lose nothing.
+    A store error while reading its backlog propagates from the iteration as it is.
+    """
+
+    def __init__(self, hub: LiveHub, match_id: str, after: int) -> None:
+        if after < 0:
+            raise ValueError("after must be >= 0")
+        self.match_id = match_id
+        self.last_seq = after  # the seq of the last event handed out
+        self._hub = hub
+        self._feed: _Feed | None = None
+        self._pos = after  # the seq of the last event queued
+        self._live = False  # catching up from the store until the hub's cursor is reached
+        self._queue: deque[StoredEvent] = deque()
+        self._ended: SubscriptionEnded | None = None
+        self._closed = False
+        self._signal = asyncio.Event()
+
+    async def __aenter__(self) -> Subscription:
+        if self._feed is not None or self._closed:
+            raise RuntimeError("a Subscription is entered once")
+        self._feed = await self._hub._join(self)
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._closed = True
+        self._live = False
+        self._queue.clear()
+        if self._feed is not None:
+            await self._hub._leave(self, self._feed)
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> StoredEvent:
+        feed = self._feed
+        if feed is None or self._closed:
+            raise RuntimeError("iterate a Subscription inside `async with hub.subscribe(...)`")
+        while True:
+            if self._ended is not None:
+                raise self._ended
+            if self._queue:
+                event = self._queue.popleft()
+                self.last_seq = event.seq
+                return event
+            if self._live:
+                self._signal.clear()
+                await self._signal.wait()
+            elif self._pos >= feed.cursor:
+                # Nothing queued and caught up: from now on the reader pushes every seq > _pos.
+                self._live = True
+            else:
+                events = await self._hub._read_backlog(self.match_id, self._pos)
+                if self._ended is None and not self._closed:
+                    if not events:
+                        raise RuntimeError(f"match {self.match_id}: store has no events after {self._pos}")
+                    self._queue.extend(events)
+                    self._pos = events[-1].seq
+
+    def _push(self, event: StoredEvent) -> None:
+        if not self._live or event.seq <= self._pos:
+            return
+        if len(self._queue) >= self._hub._queue_limit:
+            self._hub._counters["slow_consumers"] += 1
+            self._end(SlowConsumer(f"more than {self._hub._queue_limit} events behind"))
+            return
+        self._queue.append(event)
+        self._pos = event.seq
+        self._signal.set()
+
+    def _end(self, reason: SubscriptionEnded) -> None:
+        if self._ended is None:
+            self._ended = reason
+        self._live = False
+        self._queue.clear()
+        if self._feed is not None:
+            self._feed.subscribers.discard(self)  # the feed is closed when this one leaves
+        self._signal.set()

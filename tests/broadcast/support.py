@@ -6,6 +6,11 @@ import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+import asyncpg
+import redis.asyncio as aioredis
+
+from app.broadcast.postgres import PostgresBroadcaster, asyncpg_dsn
+from app.broadcast.redis import RedisBroadcaster
 from app.service.ports import EventStore, MatchRecord, MatchUpdate, NewEvent, SeatRecord
 
 GUARD = 20.0  # seconds: only a guard against hangs, never an expectation of speed
@@ -67,3 +72,28 @@ async def append(store: EventStore, match_id: str, count: int = 1) -> int:
     assert match is not None
     events = [NewEvent("Tick", {"n": match.seq + i + 1}) for i in range(count)]
     return await store.append(match_id, match.seq, events, MatchUpdate("active", (0,)), T0)
+
+
+async def kill_postgres_listener(url: str, broadcaster: PostgresBroadcaster) -> None:
+    """Terminate exactly this broadcaster's LISTEN connection, from the server side."""
+    conn = await asyncpg.connect(asyncpg_dsn(url))
+    try:
+        killed = await conn.fetchval(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = $1) AS t",
+            broadcaster.application_name,
+        )
+    finally:
+        await conn.close()
+    assert killed == 1
+
+
+async def kill_redis_listener(url: str, broadcaster: RedisBroadcaster) -> None:
+    """Kill exactly this broadcaster's subscribed connection, from the server side."""
+    client = aioredis.Redis.from_url(url, decode_responses=True)
+    try:
+        ids = [c["id"] for c in await client.client_list() if c.get("name") == broadcaster.client_name]
+        assert len(ids) == 1
+        await client.client_kill_filter(_id=ids[0])
+    finally:
+        await client.aclose()

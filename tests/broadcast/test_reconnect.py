@@ -9,40 +9,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-import asyncpg
 import pytest
-import redis.asyncio as aioredis
 import redis.exceptions
 
 from app.broadcast.base import Backoff
-from app.broadcast.postgres import PostgresBroadcaster, asyncpg_dsn
+from app.broadcast.postgres import PostgresBroadcaster
 from app.broadcast.redis import RedisBroadcaster
 from app.service.live import RESYNC
 from app.service.ports import Broadcaster
-from tests.broadcast.support import Recorder
-
-
-async def _kill_postgres_listener(url: str, broadcaster: PostgresBroadcaster) -> None:
-    conn = await asyncpg.connect(asyncpg_dsn(url))
-    try:
-        killed = await conn.fetchval(
-            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE application_name = $1) AS t",
-            broadcaster.application_name,
-        )
-    finally:
-        await conn.close()
-    assert killed == 1
-
-
-async def _kill_redis_listener(url: str, broadcaster: RedisBroadcaster) -> None:
-    client = aioredis.Redis.from_url(url, decode_responses=True)
-    try:
-        ids = [c["id"] for c in await client.client_list() if c.get("name") == broadcaster.client_name]
-        assert len(ids) == 1
-        await client.client_kill_filter(_id=ids[0])
-    finally:
-        await client.aclose()
+from tests.broadcast.support import Recorder, kill_postgres_listener, kill_redis_listener
 
 
 async def _check_reconnect(
@@ -74,14 +49,14 @@ async def _check_reconnect(
 async def test_postgres_reconnects_and_resyncs(postgres_url: str, channel_prefix: str) -> None:
     listener = PostgresBroadcaster(postgres_url, prefix=channel_prefix, backoff=Backoff(0.01, 0.2))
     publisher = PostgresBroadcaster(postgres_url, prefix=channel_prefix)
-    await _check_reconnect(listener, publisher, lambda: _kill_postgres_listener(postgres_url, listener))
+    await _check_reconnect(listener, publisher, lambda: kill_postgres_listener(postgres_url, listener))
 
 
 @pytest.mark.redis
 async def test_redis_reconnects_and_resyncs(redis_url: str, channel_prefix: str) -> None:
     listener = RedisBroadcaster(redis_url, prefix=channel_prefix, backoff=Backoff(0.01, 0.2))
     publisher = RedisBroadcaster(redis_url, prefix=channel_prefix)
-    await _check_reconnect(listener, publisher, lambda: _kill_redis_listener(redis_url, listener))
+    await _check_reconnect(listener, publisher, lambda: kill_redis_listener(redis_url, listener))
 
 
 async def test_postgres_start_fails_cleanly_when_unreachable() -> None:

@@ -1,0 +1,381 @@
+"""The live hub over the in-memory store and broadcaster: order, resumption, races, slow consumers."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from app.broadcast.memory import MemoryBroadcaster
+from app.service.live import RESYNC, GoingAway, LiveHub, SlowConsumer, Subscription
+from app.service.ports import EventStore, MessageHandler, Notifier, StoredEvent
+from app.store.memory import MemoryEventStore
+from tests.broadcast.support import GUARD, append, create_match, eventually
+
+
+class SpyBroadcaster(MemoryBroadcaster):
+    """The memory broadcaster, recording calls; `fail_publish` makes `publish` raise."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, str]] = []
+        self.handler: MessageHandler | None = None
+        self.fail_publish = False
+
+    async def start(self, handler: MessageHandler) -> None:
+        self.calls.append(("start", ""))
+        self.handler = handler
+        await super().start(handler)
+
+    async def stop(self) -> None:
+        self.calls.append(("stop", ""))
+        await super().stop()
+
+    async def publish(self, match_id: str, seq: int) -> None:
+        self.calls.append(("publish", f"{match_id}:{seq}"))
+        if self.fail_publish:
+            raise ConnectionError("broadcast backend down")
+        await super().publish(match_id, seq)
+
+    async def subscribe(self, match_id: str) -> None:
+        self.calls.append(("subscribe", match_id))
+        await super().subscribe(match_id)
+
+    async def unsubscribe(self, match_id: str) -> None:
+        self.calls.append(("unsubscribe", match_id))
+        await super().unsubscribe(match_id)
+
+    def count(self, kind: str, arg: str) -> int:
+        return self.calls.count((kind, arg))
+
+
+class FlakyStore(MemoryEventStore):
+    """A memory store whose next `fail_reads` reads (and `get_match` calls) raise."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fail_reads = 0
+        self.fail_get_match = 0
+
+    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        if self.fail_reads:
+            self.fail_reads -= 1
+            raise OSError("database unreachable")
+        return await super().read(match_id, after, limit)
+
+    async def get_match(self, match_id: str) -> Any:
+        if self.fail_get_match:
+            self.fail_get_match -= 1
+            raise OSError("database unreachable")
+        return await super().get_match(match_id)
+
+
+@pytest.fixture
+async def store() -> FlakyStore:
+    store = FlakyStore()
+    await create_match(store, "m")
+    await create_match(store, "n")
+    return store
+
+
+@pytest.fixture
+def spy() -> SpyBroadcaster:
+    return SpyBroadcaster()
+
+
+@pytest.fixture
+async def hub(store: FlakyStore, spy: SpyBroadcaster) -> AsyncIterator[LiveHub]:
+    hub = LiveHub(store, spy)
+    await hub.start()
+    yield hub
+    await hub.stop()
+
+
+async def take(sub: Subscription, count: int) -> list[int]:
+    """The seqs of the next `count` events (guarded against hangs)."""
+
+    async def collect() -> list[int]:
+        return [(await anext(sub)).seq for _ in range(count)]
+
+    return await asyncio.wait_for(collect(), GUARD)
+
+
+async def commit(hub: LiveHub, store: EventStore, match_id: str, count: int = 1) -> int:
+    """What the service does: append, then notify."""
+    seq = await append(store, match_id, count)
+    await hub.notify(match_id, seq)
+    return seq
+
+
+def test_the_hub_is_the_services_notifier(hub: LiveHub) -> None:
+    notifier: Notifier = hub
+    assert notifier is hub
+
+
+async def test_backlog_then_live_in_order(hub: LiveHub, store: FlakyStore) -> None:
+    await commit(hub, store, "m", 3)
+    async with hub.subscribe("m", after=0) as sub:
+        assert await take(sub, 3) == [1, 2, 3]
+        await commit(hub, store, "m", 2)
+        assert await take(sub, 2) == [4, 5]
+        await commit(hub, store, "m")
+        event = await asyncio.wait_for(anext(sub), GUARD)
+        assert (event.match_id, event.seq, event.type, event.data) == ("m", 6, "Tick", {"n": 6})
+        assert sub.last_seq == 6
+
+
+async def test_resume_with_after_gets_exactly_the_missed_events(hub: LiveHub, store: FlakyStore) -> None:
+    await commit(hub, store, "m", 5)
+    async with hub.subscribe("m", after=2) as sub:
+        assert await take(sub, 3) == [3, 4, 5]
+        await commit(hub, store, "m")
+        assert await take(sub, 1) == [6]
+
+
+async def test_a_subscriber_ahead_of_the_hub_skips_what_it_has(hub: LiveHub, store: FlakyStore) -> None:
+    await append(store, "m", 2)  # the client saw 3 and 4 in its HTTP reply before the notify
+    async with hub.subscribe("m", after=4) as sub:
+        await commit(hub, store, "m", 3)  # 3..5
+        assert await take(sub, 1) == [5]
+
+
+async def test_subscribers_share_one_read_per_commit(hub: LiveHub, store: FlakyStore) -> None:
+    async with hub.subscribe("m") as a, hub.subscribe("m") as b, hub.subscribe("m") as c:
+        stats = hub.stats()
+        assert (stats["matches"], stats["subscribers"]) == (1, 3)
+        waiting = [asyncio.ensure_future(take(sub, 2)) for sub in (a, b, c)]
+        await asyncio.sleep(0)  # all three are waiting on the live feed
+        await commit(hub, store, "m", 2)
+        assert [await w for w in waiting] == [[1, 2]] * 3
+    stats = hub.stats()
+    assert (stats["events_read"], stats["backlog_events_read"]) == (2, 0)  # once, for all three
+
+
+async def test_each_event_reaches_a_subscriber_once_despite_echoes(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster
+) -> None:
+    async with hub.subscribe("m") as sub:
+        for _ in range(5):
+            seq = await commit(hub, store, "m")
+            await hub.notify("m", seq)  # a repeat
+            await hub.notify("m", seq - 1)  # stale
+        assert spy.handler is not None
+        spy.handler("m", 3)  # late, from another process
+        await commit(hub, store, "m")
+        assert await take(sub, 6) == [1, 2, 3, 4, 5, 6]
+        assert not sub._queue  # nothing extra was queued
+
+
+async def test_resync_makes_the_hub_read_what_it_was_not_told(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster
+) -> None:
+    async with hub.subscribe("m") as sub:
+        await commit(hub, store, "m")
+        assert await take(sub, 1) == [1]
+        await append(store, "m", 2)  # committed elsewhere; the notification was lost
+        assert spy.handler is not None
+        spy.handler("m", RESYNC)
+        assert await take(sub, 2) == [2, 3]
+
+
+async def test_slow_consumer_ends_and_resumes_without_loss(store: FlakyStore) -> None:
+    hub = LiveHub(store, MemoryBroadcaster(), queue_limit=4)
+    await hub.start()
+    try:
+        async with hub.subscribe("m") as sub:
+            await commit(hub, store, "m", 2)
+            assert await take(sub, 2) == [1, 2]
+            waiting = asyncio.ensure_future(anext(sub))
+            await commit(hub, store, "m")
+            assert (await asyncio.wait_for(waiting, GUARD)).seq == 3
+            for _ in range(3):  # the consumer stalls while commits keep coming
+                await commit(hub, store, "m", 2)
+            await eventually(lambda: hub.stats()["slow_consumers"] == 1)
+            with pytest.raises(SlowConsumer):
+                await anext(sub)
+            with pytest.raises(SlowConsumer):  # and it stays ended
+                await anext(sub)
+            resume_after = sub.last_seq
+        assert resume_after == 3
+        async with hub.subscribe("m", after=resume_after) as again:
+            assert await take(again, 6) == [4, 5, 6, 7, 8, 9]
+    finally:
+        await hub.stop()
+
+
+async def test_a_long_backlog_is_read_in_pages_without_overflowing(store: FlakyStore) -> None:
+    hub = LiveHub(store, MemoryBroadcaster(), queue_limit=4)
+    await hub.start()
+    try:
+        await commit(hub, store, "m", 30)
+        async with hub.subscribe("m") as sub:
+            assert await take(sub, 30) == list(range(1, 31))
+            await commit(hub, store, "m")
+            assert await take(sub, 1) == [31]
+        assert hub.stats()["slow_consumers"] == 0
+    finally:
+        await hub.stop()
+
+
+async def test_one_broadcaster_subscription_per_match_and_the_last_leaver_unsubscribes(
+    hub: LiveHub, spy: SpyBroadcaster
+) -> None:
+    a = await hub.subscribe("m").__aenter__()
+    b = await hub.subscribe("m").__aenter__()
+    c = await hub.subscribe("n").__aenter__()
+    assert (spy.count("subscribe", "m"), spy.count("subscribe", "n")) == (1, 1)
+    stats = hub.stats()
+    assert (stats["matches"], stats["subscribers"]) == (2, 3)
+    await a.__aexit__(None, None, None)
+    assert spy.count("unsubscribe", "m") == 0
+    await b.__aexit__(None, None, None)
+    assert spy.count("unsubscribe", "m") == 1
+    assert spy.count("unsubscribe", "n") == 0
+    assert hub.stats()["matches"] == 1
+    async with hub.subscribe("m"):  # a new first subscriber subscribes again
+        assert spy.count("subscribe", "m") == 2
+    await c.__aexit__(None, None, None)
+    assert (spy.count("unsubscribe", "m"), spy.count("unsubscribe", "n")) == (2, 1)
+    assert hub.stats()["matches"] == 0
+    assert asyncio.all_tasks() == {asyncio.current_task()}  # no reader task left behind
+
+
+async def test_stop_ends_every_subscription_with_going_away(store: FlakyStore, spy: SpyBroadcaster) -> None:
+    hub = LiveHub(store, spy)
+    await hub.start()
+    await commit(hub, store, "m", 3)
+    async with hub.subscribe("m", after=3) as live, hub.subscribe("m") as behind:
+        waiting = asyncio.ensure_future(anext(live))
+        await asyncio.sleep(0)
+        await hub.stop()
+        with pytest.raises(GoingAway):
+            await asyncio.wait_for(waiting, GUARD)
+        with pytest.raises(GoingAway):
+            await anext(behind)
+    assert spy.calls[-2:] == [("unsubscribe", "m"), ("stop", "")]
+    with pytest.raises(GoingAway):
+        async with hub.subscribe("m"):
+            pass
+    await hub.stop()  # idempotent
+
+
+async def test_notify_publishes_and_a_failed_publish_still_delivers_locally(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with hub.subscribe("m") as sub:
+        await commit(hub, store, "m")
+        assert spy.count("publish", "m:1") == 1
+        spy.fail_publish = True
+        await commit(hub, store, "m")  # does not raise: the commit stands
+        assert await take(sub, 2) == [1, 2]
+    assert hub.stats()["publish_errors"] == 1
+    assert "publishing match m at seq 2 failed" in caplog.text
+
+
+async def test_a_failed_store_read_is_retried(
+    hub: LiveHub, store: FlakyStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with hub.subscribe("m") as sub:
+        waiting = asyncio.ensure_future(anext(sub))
+        await asyncio.sleep(0)
+        store.fail_reads = 1
+        await commit(hub, store, "m")
+        assert (await asyncio.wait_for(waiting, GUARD)).seq == 1
+    assert hub.stats()["read_errors"] == 1
+
+
+async def test_a_failed_feed_start_fails_the_subscribe_and_the_next_one_retries(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster, caplog: pytest.LogCaptureFixture
+) -> None:
+    store.fail_get_match = 1
+    with pytest.raises(OSError, match="unreachable"):
+        async with hub.subscribe("m"):
+            pass
+    assert spy.count("unsubscribe", "m") == 1  # its subscribe was balanced
+    assert hub.stats()["matches"] == 0
+    await commit(hub, store, "m")
+    async with hub.subscribe("m") as sub:
+        assert await take(sub, 1) == [1]
+
+
+async def test_misuse_is_refused(hub: LiveHub, store: FlakyStore) -> None:
+    with pytest.raises(ValueError, match="after"):
+        hub.subscribe("m", after=-1)
+    sub = hub.subscribe("m")
+    with pytest.raises(RuntimeError, match="async with"):
+        await anext(sub)
+    with pytest.raises(RuntimeError):
+        await LiveHub(store, MemoryBroadcaster()).subscribe("m").__aenter__()
+    with pytest.raises(ValueError, match="queue_limit"):
+        LiveHub(store, MemoryBroadcaster(), queue_limit=0)
+
+
+@pytest.mark.parametrize("seed", range(8))
+async def test_concurrent_subscribers_see_gap_free_duplicate_free_sequences(
+    store: FlakyStore, seed: int
+) -> None:
+    """Subscribers join (at random `after`), stall, leave and come back while commits happen;
+    notifications are sometimes skipped, repeated or stale. Each subscriber's events, joined
+    across its resubscriptions, must be exactly after+1 … TOTAL."""
+    rng = random.Random(seed)
+    total = 120
+    hub = LiveHub(store, MemoryBroadcaster(), queue_limit=rng.choice([2, 5, 50]))
+    await hub.start()
+
+    async def yield_some() -> None:
+        for _ in range(rng.randrange(4)):
+            await asyncio.sleep(0)
+
+    async def writer() -> None:
+        seq = 0
+        while seq < total:
+            seq = await append(store, "m", min(rng.randint(1, 4), total - seq))
+            if rng.random() < 0.8:
+                await hub.notify("m", seq)
+            if rng.random() < 0.2:
+                await hub.notify("m", max(0, seq - rng.randint(0, 3)))
+            await yield_some()
+        await hub.notify("m", seq)  # the last one is never skipped
+
+    async def subscriber() -> tuple[int, list[int]]:
+        await yield_some()
+        head = (await store.get_match("m")).seq
+        first = after = rng.randint(0, head)
+        seen: list[int] = []
+        while after < total:
+            try:
+                async with hub.subscribe("m", after=after) as sub:
+                    async for event in sub:
+                        seen.append(event.seq)
+                        if event.seq == total or rng.random() < 0.05:
+                            break  # done, or leave and come back later
+                        await yield_some()
+                    after = sub.last_seq
+            except SlowConsumer:
+                after = seen[-1] if seen else first
+            await yield_some()
+        return first, seen
+
+    subscribers = [asyncio.ensure_future(subscriber()) for _ in range(12)]
+    await asyncio.wait_for(writer(), GUARD)
+    for first, seen in [await asyncio.wait_for(sub, GUARD) for sub in subscribers]:
+        assert seen == list(range(first + 1, total + 1))
+    assert hub.stats()["matches"] == 0  # everyone left: no feed, no reader task
+    await hub.stop()
+
+
+async def test_a_cancelled_last_leaver_still_closes_the_feed(hub: LiveHub, spy: SpyBroadcaster) -> None:
+    async def subscribe_and_hang() -> None:
+        async with hub.subscribe("m") as sub:
+            await anext(sub)
+
+    task = asyncio.ensure_future(subscribe_and_hang())
+    await eventually(lambda: hub.stats()["subscribers"] == 1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await eventually(lambda: spy.count("unsubscribe", "m") == 1)
+    assert hub.stats()["matches"] == 0
