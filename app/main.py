@@ -11,10 +11,8 @@ when `run_migrations_on_start`) and closes it at shutdown. Seams for the other a
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
@@ -29,6 +27,8 @@ from app.service.matches import MatchService
 from app.service.ports import EventStore
 from app.settings import Settings
 from app.store.memory import MemoryEventStore
+from app.store.migrate import upgrade_async
+from app.store.sql import create_store
 
 MEMORY_URL = "memory://"
 
@@ -37,13 +37,9 @@ async def open_store(settings: Settings) -> EventStore:
     """The event store named by `database_url`, migrated first if the settings say so."""
     if settings.database_url == MEMORY_URL:
         return MemoryEventStore()
-    # Until the SQL store lands these modules may be absent; imported lazily so memory:// works.
-    migrate: Any = importlib.import_module("app.store.migrate")
-    sql: Any = importlib.import_module("app.store.sql")
     if settings.run_migrations_on_start:
-        await migrate.upgrade_async(settings.database_url)
-    store: EventStore = sql.create_store(settings.database_url)
-    return store
+        await upgrade_async(settings.database_url)
+    return create_store(settings.database_url)
 
 
 @asynccontextmanager

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -15,16 +14,20 @@ from fastapi import FastAPI
 from app.main import create_app
 from app.settings import Settings
 
-BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+BACKENDS = ["memory", *SQL_BACKENDS]
 
 
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest) -> str:
     if request.param == "memory":
         return "memory://"
-    if importlib.util.find_spec("app.store.sql") is None:
-        pytest.skip("the SQL store is not in this tree yet")
     return str(request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url"))
+
+
+@pytest.fixture(params=SQL_BACKENDS)
+def sql_database_url(request: pytest.FixtureRequest) -> str:
+    return str(request.getfixturevalue(f"{request.param}_url"))
 
 
 @asynccontextmanager

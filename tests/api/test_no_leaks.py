@@ -173,8 +173,6 @@ async def test_no_leaks_in_memory(game: str, players: int, body: dict[str, Any])
 
 
 @pytest.mark.parametrize(("game", "players"), [("mount_drago", 3), ("yutaka", 2)])
-async def test_no_leaks_on_a_database(database_url: str, game: str, players: int) -> None:
-    if database_url == "memory://":
-        pytest.skip("covered by test_no_leaks_in_memory")
-    async with running(database_url) as client:
+async def test_no_leaks_on_a_database(sql_database_url: str, game: str, players: int) -> None:
+    async with running(sql_database_url) as client:
         await play_and_verify(client, game, players, f"db-leaks-{game}")
