@@ -3,9 +3,10 @@
 `create_app(settings)` builds the app; its lifespan opens the store (running the migrations first
 when `run_migrations_on_start`) and closes it at shutdown. Seams for the other adapters:
 
-- `app.state.notifier` is told "match M is at seq N" after every commit. It is a no-op
-  (`NullNotifier`) until the live hub is wired in: replace it before startup, or later through
-  `app.state.service.notifier`.
+- `app.state.hub` is the process's `LiveHub` (set at startup) over the broadcaster named by
+  `broadcast_url`; live streams subscribe to it.
+- `app.state.notifier` is told "match M is at seq N" after every commit: the hub, unless something
+  else was put there before startup (later: `app.state.service.notifier`).
 - `app.state.service` is the `MatchService` the routes use (set at startup).
 """
 
@@ -22,7 +23,8 @@ from app.api.logs import configure_logging
 from app.api.metrics import Metrics
 from app.api.middleware import BodyLimit, RequestContext
 from app.api.routes import ROUTERS
-from app.service.hooks import NullNotifier
+from app.broadcast import create_broadcaster
+from app.service.live import LiveHub
 from app.service.matches import MatchService
 from app.service.ports import EventStore
 from app.settings import Settings
@@ -46,13 +48,19 @@ async def open_store(settings: Settings) -> EventStore:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     store = await open_store(settings)
-    app.state.store = store
-    app.state.service = MatchService(
-        store, app.state.notifier, dev_features=settings.dev_features, metrics=app.state.metrics
-    )
+    hub = LiveHub(store, create_broadcaster(settings.broadcast_url))
     try:
+        await hub.start()
+        app.state.store = store
+        app.state.hub = hub
+        if app.state.notifier is None:
+            app.state.notifier = hub
+        app.state.service = MatchService(
+            store, app.state.notifier, dev_features=settings.dev_features, metrics=app.state.metrics
+        )
         yield
     finally:
+        await hub.stop()  # ends live subscriptions with "going away" first
         await store.close()
 
 
@@ -67,7 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.metrics = Metrics()
-    app.state.notifier = NullNotifier()
+    app.state.notifier = None  # None: the live hub, set at startup
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 
@@ -104,3 +105,14 @@ def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = Settings()
     assert settings.database_url == "memory://" and settings.port == 9100
     assert settings.cors_origins == ["http://c.example"]
+
+
+async def test_commits_reach_the_live_hub() -> None:
+    async with started("memory://") as (app, client):
+        table = await new_table(client, "yutaka", 2)
+        view = await table.view(0)
+        async with app.state.hub.subscribe(table.match_id, after=view["seq"]) as subscription:
+            reply = (await table.act(0, view["legal_actions"][0])).json()
+            seqs = [(await asyncio.wait_for(anext(subscription), 5)).seq for _ in reply["events"]]
+        assert seqs == [e["seq"] for e in reply["events"]]
+        assert app.state.notifier is app.state.hub
