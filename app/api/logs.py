@@ -15,7 +15,11 @@ from typing import Any
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 
-_RESERVED = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
+_RESERVED = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
+    "message",
+    "asctime",
+    "color_message",  # uvicorn's copy of the message with terminal colours
+}
 
 
 class JsonFormatter(logging.Formatter):

@@ -183,7 +183,8 @@ class Actions:
             raise
         self.loader.remember(loaded, after)
         self.metrics.action_appended(loaded.record.game, bot)
-        log.info(
+        log.log(
+            logging.DEBUG if bot else logging.INFO,
             "action appended",
             extra={"match_id": match.match_id, "seat": seat, "seq": after.seq, "bot": bot},
         )
