@@ -10,19 +10,18 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import secrets
-import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.codec import JSON, DecodeError, to_json
-from app.games.core import Game, InvalidOptions, Seat
+from app.games.codec import JSON
+from app.games.core import Game, Seat
 from app.games.registry import GAMES
-from app.matches.fairness import commitment, new_secret, rng_for
-from app.matches.lifecycle import LoadedMatch, fold, project
+from app.matches.lifecycle import fold, project
 from app.matches.views import full_events, redacted_events, timestamp, view_for
 from app.service import catalogue
 from app.service.acting import Actions, update_of
 from app.service.cache import StateCache
+from app.service.creation import plan_match
 from app.service.errors import (
     Forbidden,
     MatchNotFinished,
@@ -41,9 +40,7 @@ from app.service.ports import (
     MatchFilter,
     MatchRecord,
     MatchStatus,
-    NewEvent,
     Notifier,
-    SeatRecord,
     SeatTaken,
     StoredEvent,
     VersionConflict,
@@ -112,63 +109,20 @@ class MatchService:
         setup: Mapping[str, JSON] | None = None,
     ) -> dict[str, JSON]:
         """Create a match, deal it (seq 1) and fill the bot seats; returns its summary."""
-        rules = self.games.get(game)
-        if rules is None:
-            raise ValidationFailed(f"unknown game {game!r}", {"field": "game", "known": sorted(self.games)})
-        info = rules.info
-        if not info.min_players <= players <= info.max_players:
-            raise ValidationFailed(
-                f"{info.title} is played by {info.min_players} to {info.max_players} players",
-                {"field": "players", "min": info.min_players, "max": info.max_players},
-            )
-        bot_seats = frozenset(bots)
-        if len(bot_seats) != len(bots) or not all(0 <= b < players for b in bot_seats):
-            raise ValidationFailed(
-                f"bots must be distinct seat numbers from 0 to {players - 1}", {"field": "bots"}
-            )
         if (seed is not None or setup is not None) and not self.dev_features:
             raise Forbidden(
                 "seed and setup are development features and this server has them disabled",
                 {"fields": [f for f, v in (("seed", seed), ("setup", setup)) if v is not None]},
             )
-        try:  # an engine may return its own options type; the record keeps its JSON form
-            opts = rules.parse_options(players, options or {})
-        except InvalidOptions as e:
-            raise ValidationFailed(e.message, {"field": e.path}) from None
-        secret = new_secret() if seed is None else seed
-        try:
-            deal = rules.start(players, opts, rng_for(secret, 0), setup)
-        except InvalidOptions as e:
-            raise ValidationFailed(e.message, {"field": e.path}) from None
-        except DecodeError as e:
-            raise ValidationFailed(str(e), {"field": "setup"}) from None
-        deal_json = to_json(deal)
-        match_id = uuid.uuid4().hex
-        now = self.clock()
-        order = sorted(bot_seats)
-        seats = [
-            SeatRecord(match_id, s, f"bot {order.index(s) + 1}", None, True, now)
-            if s in bot_seats
-            else SeatRecord(match_id, s)
-            for s in range(players)
-        ]
-        record = MatchRecord(
-            match_id,
-            game,
-            players,
-            to_json(opts),
-            "waiting",
-            0,
-            now,
-            now,
-            secret,
-            commitment(secret, deal_json),
-        )
-        seated = len(bot_seats) == players
-        loaded = LoadedMatch(match_id, rules, rules.initial_state(deal), 1, players, seated)
+        rules = self.games.get(game)
+        if rules is None:
+            raise ValidationFailed(f"unknown game {game!r}", {"field": "game", "known": sorted(self.games)})
+        new = plan_match(game, rules, players, options or {}, bots, seed, setup, self.clock())
+        record, seats, loaded = new.record, new.seats, new.match
+        match_id = record.id
+        now = record.created_at
         await self.store.create_match(record, seats)
-        first = [NewEvent(deal.TYPE, deal_json)]
-        await self.store.append(match_id, 0, first, update_of(project(loaded)), now)
+        await self.store.append(match_id, 0, [new.deal], update_of(project(loaded)), now)
         self.metrics.match_created(game)
         await self.actions.notify(match_id, 1)
         if loaded.seated:
