@@ -43,7 +43,13 @@ async def table(client: httpx.AsyncClient) -> AsyncIterator[Table]:
     yield await new_table(client, "mount_drago", 2, options={"first_player": 0})
 
 
+async def total(client: httpx.AsyncClient) -> int:
+    count: int = (await client.get("/v1/matches")).json()["total"]
+    return count
+
+
 async def test_creating_with_bad_input(client: httpx.AsyncClient) -> None:
+    before = await total(client)
     r = await client.post("/v1/matches", content=b'{"game": ', headers={"Content-Type": "application/json"})
     assert "not valid JSON" in error_of(r, 422, "validation_error")["message"]
     error = error_of(await create(client, "chess", 2), 422, "validation_error")
@@ -61,6 +67,7 @@ async def test_creating_with_bad_input(client: httpx.AsyncClient) -> None:
     assert error["details"][0]["field"] == "body.players"
     error_of(await create(client, "yutaka", 2, surprise=1), 422, "validation_error")
     error_of(await create(client, "yutaka", 2, setup={"decks": "no"}), 422, "validation_error")
+    assert await total(client) == before  # nothing was created
     error_of(await client.get("/v1/games/chess"), 404, "not_found")
     error_of(await client.get("/v1/matches/nope"), 404, "not_found")
     error_of(await client.get("/v1/matches", params={"status": "over"}), 422, "validation_error")
@@ -71,9 +78,11 @@ async def test_creating_with_bad_input(client: httpx.AsyncClient) -> None:
 
 async def test_dev_features_are_refused_when_off(database_url: str) -> None:
     async with running(database_url, dev_features=False) as client:
+        before = await total(client)
         for extra in ({"seed": "abc"}, {"setup": {"first_player": 1}}):
             error = error_of(await create(client, "yutaka", 2, **extra), 403, "forbidden")
             assert "development" in error["message"]
+        assert await total(client) == before
         assert (await create(client, "yutaka", 2)).status_code == 201
 
 
