@@ -6,11 +6,12 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import Connection, insert
 from sqlalchemy.exc import StatementError
+from sqlalchemy.pool import QueuePool
 
 from app.service.ports import MatchUpdate, NewEvent, VersionConflict
-from app.store.engine import async_url
+from app.store.engine import SQLiteDatabase, async_url
 from app.store.sql import SqlEventStore, create_store
 from app.store.tables import events
 
@@ -34,19 +35,20 @@ async def sql_store(sql_url: str) -> AsyncIterator[SqlEventStore]:
         await store.close()
 
 
-async def test_sqlite_pragmas_and_pools(migrated_sqlite_url: str) -> None:
+def _pragmas(conn: Connection) -> list[object]:
+    names = ("journal_mode", "synchronous", "busy_timeout", "foreign_keys", "query_only")
+    return [conn.exec_driver_sql(f"PRAGMA {name}").scalar() for name in names]
+
+
+async def test_sqlite_pragmas_threads_and_pools(migrated_sqlite_url: str) -> None:
     store = create_store(migrated_sqlite_url)
     try:
-        async with store.writer.connect() as conn:
-            pragmas = [
-                (await conn.exec_driver_sql(f"PRAGMA {p}")).scalar()
-                for p in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys", "query_only")
-            ]
-            assert pragmas == ["wal", 2, 5000, 1, 0]  # synchronous 2 = FULL
-        async with store.reader.connect() as conn:
-            assert (await conn.exec_driver_sql("PRAGMA query_only")).scalar() == 1
-        assert store.writer.pool.size() == 1  # type: ignore[attr-defined]
-        assert store.writer.pool._max_overflow == 0  # type: ignore[attr-defined]
+        db = store.db
+        assert isinstance(db, SQLiteDatabase)
+        assert await db.write(_pragmas) == ["wal", 2, 5000, 1, 0]  # synchronous 2 = FULL
+        assert (await db.read(_pragmas))[-1] == 1  # readers cannot write
+        assert isinstance(db.writer.pool, QueuePool) and db.writer.pool.size() == 1
+        assert db.writer.pool._max_overflow == 0
     finally:
         await store.close()
 
@@ -78,9 +80,8 @@ async def test_a_taken_seq_becomes_a_conflict_and_nothing_is_written(sql_store: 
     # The projection says seq 0 but the events table already holds seq 1: the insert, not the
     # UPDATE, catches it, and the UPDATE is rolled back with it.
     match_id = await new_match(sql_store)
-    async with sql_store.writer.begin() as conn:
-        intruder = {"match_id": match_id, "seq": 1, "type": "intruder", "data": {}, "recorded_at": T0}
-        await conn.execute(insert(events), intruder)
+    intruder = {"match_id": match_id, "seq": 1, "type": "intruder", "data": {}, "recorded_at": T0}
+    await sql_store.db.write(lambda conn: conn.execute(insert(events), intruder))
     with pytest.raises(VersionConflict):
         await sql_store.append(match_id, 0, [event(1)], ACTIVE, T0, idem(match_id))
     match = await sql_store.get_match(match_id)
