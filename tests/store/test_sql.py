@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import Connection, insert
 from sqlalchemy.exc import StatementError
-from sqlalchemy.pool import QueuePool
+from sqlalchemy.pool import AsyncAdaptedQueuePool, QueuePool
 
 from app.service.ports import MatchUpdate, NewEvent, VersionConflict
-from app.store.engine import SQLiteDatabase, async_url
+from app.store.engine import PostgresDatabase, SQLiteDatabase, async_url
 from app.store.sql import SqlEventStore, create_store
 from app.store.tables import events
 
@@ -49,6 +50,22 @@ async def test_sqlite_pragmas_threads_and_pools(migrated_sqlite_url: str) -> Non
         assert (await db.read(_pragmas))[-1] == 1  # readers cannot write
         assert isinstance(db.writer.pool, QueuePool) and db.writer.pool.size() == 1
         assert db.writer.pool._max_overflow == 0
+        assert await db.write(_thread_name) == "sqlite-writer_0"  # the one writer thread
+    finally:
+        await store.close()
+
+
+def _thread_name(_conn: Connection) -> str:
+    return threading.current_thread().name
+
+
+@pytest.mark.postgres
+async def test_postgres_pool_is_fixed(migrated_postgres_url: str) -> None:
+    store = create_store(migrated_postgres_url)
+    try:
+        assert isinstance(store.db, PostgresDatabase)
+        pool = store.db.engine.sync_engine.pool
+        assert isinstance(pool, AsyncAdaptedQueuePool) and pool.size() == 10 and pool._max_overflow == 0
     finally:
         await store.close()
 
