@@ -20,6 +20,7 @@ from sqlalchemy.engine import make_url
 
 from app.store.migrate import alembic_config, check, upgrade, upgrade_async
 from app.store.sql import create_store
+from tests.conftest import _admin
 
 from .test_contract import new_match
 
@@ -87,25 +88,13 @@ def test_concurrent_upgrades_of_one_sqlite_file(sqlite_url: str) -> None:
 @pytest.fixture
 def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
     """An empty database beside the session's one (which is migrated already)."""
-    import asyncpg
-
     base = make_url(postgres_url)
     name = f"{base.database}_{uuid.uuid4().hex[:6]}"
-
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(
-            host=base.host, port=base.port, user=base.username, password=base.password, database="postgres"
-        )
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    asyncio.run(_admin(postgres_url, f'CREATE DATABASE "{name}"'))
     try:
         yield base.set(database=name).render_as_string(hide_password=False)
     finally:
-        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(_admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.mark.slow
