@@ -8,6 +8,9 @@ when `run_migrations_on_start`) and closes it at shutdown. Seams for the other a
 - `app.state.notifier` is told "match M is at seq N" after every commit: the hub, unless something
   else was put there before startup (later: `app.state.service.notifier`).
 - `app.state.service` is the `MatchService` the routes use (set at startup).
+- `app.state.streaming` serves the WebSocket streams (set at startup). At shutdown it closes
+  them with 1001 before the hub stops; it also does so on SIGTERM/SIGINT, because uvicorn closes
+  WebSockets with 1012 before the lifespan ends.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from app.api.logs import configure_logging
 from app.api.metrics import Metrics
 from app.api.middleware import BodyLimit, RequestContext
 from app.api.routes import ROUTERS
+from app.api.streaming import Streaming
 from app.broadcast import create_broadcaster
 from app.service.live import LiveHub
 from app.service.matches import MatchService
 from app.service.ports import EventStore
+from app.service.streams import NotificationTap
 from app.settings import Settings
 from app.store.memory import MemoryEventStore
 from app.store.migrate import upgrade_async
@@ -48,7 +53,10 @@ async def open_store(settings: Settings) -> EventStore:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     store = await open_store(settings)
-    hub = LiveHub(store, create_broadcaster(settings.broadcast_url))
+    # The tap shows the streams every notification, also those the hub drops (a match starting).
+    tap = NotificationTap(create_broadcaster(settings.broadcast_url, prefix=settings.broadcast_prefix))
+    hub = LiveHub(store, tap, queue_limit=settings.stream_queue_limit)
+    streaming: Streaming | None = None
     try:
         await hub.start()
         app.state.store = store
@@ -58,8 +66,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.service = MatchService(
             store, app.state.notifier, dev_features=settings.dev_features, metrics=app.state.metrics
         )
+        streaming = app.state.streaming = Streaming(app.state.service, hub, tap, settings, app.state.metrics)
         yield
     finally:
+        if streaming is not None:
+            await streaming.close()  # every stream gets 1001 while the hub still runs
         await hub.stop()  # ends live subscriptions with "going away" first
         await store.close()
 

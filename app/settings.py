@@ -9,6 +9,7 @@ comma-separated list.
 |--------------------------|----------------------------------------|----------------------------------|
 | database_url             | DRAGO_DATABASE_URL, DATABASE_URL       | sqlite+aiosqlite:///./drago.db   |
 | broadcast_url            | DRAGO_BROADCAST_URL                    | memory://                        |
+| broadcast_prefix         | DRAGO_BROADCAST_PREFIX                 | drago (channel names)            |
 | cors_origins             | DRAGO_CORS_ORIGINS                     | [] (no CORS)                     |
 | max_body_bytes           | DRAGO_MAX_BODY_BYTES                   | 65536                            |
 | page_size                | DRAGO_PAGE_SIZE                        | 50 (matches listing default)     |
@@ -20,6 +21,9 @@ comma-separated list.
 | host                     | DRAGO_HOST                             | 0.0.0.0                          |
 | port                     | DRAGO_PORT, PORT                       | 8000                             |
 | run_migrations_on_start  | DRAGO_RUN_MIGRATIONS_ON_START          | true                             |
+| stream_heartbeat_seconds | DRAGO_STREAM_HEARTBEAT_SECONDS         | 20 (`ping` frame interval)       |
+| stream_auth_timeout_seconds | DRAGO_STREAM_AUTH_TIMEOUT_SECONDS   | 5 (wait for an `auth` frame)     |
+| stream_queue_limit       | DRAGO_STREAM_QUEUE_LIMIT               | 256 (events a stream may lag)    |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
 """
@@ -41,6 +45,7 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DRAGO_DATABASE_URL", "DATABASE_URL", "database_url"),
     )
     broadcast_url: str = "memory://"
+    broadcast_prefix: str = Field(default="drago", min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.:-]+$")
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_body_bytes: int = Field(default=64 * 1024, ge=1)
     page_size: int = Field(default=50, ge=1)
@@ -54,6 +59,9 @@ class Settings(BaseSettings):
         default=8000, ge=1, le=65535, validation_alias=AliasChoices("DRAGO_PORT", "PORT", "port")
     )
     run_migrations_on_start: bool = True
+    stream_heartbeat_seconds: float = Field(default=20.0, gt=0)
+    stream_auth_timeout_seconds: float = Field(default=5.0, gt=0)
+    stream_queue_limit: int = Field(default=256, ge=1)
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -1,12 +1,16 @@
 """Prometheus metrics, in a registry per app (several apps in one test process never collide).
 
 HTTP requests are counted and timed by route template (never by raw path); the service reports
-matches created, actions appended and version conflicts through `ServiceMetrics`.
+matches created, actions appended and version conflicts through `ServiceMetrics`. Counters kept as
+plain ints on hot paths (the live hub, the streams) are read at scrape time through `watch`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
+
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.process_collector import ProcessCollector
 
@@ -45,6 +49,21 @@ class Metrics:
             ["game"],
             registry=self.registry,
         )
+        self.stream_closes = Counter(
+            "drago_stream_closes_total",
+            "Live streams ended, by close code ('client': the client closed or vanished).",
+            ["code"],
+            registry=self.registry,
+        )
+        self._watched = _Watched()
+        self.registry.register(self._watched)
+
+    def watch(self, prefix: str, source: Callable[[], Mapping[str, int]], gauges: Iterable[str] = ()) -> None:
+        """Export `source()` at each scrape as `<prefix>_<name>`: gauges as named, else counters."""
+        self._watched.sources.append((prefix, source, frozenset(gauges)))
+
+    def stream_closed(self, code: str) -> None:
+        self.stream_closes.labels(code).inc()
 
     # ServiceMetrics
     def match_created(self, game: str) -> None:
@@ -63,3 +82,19 @@ class Metrics:
     def render(self) -> bytes:
         result: bytes = generate_latest(self.registry)
         return result
+
+
+class _Watched:
+    """A collector over plain-int counters, read when Prometheus scrapes."""
+
+    def __init__(self) -> None:
+        self.sources: list[tuple[str, Callable[[], Mapping[str, int]], frozenset[str]]] = []
+
+    def collect(self) -> Iterator[Metric]:
+        for prefix, source, gauges in self.sources:
+            for name, value in sorted(source().items()):
+                metric = f"{prefix}_{name}"
+                if name in gauges:
+                    yield GaugeMetricFamily(metric, f"{prefix} {name} (now).", value=value)
+                else:
+                    yield CounterMetricFamily(metric, f"{prefix} {name} (since start).", value=value)

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from app.api.routes import games, health, matches, play, seats
+from app.api.routes import games, health, matches, play, seats, stream
 
-ROUTERS = (games.router, matches.router, seats.router, play.router, health.router)
+ROUTERS = (games.router, matches.router, seats.router, play.router, stream.router, health.router)

@@ -1,0 +1,364 @@
+"""The live stream's protocol: its frames, close codes and the JSON Schema of both.
+
+`WS /v1/matches/{id}/stream` speaks JSON text frames, each an object with a `type`. The models
+here describe every frame in both directions; `frames_schema()` renders them as the committed
+`openapi/stream-frames.schema.json` (written by `python -m app.openapi`). The server builds its
+hot frames (`event`, `view`) as pre-serialized text in `app.service.streams`; tests validate real
+frames against this schema. `docs/streams.md` is the prose version.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+
+from app.api.errors import ErrorBody
+from app.api.schemas import EventOut, ViewOut
+from app.service import errors as svc
+from app.service.streams import dumps
+
+PROTOCOL = 1
+
+
+class Close(enum.IntEnum):
+    """Close codes of the stream. 4xxx mirror the HTTP status of the same error."""
+
+    NORMAL = 1000  # the client closed
+    GOING_AWAY = 1001  # the server is shutting down: reconnect (to another process) with `after`
+    UNSUPPORTED_DATA = 1003  # a binary frame: frames are JSON text
+    TOO_BIG = 1009  # a frame over the size limit (the HTTP body limit)
+    INTERNAL_ERROR = 1011  # an unexpected server error: reconnect with `after`
+    TRY_AGAIN_LATER = 1013  # the server is not ready (the database is unreachable)
+    SLOW_CONSUMER = 4008  # fell too far behind the live feed: reconnect with `after` = last seq seen
+    BAD_REQUEST = 4400  # a malformed frame, an unknown frame type, a bad query parameter or `after`
+    UNAUTHORIZED = 4401  # a bad token, or no `auth` frame in time
+    FORBIDDEN = 4403  # a token of another match
+    NOT_FOUND = 4404  # no such match
+
+
+CLOSE_CODES: dict[int, str] = {
+    Close.NORMAL: "normal closure (the client closed)",
+    Close.GOING_AWAY: "the server is shutting down; reconnect (to another process) with after = last seq",
+    Close.UNSUPPORTED_DATA: "a binary frame; frames are JSON text",
+    Close.TOO_BIG: "a frame larger than the server's body limit",
+    Close.INTERNAL_ERROR: "unexpected server error; reconnect with after = last seq",
+    Close.TRY_AGAIN_LATER: "the server is not ready (database unreachable); reconnect later",
+    Close.SLOW_CONSUMER: "slow consumer: the client fell too far behind; reconnect with after = last seq",
+    Close.BAD_REQUEST: "bad request: malformed frame, unknown frame type, bad query parameter or after",
+    Close.UNAUTHORIZED: "unauthorized: bad token, or no auth frame in time",
+    Close.FORBIDDEN: "forbidden: the token belongs to another match",
+    Close.NOT_FOUND: "no such match",
+}
+
+
+def close_code(error: svc.ServiceError) -> int:
+    """The close code for an error that ends a stream: the one error tree, mapped once more."""
+    status = error.http_status
+    if status in (400, 422):
+        return Close.BAD_REQUEST
+    if 400 <= status < 500:
+        return 4000 + status
+    if status == 503:
+        return Close.TRY_AGAIN_LATER
+    return Close.INTERNAL_ERROR
+
+
+class Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+ClientId = Annotated[StrictStr, Field(min_length=1, max_length=64)] | StrictInt
+
+# -- client → server ---------------------------------------------------------------------------
+
+
+class AuthFrame(Frame):
+    """The first frame, when the URL carries neither `token` nor `spectate=1` (browsers cannot set
+    headers): within the auth timeout, else the stream closes with 4401."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"type": "auth", "token": "q3X…"}, {"type": "auth", "token": None}]}
+    )
+    type: Literal["auth"]
+    token: str | None = Field(description="The seat token from `joinSeat`, or null to watch as a spectator.")
+
+
+class ActionFrame(Frame):
+    """An action for the connection's seat; answered by `ack` or `error` with the same `id`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "action",
+                    "id": 1,
+                    "action": {"type": "play", "card": {"dragon": "red", "value": 3}},
+                    "expected_seq": 12,
+                }
+            ]
+        }
+    )
+    type: Literal["action"]
+    id: ClientId = Field(description="Chosen by the client; echoed in the answer.")
+    action: dict[str, Any] = Field(description="One of `legal_actions` of the seat's view.")
+    expected_seq: int | None = Field(
+        None, ge=0, description="Apply only while the match is at this seq (else `version_conflict`)."
+    )
+    idempotency_key: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        pattern=r"^[\x21-\x7e]+$",
+        description="As the HTTP `Idempotency-Key`: a retry answers with the first outcome.",
+    )
+
+
+class PingFrame(Frame):
+    """Sent by the server every heartbeat interval; a client may send one too (answered by `pong`)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"type": "ping"}]})
+    type: Literal["ping"]
+
+
+class PongFrame(Frame):
+    """The answer to a `ping` (optional from clients)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"type": "pong"}]})
+    type: Literal["pong"]
+
+
+ClientFrame = Annotated[AuthFrame | ActionFrame | PingFrame | PongFrame, Field(discriminator="type")]
+
+# -- server → client ---------------------------------------------------------------------------
+
+_VIEW_EXAMPLE: dict[str, Any] = {
+    "match_id": "5f0c9a3e8b7d4e21a6c3f0b9d8e7a615",
+    "seq": 12,
+    "status": "active",
+    "seat": 0,
+    "to_act": [0],
+    "legal_actions": [{"type": "play", "card": {"dragon": "red", "value": 3}}],
+    "hand": [{"dragon": "red", "value": 3}],
+}
+
+
+class HelloFrame(Frame):
+    """The first server frame, once authenticated: who the connection is and the view now."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "hello",
+                    "protocol": PROTOCOL,
+                    "match_id": _VIEW_EXAMPLE["match_id"],
+                    "seat": 0,
+                    "seq": 12,
+                    "after": 10,
+                    "views": True,
+                    "heartbeat": 20.0,
+                    "view": _VIEW_EXAMPLE,
+                }
+            ]
+        }
+    )
+    type: Literal["hello"]
+    protocol: Literal[1]
+    match_id: str
+    seat: int | None = Field(description="The connection's seat; null for a spectator.")
+    seq: int = Field(description="The match's seq now; `view` is the view at this seq.")
+    after: int = Field(description="Events with a greater seq follow, in order (`after` asked, else `seq`).")
+    views: bool = Field(description="Whether a `view` frame follows each batch of events.")
+    heartbeat: float = Field(description="Seconds between the server's `ping` frames.")
+    view: ViewOut
+
+
+class EventFrame(Frame):
+    """One event, redacted for the connection's viewer. Seqs follow each other without gaps."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "event",
+                    "seq": 13,
+                    "event": {
+                        "seq": 13,
+                        "type": "card_played",
+                        "data": {
+                            "type": "card_played",
+                            "seat": 0,
+                            "card": {"dragon": "red", "value": 3},
+                            "from_space": 0,
+                            "to_space": 3,
+                        },
+                        "recorded_at": "2026-01-01T12:00:00.000000+00:00",
+                    },
+                }
+            ]
+        }
+    )
+    type: Literal["event"]
+    seq: int
+    event: EventOut
+
+
+class ViewFrame(Frame):
+    """The viewer's view at `seq`: with `views=1` after each batch of events; always when the
+    match starts (filling the last seat writes no event)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"type": "view", "seq": 12, "view": _VIEW_EXAMPLE}]}
+    )
+    type: Literal["view"]
+    seq: int
+    view: ViewOut
+
+
+class AckFrame(Frame):
+    """The action with this `id` was applied; the match is at `seq` (its events come as `event`
+    frames, before or after this one)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"type": "ack", "id": 1, "seq": 13}]})
+    type: Literal["ack"]
+    id: ClientId
+    seq: int
+
+
+class ErrorFrame(Frame):
+    """A refused action (`id` is its id) or a refused connection (`id` null, then the close)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "error",
+                    "id": 1,
+                    "error": {
+                        "code": "not_your_turn",
+                        "message": "it is not your turn",
+                        "details": {"to_act": [1]},
+                    },
+                },
+                {
+                    "type": "error",
+                    "id": None,
+                    "error": {"code": "unauthorized", "message": "this token is not valid", "details": None},
+                },
+            ]
+        }
+    )
+    type: Literal["error"]
+    id: ClientId | None
+    error: ErrorBody
+
+
+ServerFrame = Annotated[
+    HelloFrame | EventFrame | ViewFrame | AckFrame | ErrorFrame | PingFrame | PongFrame,
+    Field(discriminator="type"),
+]
+
+CLIENT_FRAMES: dict[str, type[Frame]] = {
+    "auth": AuthFrame,
+    "action": ActionFrame,
+    "ping": PingFrame,
+    "pong": PongFrame,
+}
+
+PING = '{"type":"ping"}'
+PONG = '{"type":"pong"}'
+
+
+def error_frame(frame_id: str | int | None, error: svc.ServiceError) -> str:
+    return dumps({"type": "error", "id": frame_id, **error.to_json()})
+
+
+def ack_frame(frame_id: str | int, seq: int) -> str:
+    return dumps({"type": "ack", "id": frame_id, "seq": seq})
+
+
+# -- parsing client frames ---------------------------------------------------------------------
+
+
+class ProtocolError(Exception):
+    """A frame the server cannot take at all: the stream closes with `code`."""
+
+    def __init__(self, reason: str, code: int = Close.BAD_REQUEST) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class InvalidAction(Exception):
+    """An `action` frame with a usable `id` but invalid members: answered by an error frame."""
+
+    def __init__(self, frame_id: str | int, error: svc.ValidationFailed) -> None:
+        super().__init__(error.message)
+        self.frame_id = frame_id
+        self.error = error
+
+
+def parse_client_frame(text: str) -> Frame:
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        raise ProtocolError("a frame is one JSON object") from None
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    model = CLIENT_FRAMES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise ProtocolError(f"frames are JSON objects with a type in {sorted(CLIENT_FRAMES)}")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        problems = [
+            {"field": ".".join(str(p) for p in p["loc"]), "message": p["msg"], "type": p["type"]}
+            for p in e.errors()
+        ]
+        frame_id = raw.get("id")
+        if model is ActionFrame and _usable_id(frame_id):
+            first = problems[0]
+            error = svc.ValidationFailed(f"{first['field']}: {first['message']}", problems)
+            raise InvalidAction(frame_id, error) from None
+        first = problems[0]
+        raise ProtocolError(f"invalid {kind} frame: {first['field']}: {first['message']}") from None
+
+
+def _usable_id(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, str) and 1 <= len(value) <= 64)
+
+
+# -- the schema file ---------------------------------------------------------------------------
+
+
+def frames_schema() -> dict[str, Any]:
+    """JSON Schema (2020-12) of every frame: `#/$defs/ClientFrame` and `#/$defs/ServerFrame`."""
+    defs: dict[str, Any] = {}
+    adapters: tuple[tuple[str, TypeAdapter[Any]], ...] = (
+        ("ClientFrame", TypeAdapter(ClientFrame)),
+        ("ServerFrame", TypeAdapter(ServerFrame)),
+    )
+    for name, adapter in adapters:
+        schema = adapter.json_schema(ref_template="#/$defs/{model}")
+        for key, value in schema.pop("$defs", {}).items():
+            if defs.setdefault(key, value) != value:
+                raise RuntimeError(f"two different schemas are both named {key}")
+        defs[name] = schema
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Drago live stream frames",
+        "description": "Frames of WS /v1/matches/{id}/stream: JSON text, one object per frame. The "
+        "client sends ClientFrame, the server ServerFrame; x-close-codes lists the close codes. "
+        "See docs/streams.md.",
+        "oneOf": [{"$ref": "#/$defs/ClientFrame"}, {"$ref": "#/$defs/ServerFrame"}],
+        "$defs": dict(sorted(defs.items())),
+        "x-close-codes": {str(int(code)): text for code, text in sorted(CLOSE_CODES.items())},
+    }
+
+
+def render_frames_schema() -> str:
+    return json.dumps(frames_schema(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,117 @@
+"""Stream test helpers: open a stream on the in-process app, collect its frames in the background."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from functools import cache
+from typing import Any, Protocol
+
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
+from starlette.types import ASGIApp
+
+from app.openapi import FRAMES_PATH
+from tests.stream.asgi import GUARD, AsgiSocket, Closed
+
+Frame = dict[str, Any]
+
+
+def open_stream(
+    app: ASGIApp,
+    match_id: str,
+    *,
+    token: str | None = None,
+    spectate: bool = False,
+    after: int | None = None,
+    views: bool | str = False,
+    headers: dict[str, str] | None = None,
+    **query: Any,
+) -> AsgiSocket:
+    params: dict[str, Any] = dict(query)
+    if token is not None:
+        params["token"] = token
+    if spectate:
+        params["spectate"] = "1"
+    if after is not None:
+        params["after"] = after
+    if views:
+        params["views"] = views if isinstance(views, str) else "1"
+    return AsgiSocket(app, f"/v1/matches/{match_id}/stream", params, headers)
+
+
+class Socket(Protocol):
+    """What `Reader` needs of a client socket (`AsgiSocket` in-process, `RealSocket` over TCP)."""
+
+    async def recv(self) -> Any: ...
+
+    async def send(self, frame: Any) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class Reader:
+    """Reads a stream's frames into `frames` until it closes; `wait_for` a condition on them."""
+
+    def __init__(self, ws: Socket, name: str = "") -> None:
+        self.ws = ws
+        self.name = name
+        self.frames: list[Frame] = []
+        self.closed: Closed | None = None
+        self._changed = asyncio.Event()
+        self._task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                self.frames.append(await self.ws.recv())
+                self._changed.set()
+        except Closed as closed:
+            self.closed = closed
+            self._changed.set()
+
+    async def wait_for(self, predicate: Callable[[list[Frame]], bool], what: str = "") -> None:
+        async def wait() -> None:
+            while not predicate(self.frames):
+                if self.closed is not None:
+                    raise AssertionError(f"{self.name}: closed ({self.closed}) before {what}")
+                self._changed.clear()
+                await self._changed.wait()
+
+        await asyncio.wait_for(wait(), GUARD)
+
+    async def wait_for_seq(self, seq: int) -> None:
+        await self.wait_for(
+            lambda frames: any(f["type"] == "event" and f["seq"] >= seq for f in frames), f"seq {seq}"
+        )
+
+    async def wait_for_close(self) -> Closed:
+        await self.wait_for(lambda _: self.closed is not None, "the close")
+        assert self.closed is not None
+        return self.closed
+
+    def of(self, kind: str) -> list[Frame]:
+        return [f for f in self.frames if f["type"] == kind]
+
+    def seqs(self) -> list[int]:
+        return [f["seq"] for f in self.of("event")]
+
+    async def stop(self) -> None:
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+        await self.ws.close()
+
+
+@cache
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads(FRAMES_PATH.read_text(encoding="utf-8"))  # the committed file
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{kind}", "$defs": schema["$defs"]})
+
+
+def check_server_frame(frame: Frame) -> None:
+    """Raise unless `frame` is a valid server frame of the committed protocol."""
+    _validator("ServerFrame").validate(json.loads(json.dumps(frame)))
+
+
+def check_client_frame(frame: Frame) -> None:
+    _validator("ClientFrame").validate(frame)

@@ -1,0 +1,252 @@
+"""The stream protocol in-process: hello, backlog then live events, auth paths, close codes, frames."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from app.api.frames import Close
+from tests.api.conftest import started
+from tests.api.helpers import Table, new_table
+from tests.stream.asgi import Closed
+from tests.stream.conftest import Live
+from tests.stream.helpers import Reader, check_server_frame, open_stream
+
+
+async def step(table: Table, rng: random.Random) -> int:
+    """One random legal action over HTTP by the seat to act; returns the new seq."""
+    summary = await table.summary()
+    seat = rng.choice([s for s in summary["to_act"] if s in table.tokens])
+    view = await table.view(seat)
+    r = await table.act(seat, rng.choice(view["legal_actions"]))
+    assert r.status_code == 200, r.text
+    seq: int = r.json()["seq"]
+    return seq
+
+
+async def drago(live: Live, players: int = 2, **body: Any) -> Table:
+    return await new_table(live[1], "mount_drago", players, seed="stream-protocol", **body)
+
+
+async def test_hello_then_the_backlog_then_live_events(live: Live) -> None:
+    app, _ = live
+    table = await drago(live)
+    rng = random.Random(1)
+    for _ in range(3):
+        await step(table, rng)
+    head = (await table.summary())["seq"]
+    async with open_stream(app, table.match_id, token=table.tokens[0], after=0) as ws:
+        hello = await ws.recv()
+        assert hello == {
+            "type": "hello",
+            "protocol": 1,
+            "match_id": table.match_id,
+            "seat": 0,
+            "seq": head,
+            "after": 0,
+            "views": False,
+            "heartbeat": 20.0,
+            "view": await table.view(0),
+        }
+        backlog = [await ws.recv() for _ in range(head)]
+        assert [f["seq"] for f in backlog] == list(range(1, head + 1))
+        history = await table.events(0, limit=1000)
+        assert [f["event"] for f in backlog] == history
+        new = await step(table, rng)
+        live_frames = [await ws.recv() for _ in range(new - head)]
+        assert [f["seq"] for f in live_frames] == list(range(head + 1, new + 1))
+        for frame in [hello, *backlog, *live_frames]:
+            check_server_frame(frame)
+
+
+async def test_without_after_the_stream_starts_at_the_hello(live: Live) -> None:
+    app, _ = live
+    table = await drago(live)
+    rng = random.Random(2)
+    await step(table, rng)
+    async with open_stream(app, table.match_id, spectate=True) as ws:
+        hello = await ws.recv()
+        assert hello["seat"] is None and hello["after"] == hello["seq"] == (await table.summary())["seq"]
+        assert hello["view"] == await table.view(None)
+        new = await step(table, rng)
+        frames = [await ws.recv() for _ in range(new - hello["seq"])]
+        assert [f["seq"] for f in frames] == list(range(hello["seq"] + 1, new + 1))
+
+
+@pytest.mark.parametrize("how", ["query", "header", "auth_frame", "spectate", "auth_null"])
+async def test_every_way_to_say_who_you_are(live: Live, how: str) -> None:
+    app, _ = live
+    table = await drago(live)
+    token = table.tokens[1]
+    ways: dict[str, dict[str, Any]] = {
+        "query": {"token": token},
+        "header": {"headers": {"Authorization": f"Bearer {token}"}},
+        "spectate": {"spectate": True},
+    }
+    kwargs = ways.get(how, {})
+    async with open_stream(app, table.match_id, **kwargs) as ws:
+        if how == "auth_frame":
+            await ws.send({"type": "auth", "token": token})
+        elif how == "auth_null":
+            await ws.send({"type": "auth", "token": None})
+        hello = await ws.recv()
+    seat = None if how in ("spectate", "auth_null") else 1
+    assert hello["type"] == "hello" and hello["seat"] == seat
+    assert hello["view"] == await table.view(seat)
+
+
+REFUSALS: list[tuple[str, dict[str, Any], Any, int, str | None]] = [
+    # (case, open_stream kwargs, first frame to send, close code, error code in an error frame)
+    ("bad token", {"token": "nope"}, None, Close.UNAUTHORIZED, "unauthorized"),
+    ("bad token in auth frame", {}, {"type": "auth", "token": "nope"}, Close.UNAUTHORIZED, "unauthorized"),
+    ("empty token in auth frame", {}, {"type": "auth", "token": ""}, Close.UNAUTHORIZED, "unauthorized"),
+    ("not bearer", {"headers": {"Authorization": "Basic eDp5"}}, None, Close.UNAUTHORIZED, "unauthorized"),
+    ("after not a number", {"spectate": True, "after": "x"}, None, Close.BAD_REQUEST, None),
+    ("after negative", {"spectate": True, "after": "-1"}, None, Close.BAD_REQUEST, None),
+    ("after ahead", {"spectate": True, "after": 99}, None, Close.BAD_REQUEST, "validation_error"),
+    ("views not a flag", {"spectate": True, "views": "maybe"}, None, Close.BAD_REQUEST, None),
+    ("token and spectate", {"spectate": True, "token": "x"}, None, Close.BAD_REQUEST, None),
+    ("first frame not auth", {}, {"type": "ping"}, Close.BAD_REQUEST, None),
+    ("first frame not JSON", {}, "{nope", Close.BAD_REQUEST, None),
+    ("first frame not an object", {}, [1, 2], Close.BAD_REQUEST, None),
+    ("first frame unknown", {}, {"type": "hello"}, Close.BAD_REQUEST, None),
+    ("auth frame with extras", {}, {"type": "auth", "token": None, "x": 1}, Close.BAD_REQUEST, None),
+    ("first frame binary", {}, b"\x00", Close.UNSUPPORTED_DATA, None),
+    ("first frame too big", {}, {"type": "auth", "token": "x" * 70_000}, Close.TOO_BIG, None),
+]
+
+
+@pytest.mark.parametrize(("case", "kwargs", "first", "code", "error"), REFUSALS, ids=[r[0] for r in REFUSALS])
+async def test_refusals_close_with_their_code(
+    live: Live, case: str, kwargs: dict[str, Any], first: Any, code: int, error: str | None
+) -> None:
+    app, _ = live
+    table = await drago(live)
+    async with open_stream(app, table.match_id, **kwargs) as ws:
+        if first is not None:
+            await ws.send(first)
+        frames = []
+        with pytest.raises(Closed) as closed:
+            while True:
+                frames.append(await ws.recv())
+    assert closed.value.code == code, closed.value
+    assert closed.value.reason
+    assert [f["error"]["code"] for f in frames] == ([error] if error else [])
+    for frame in frames:
+        assert frame["id"] is None
+        check_server_frame(frame)
+
+
+async def test_unknown_match_and_a_token_of_another_match(live: Live) -> None:
+    app, _ = live
+    table = await drago(live)
+    other = await drago(live)
+    cases: list[tuple[str, dict[str, Any], int, str]] = [
+        ("0" * 32, {"spectate": True}, Close.NOT_FOUND, "not_found"),
+        ("0" * 32, {"token": table.tokens[0]}, Close.NOT_FOUND, "not_found"),
+        ("x" * 65, {"spectate": True}, Close.NOT_FOUND, "not_found"),
+        (other.match_id, {"token": table.tokens[0]}, Close.FORBIDDEN, "forbidden"),
+    ]
+    for match_id, kwargs, code, error in cases:
+        async with open_stream(app, match_id, **kwargs) as ws:
+            frame = await ws.recv()
+            closed = await ws.closed()
+        assert frame["error"]["code"] == error and closed.code == code, (match_id, frame, closed)
+
+
+async def test_no_auth_frame_in_time_is_unauthorized() -> None:
+    async with started("memory://", stream_auth_timeout_seconds=0.01) as live:
+        app, _ = live
+        table = await drago(live)
+        async with open_stream(app, table.match_id) as ws:
+            frame = await ws.recv()
+            closed = await ws.closed()
+    assert frame["error"]["code"] == "unauthorized" and closed.code == Close.UNAUTHORIZED
+
+
+async def test_pings_pongs_and_frames_after_the_hello(live: Live) -> None:
+    app, _ = live
+    table = await drago(live)
+    async with open_stream(app, table.match_id, token=table.tokens[0]) as ws:
+        await ws.recv()  # hello
+        await ws.send({"type": "pong"})  # needs no answer
+        await ws.send({"type": "ping"})
+        assert await ws.recv() == {"type": "pong"}
+        await ws.send({"type": "auth", "token": table.tokens[0]})
+        again = await ws.recv()
+        assert again["type"] == "error" and again["error"]["code"] == "validation_error"
+        await ws.send({"type": "subscribe"})
+        closed = await ws.closed()
+    assert closed.code == Close.BAD_REQUEST
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [("not json", Close.BAD_REQUEST), (b"\x01", Close.UNSUPPORTED_DATA), ({"type": "ping", "x": 1}, 4400)],
+)
+async def test_a_bad_frame_mid_stream_closes_it(live: Live, frame: Any, code: int) -> None:
+    app, _ = live
+    table = await drago(live)
+    async with open_stream(app, table.match_id, spectate=True) as ws:
+        await ws.recv()
+        await ws.send(frame)
+        assert (await ws.closed()).code == code
+
+
+async def test_heartbeats() -> None:
+    async with started("memory://", stream_heartbeat_seconds=0.01) as live:
+        app, _ = live
+        table = await drago(live)
+        async with open_stream(app, table.match_id, spectate=True) as ws:
+            hello = await ws.recv()
+            assert hello["heartbeat"] == 0.01
+            assert await ws.recv() == {"type": "ping"}
+            await ws.send({"type": "pong"})
+            assert await ws.recv() == {"type": "ping"}
+
+
+async def test_the_start_of_a_match_reaches_streams_as_a_view(live: Live) -> None:
+    """Filling the last seat writes no event; streams still learn that the match started."""
+    app, client = live
+    r = await client.post("/v1/matches", json={"game": "yutaka", "players": 2, "seed": "start"})
+    match_id = r.json()["id"]
+    token = (await client.post(f"/v1/matches/{match_id}/seats/0", json={"name": "a"})).json()["token"]
+    async with (
+        open_stream(app, match_id, token=token) as plain,
+        open_stream(app, match_id, token=token, views=True, after=0) as viewer,
+        open_stream(app, match_id, spectate=True) as spectator,
+    ):
+        readers = [Reader(plain, "plain"), Reader(viewer, "views"), Reader(spectator, "spectator")]
+        for reader in readers:
+            await reader.wait_for(lambda f: bool(f) and f[0]["type"] == "hello")
+            assert reader.frames[0]["view"]["status"] == "waiting"
+        await client.post(f"/v1/matches/{match_id}/seats/1", json={"name": "b"})
+        for reader in readers:
+            await reader.wait_for(lambda f: any(x["type"] == "view" for x in f), "the start view")
+            (view,) = reader.of("view")
+            assert view["view"]["status"] == "active" and view["seq"] == 1
+            seat = reader.frames[0]["seat"]
+            headers = {} if seat is None else {"Authorization": f"Bearer {token}"}
+            assert view["view"] == (await client.get(f"/v1/matches/{match_id}/view", headers=headers)).json()
+            check_server_frame(view)
+        assert readers[1].seqs() == [1]  # after=0: the deal came before the view
+        for reader in readers:
+            await reader.stop()
+
+
+async def test_hub_and_stream_counters_reach_metrics(live: Live) -> None:
+    app, client = live
+    table = await drago(live)
+    async with open_stream(app, table.match_id, spectate=True) as ws:
+        await ws.recv()
+        text = (await client.get("/metrics")).text
+    for line in (
+        "drago_live_subscribers 1.0",
+        "drago_stream_connections 1.0",
+        "drago_stream_frames_sent_total",
+    ):
+        assert line in text, line
+    text = (await client.get("/metrics")).text
+    assert 'drago_stream_closes_total{code="client"} 1.0' in text
