@@ -14,14 +14,14 @@ from typing import Any
 from app.games.codec import JSON, DecodeError, to_json
 from app.games.core import Game, InvalidOptions
 from app.matches.fairness import commitment, new_secret, rng_for
-from app.matches.lifecycle import LoadedMatch
+from app.matches.lifecycle import LoadedMatch, project
 from app.service.errors import ValidationFailed
 from app.service.ports import MatchRecord, NewEvent, SeatRecord
 
 
 @dataclass(frozen=True, slots=True)
 class NewMatch:
-    record: MatchRecord  # seq 0: the deal is appended after the insert
+    record: MatchRecord  # seq 1: stored together with the deal
     seats: list[SeatRecord]
     deal: NewEvent
     match: LoadedMatch  # the match after the deal
@@ -67,10 +67,11 @@ def plan_match(
         else SeatRecord(match_id, s)
         for s in range(players)
     ]
-    record = MatchRecord(
-        match_id, name, players, to_json(opts), "waiting", 0, now, now, secret,
-        commitment(secret, deal_json),
-    )  # fmt: skip
     seated = len(bot_seats) == players
     match = LoadedMatch(match_id, rules, rules.initial_state(deal), 1, players, seated)
+    after_deal = project(match)
+    record = MatchRecord(
+        match_id, name, players, to_json(opts), after_deal.status, 1, now, now, secret,
+        commitment(secret, deal_json), after_deal.to_act, after_deal.scores, after_deal.winners,
+    )  # fmt: skip
     return NewMatch(record, seats, NewEvent(deal.TYPE, deal_json), match)

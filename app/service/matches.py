@@ -120,9 +120,7 @@ class MatchService:
         new = plan_match(game, rules, players, options or {}, bots, seed, setup, self.clock())
         record, seats, loaded = new.record, new.seats, new.match
         match_id = record.id
-        now = record.created_at
-        await self.store.create_match(record, seats)
-        await self.store.append(match_id, 0, [new.deal], update_of(project(loaded)), now)
+        await self.store.create_match(record, seats, [new.deal])  # the match and its deal, atomically
         self.metrics.match_created(game)
         await self.actions.notify(match_id, 1)
         if loaded.seated:

@@ -114,8 +114,14 @@ class MatchFilter:
 
 
 class EventStore(Protocol):
-    async def create_match(self, match: MatchRecord, seats: Sequence[SeatRecord]) -> None:
-        """Insert a match (with `seq` 0) and its seats."""
+    async def create_match(
+        self, match: MatchRecord, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
+    ) -> None:
+        """Insert a match, its seats and its first events (seq 1…) in one transaction.
+
+        `match.seq` must equal `len(events)`; the events are recorded at `match.created_at`. A
+        match that exists already raises `ValueError` and nothing is written.
+        """
         ...
 
     async def get_match(self, match_id: str) -> MatchRecord | None: ...

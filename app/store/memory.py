@@ -28,13 +28,20 @@ class MemoryEventStore:
         self._idem: dict[tuple[str, int, str], IdempotencyRecord] = {}
         self._lock = asyncio.Lock()
 
-    async def create_match(self, match: MatchRecord, seats: Sequence[SeatRecord]) -> None:
+    async def create_match(
+        self, match: MatchRecord, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
+    ) -> None:
+        if match.seq != len(events):
+            raise ValueError(f"match {match.id}: seq {match.seq} but {len(events)} events")
         async with self._lock:
             if match.id in self._matches:
                 raise ValueError(f"match {match.id} exists")
             self._matches[match.id] = match
             self._seats[match.id] = sorted(seats, key=lambda s: s.seat)
-            self._events[match.id] = []
+            self._events[match.id] = [
+                StoredEvent(match.id, i, e.type, dict(e.data), match.created_at)
+                for i, e in enumerate(events, 1)
+            ]
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         return self._matches.get(match_id)

@@ -136,9 +136,17 @@ class SqlEventStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def create_match(self, match: MatchRecord, seats: Sequence[SeatRecord]) -> None:
+    async def create_match(
+        self, match: MatchRecord, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
+    ) -> None:
+        if match.seq != len(events):
+            raise ValueError(f"match {match.id}: seq {match.seq} but {len(events)} events")
+        rows = [
+            {"match_id": match.id, "seq": i, "type": e.type, "data": e.data, "recorded_at": match.created_at}
+            for i, e in enumerate(events, 1)
+        ]
         try:
-            await self.db.write(_create_match, _columns(match), [_columns(s) for s in seats])
+            await self.db.write(_create_match, _columns(match), [_columns(s) for s in seats], rows)
         except IntegrityError as e:
             if _is_unique_violation(e):
                 raise ValueError(f"match {match.id} exists") from e
@@ -212,10 +220,14 @@ def create_store(url: str) -> SqlEventStore:
 # --- units of work: synchronous, run by `Database.write` / `Database.read` ---------------------
 
 
-def _create_match(conn: Connection, match: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+def _create_match(
+    conn: Connection, match: dict[str, Any], seats: list[dict[str, Any]], events: list[dict[str, Any]]
+) -> None:
     conn.execute(_INSERT_MATCH, match)
     if seats:
         conn.execute(_INSERT_SEATS, seats)
+    if events:
+        conn.execute(_INSERT_EVENTS, events)
 
 
 def _append(

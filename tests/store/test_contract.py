@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta, timezone
@@ -97,6 +98,31 @@ async def test_creating_an_existing_match_fails(store: EventStore) -> None:
     await store.create_match(record, [SeatRecord(record.id, 0)])
     with pytest.raises(ValueError):
         await store.create_match(record, [SeatRecord(record.id, 0)])
+
+
+async def test_a_match_is_created_with_its_first_events_at_once(store: EventStore) -> None:
+    record = dataclasses.replace(match_record(), seq=2, status="active")
+    await store.create_match(
+        record, [SeatRecord(record.id, 0), SeatRecord(record.id, 1)], [event(1), event(2)]
+    )
+    assert await store.get_match(record.id) == record
+    stored = await store.read(record.id)
+    assert [(e.seq, e.type, dict(e.data)["n"], e.recorded_at) for e in stored] == [
+        (1, "card_played", 1, T0),
+        (2, "card_played", 2, T0),
+    ]
+    assert await store.append(record.id, 2, [event(3)], ACTIVE, T0) == 3
+
+
+async def test_a_refused_creation_writes_no_events(store: EventStore) -> None:
+    record = match_record()
+    await store.create_match(record, [SeatRecord(record.id, 0)])
+    again = dataclasses.replace(record, seq=1)
+    with pytest.raises(ValueError):
+        await store.create_match(again, [SeatRecord(record.id, 0)], [event(1)])
+    assert await store.read(record.id) == []
+    with pytest.raises(ValueError):  # seq must count the events
+        await store.create_match(match_record(), [], [event(1)])
 
 
 async def test_list_filters_pages_and_counts(store: EventStore) -> None:
