@@ -31,7 +31,7 @@ class Close(enum.IntEnum):
     UNSUPPORTED_DATA = 1003  # a binary frame: frames are JSON text
     TOO_BIG = 1009  # a frame over the size limit (the HTTP body limit)
     INTERNAL_ERROR = 1011  # an unexpected server error: reconnect with `after`
-    TRY_AGAIN_LATER = 1013  # the server is not ready (the database is unreachable)
+    TRY_AGAIN_LATER = 1013  # the service reported itself unavailable
     SLOW_CONSUMER = 4008  # fell too far behind the live feed: reconnect with `after` = last seq seen
     BAD_REQUEST = 4400  # a malformed frame, an unknown frame type, a bad query parameter or `after`
     UNAUTHORIZED = 4401  # a bad token, or no `auth` frame in time
@@ -44,8 +44,8 @@ CLOSE_CODES: dict[int, str] = {
     Close.GOING_AWAY: "the server is shutting down; reconnect (to another process) with after = last seq",
     Close.UNSUPPORTED_DATA: "a binary frame; frames are JSON text",
     Close.TOO_BIG: "a frame larger than the server's body limit",
-    Close.INTERNAL_ERROR: "unexpected server error; reconnect with after = last seq",
-    Close.TRY_AGAIN_LATER: "the server is not ready (database unreachable); reconnect later",
+    Close.INTERNAL_ERROR: "unexpected server error (a failing database too); reconnect with after = last seq",
+    Close.TRY_AGAIN_LATER: "the service reported itself unavailable; reconnect later",
     Close.SLOW_CONSUMER: "slow consumer: the client fell too far behind; reconnect with after = last seq",
     Close.BAD_REQUEST: "bad request: malformed frame, unknown frame type, bad query parameter or after",
     Close.UNAUTHORIZED: "unauthorized: bad token, or no auth frame in time",
