@@ -1,0 +1,323 @@
+"""HTTP API benchmark: complete 2-player games through the real server, against the reference.
+
+    python -m bench.api [--stores sqlite,pg] [--actions 3000] [--pg-url URL] [--no-reference]
+
+For each store it starts the real server (`python -m app`, uvicorn, one worker, pinned to core 0)
+on a fresh SQLite file or a fresh PostgreSQL database and drives Mount Drago 2-player matches from
+this process (pinned to core 1) with 1 and 16 matches in parallel. Each action waits for its reply
+before the next: the seat to act sends a random legal action taken from its latest view; when the
+turn passes to the other seat, that seat acts on the view its WebSocket stream pushed
+(`views=1`, as the reference pushes each player its view; `--mode http` reads `GET .../view`
+instead). A finished match is replaced by a new one. It prints actions/s and
+the p50/p99 latency of `POST .../actions`, then runs `../shared/bench-reference/reference.sh` for
+the same store in the same session and prints the ratios (ours / reference).
+
+The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so that the load generator
+costs little next to the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT.parent / "shared" / "bench-reference" / "reference.sh"
+DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection speaking JSON."""
+
+    def __init__(self, port: int, token: str | None = None) -> None:
+        self.port = port
+        self.auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.auth}"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + data)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.lower() == b"content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        return status, json.loads(payload) if payload else None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            await self.writer.wait_closed()
+
+
+async def new_match(port: int) -> tuple[str, list[Http], list[dict[str, Any]]]:
+    lobby = Http(port)
+    try:
+        status, match = await lobby.request("POST", "/v1/matches", {"game": "mount_drago", "players": 2})
+        assert status == 201, match
+        seats = []
+        for seat in (0, 1):
+            status, joined = await lobby.request(
+                "POST", f"/v1/matches/{match['id']}/seats/{seat}", {"name": f"p{seat}"}
+            )
+            assert status in (200, 201), joined
+            seats.append(Http(port, joined["token"]))
+    finally:
+        await lobby.close()
+    views = [(await s.request("GET", f"/v1/matches/{match['id']}/view"))[1] for s in seats]
+    return match["id"], seats, views
+
+
+class Stream:
+    """A seat's live stream with `views=1`: keeps the latest view the server pushed."""
+
+    def __init__(self, port: int, match_id: str, token: str) -> None:
+        self.url = f"ws://127.0.0.1:{port}/v1/matches/{match_id}/stream?views=1&token={token}"
+        self.view: dict[str, Any] = {}
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        import websockets
+
+        self.ws = await websockets.connect(self.url, compression=None, max_size=None)
+        self.task = asyncio.create_task(self._read())
+        await self.until(0)
+
+    async def _read(self) -> None:
+        async for raw in self.ws:
+            frame = json.loads(raw)
+            if frame["type"] in ("hello", "view"):
+                self.view = frame["view"]
+                self.changed.set()
+
+    async def until(self, seq: int) -> dict[str, Any]:
+        while not self.view or self.view["seq"] < seq:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), 10)
+        return self.view
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self.task is not None:
+            await self.task
+
+
+async def drive(
+    port: int, actions: int, latencies: list[float], rng: random.Random, streams: bool = True
+) -> int:
+    """Play matches one after another until `actions` actions are done; return the count.
+
+    With `streams`, each seat follows the match on a WebSocket (`views=1`) and the seat whose
+    turn it becomes acts on its pushed view; without, it reads its view with `GET .../view`.
+    """
+    done = 0
+    while done < actions:
+        match_id, seats, views = await new_match(port)
+        live = [Stream(port, match_id, s.auth.split()[-1]) for s in seats] if streams else []
+        for stream in live:
+            await stream.open()
+        try:
+            while done < actions:
+                view = views[0] if views[0]["to_act"] else views[1]
+                if view["status"] != "active" or not view["to_act"]:
+                    break
+                seat = view["to_act"][0]
+                action = rng.choice(views[seat]["legal_actions"])
+                t0 = time.perf_counter()
+                status, reply = await seats[seat].request(
+                    "POST", f"/v1/matches/{match_id}/actions", {"action": action}
+                )
+                latencies.append(time.perf_counter() - t0)
+                assert status == 200, reply
+                done += 1
+                views[seat] = reply["view"]
+                other = 1 - seat
+                if reply["view"]["status"] == "active" and other in reply["view"]["to_act"]:
+                    if streams:
+                        views[other] = await live[other].until(reply["seq"])
+                    else:
+                        views[other] = (await seats[other].request("GET", f"/v1/matches/{match_id}/view"))[1]
+                elif reply["view"]["status"] != "active":
+                    break
+        finally:
+            for s in seats:
+                await s.close()
+            for stream in live:
+                await stream.close()
+    return done
+
+
+async def run_load(port: int, matches: int, actions: int, streams: bool) -> dict[str, float]:
+    per_match = max(actions // matches, 1)
+    warm: list[float] = []
+    await asyncio.gather(*(drive(port, 30, warm, random.Random(i), streams) for i in range(matches)))
+    latencies: list[float] = []
+    t0 = time.perf_counter()
+    counts = await asyncio.gather(
+        *(drive(port, per_match, latencies, random.Random(1000 + i), streams) for i in range(matches))
+    )
+    seconds = time.perf_counter() - t0
+    latencies.sort()
+    return {
+        "actions": sum(counts),
+        "actions_per_s": sum(counts) / seconds,
+        "p50_ms": statistics.median(latencies) * 1e3,
+        "p99_ms": latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1e3,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_ready(port: int, proc: subprocess.Popen[bytes]) -> None:
+    import urllib.request
+
+    for _ in range(300):
+        if proc.poll() is not None:
+            raise RuntimeError("server exited during start")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not become ready")
+
+
+def pg_database(admin_url: str, create: bool, name: str) -> str:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    u = make_url(admin_url)
+
+    async def run() -> None:
+        conn = await asyncpg.connect(
+            host=u.host, port=u.port or 5432, user=u.username or "postgres", database=u.database
+        )
+        try:
+            sql = f'CREATE DATABASE "{name}"' if create else f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+    return u.set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False)
+
+
+def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, float]]:
+    port = free_port()
+    tmp = tempfile.TemporaryDirectory()
+    pg_name = f"drago_bench_{uuid.uuid4().hex[:8]}"
+    if store == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp.name}/bench.db"
+    else:
+        url = pg_database(args.pg_url, True, pg_name)
+    env = dict(os.environ, DRAGO_DATABASE_URL=url, PORT=str(port), DRAGO_LOG_LEVEL="WARNING")
+    env.pop("DATABASE_URL", None)
+    proc = subprocess.Popen(["taskset", "-c", "0", sys.executable, "-m", "app"], env=env, cwd=tmp.name)
+    results: dict[int, dict[str, float]] = {}
+    try:
+        wait_ready(port, proc)
+        for matches in (1, 16):
+            results[matches] = asyncio.run(run_load(port, matches, args.actions, args.mode == "ws"))
+            r = results[matches]
+            print(
+                f"ours({args.mode}) {store:<6} {matches:>2} matches: {r['actions_per_s']:7.0f} actions/s  "
+                f"p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  ({r['actions']:.0f} actions)",
+                flush=True,
+            )
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        if store == "pg":
+            pg_database(args.pg_url, False, pg_name)
+        tmp.cleanup()
+    return results
+
+
+def reference(store: str, args: argparse.Namespace) -> dict[int, dict[str, float]]:
+    cmd = (
+        ["bash", str(REFERENCE), "sqlite"]
+        if store == "sqlite"
+        else ["bash", str(REFERENCE), "pg", args.pg_url]
+    )
+    out = subprocess.run(
+        cmd, capture_output=True, text=True, check=True, env=dict(os.environ, PORT=str(free_port()))
+    )
+    results: dict[int, dict[str, float]] = {}
+    for line in out.stdout.splitlines():
+        m = re.search(r"(\{.*\})", line)
+        if m:
+            data = json.loads(m.group(1))
+            results[int(data["matches"])] = {
+                "actions_per_s": data["moves_per_s"],
+                "p50_ms": data["p50_us"] / 1e3,
+                "p99_ms": data["p99_us"] / 1e3,
+            }
+            print(f"reference {store:<6} {line.strip()}", flush=True)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--stores", default="sqlite,pg")
+    parser.add_argument("--actions", type=int, default=3000, help="measured actions per run")
+    parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
+    parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument(
+        "--mode",
+        choices=["ws", "http"],
+        default="ws",
+        help="ws: the next seat learns its turn from its stream's pushed view (like the reference); "
+        "http: it reads GET .../view",
+    )
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {1})
+    for store in args.stores.split(","):
+        ours = bench_store(store, args)
+        if args.no_reference or not REFERENCE.exists():
+            continue
+        ref = reference(store, args)
+        for matches in (1, 16):
+            if matches in ref and matches in ours:
+                o, r = ours[matches], ref[matches]
+                rate = o["actions_per_s"] / r["actions_per_s"]
+                print(
+                    f"ratio     {store:<6} {matches:>2} matches: actions/s {rate:.2f}x"
+                    f"  p50 {o['p50_ms'] / r['p50_ms']:.2f}x  p99 {o['p99_ms'] / r['p99_ms']:.2f}x",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
