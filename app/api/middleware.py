@@ -107,7 +107,11 @@ class RequestContext:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            if scope["type"] == "http":
+                await self.app(scope, receive, send_with_id)
+            else:  # a WebSocket: its frames pass untouched (no per-frame wrapper); 101 = a session ran
+                await self.app(scope, receive, send)
+                status = 101
         finally:
             elapsed = time.perf_counter() - started
             route = _route_template(scope)

@@ -93,10 +93,11 @@ class Actions:
         reply: dict[str, JSON] = {}
         bots_next = False
         async with self.locks.get(match_id):
+            fresh = False  # the first try acts on this process's cached state, without reading
             for _ in range(MAX_RETRIES):
                 try:
                     reply, bots_next = await self._attempt(
-                        match_id, seat, action, expected_seq, idempotency_key, digest
+                        match_id, seat, action, expected_seq, idempotency_key, digest, fresh
                     )
                     break
                 except VersionConflict:
@@ -105,7 +106,11 @@ class Actions:
                         return first
                     if expected_seq is not None:
                         raise VersionConflictError(details={"expected_seq": expected_seq}) from None
+                    fresh = True
                 except ServiceError:
+                    if not fresh:  # judged on a cached state: judge again on the store's
+                        fresh = True
+                        continue
                     first = await self._after_failure(match_id, seat, idempotency_key, digest)
                     if first is not None:
                         return first
@@ -125,9 +130,13 @@ class Actions:
         expected_seq: int | None,
         key: str | None,
         digest: str,
+        fresh: bool,
     ) -> tuple[dict[str, JSON], bool]:
-        """One try: the reply, and whether a server bot is to act next."""
-        loaded = await self.loader.load(match_id)
+        """One try: the reply, and whether a server bot is to act next.
+
+        Not `fresh`: on the cached state when there is one (a stale one makes the append conflict).
+        """
+        loaded = (None if fresh else self.loader.cached(match_id)) or await self.loader.load(match_id)
         match = loaded.match
         game = match.game
         if match.status == "waiting":

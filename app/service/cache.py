@@ -13,13 +13,15 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from app.matches.lifecycle import LoadedMatch
-from app.service.ports import SeatRecord
+from app.service.ports import MatchRecord, SeatRecord
 
 
 @dataclass(frozen=True, slots=True)
 class CacheEntry:
     match: LoadedMatch
     seats: tuple[SeatRecord, ...]
+    # The record as last read; only its fixed members (game, players, secret…) are relied on.
+    record: MatchRecord | None = None
 
 
 class StateCache:
@@ -45,6 +47,22 @@ class StateCache:
 
     def clear(self) -> None:
         self._entries.clear()
+
+
+class TokenCache:
+    """Seat-token hash → (match id, seat): a claimed seat's token never changes, so a hit is final."""
+
+    def __init__(self, size: int = 65536) -> None:
+        self._size = size
+        self._entries: OrderedDict[str, tuple[str, int]] = OrderedDict()
+
+    def get(self, token_hash: str) -> tuple[str, int] | None:
+        return self._entries.get(token_hash)
+
+    def put(self, token_hash: str, owner: tuple[str, int]) -> None:
+        self._entries[token_hash] = owner
+        if len(self._entries) > self._size:
+            self._entries.popitem(last=False)
 
 
 class MatchLocks:

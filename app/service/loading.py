@@ -45,6 +45,17 @@ class Loader:
             raise NotFound("no such match", {"match_id": match_id})
         return record
 
+    def cached(self, match_id: str) -> Loaded | None:
+        """The last state this process committed or loaded, if every seat is filled; no I/O.
+
+        It may be behind the store when another process wrote since: callers that act on it
+        append at its `seq`, so a stale state ends in a `VersionConflict` and a fresh `load`.
+        """
+        entry = self.cache.get(match_id)
+        if entry is None or entry.record is None or not entry.match.seated:
+            return None
+        return Loaded(entry.record, entry.match, entry.seats)
+
     async def load(self, match_id: str) -> Loaded:
         """The match as committed now: the cached fold plus only the events after its `seq`."""
         record = await self.record(match_id)
@@ -64,9 +75,9 @@ class Loader:
                 raise InternalError("this match has no readable events") from None
         else:
             match = dataclasses.replace(base, seated=seated)
-        self.cache.put(CacheEntry(match, seats))
+        self.cache.put(CacheEntry(match, seats, record))
         return Loaded(record, match, seats)
 
     def remember(self, loaded: Loaded, match: LoadedMatch) -> None:
         """Cache `match`, a state just committed on top of `loaded`."""
-        self.cache.put(CacheEntry(match, loaded.seats))
+        self.cache.put(CacheEntry(match, loaded.seats, loaded.record))

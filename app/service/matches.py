@@ -20,7 +20,7 @@ from app.matches.lifecycle import fold, project
 from app.matches.views import full_events, redacted_events, timestamp, view_for
 from app.service import catalogue
 from app.service.acting import Actions, update_of
-from app.service.cache import StateCache
+from app.service.cache import StateCache, TokenCache
 from app.service.creation import plan_match
 from app.service.errors import (
     Forbidden,
@@ -77,6 +77,7 @@ class MatchService:
         self.dev_features = dev_features
         self.metrics = metrics or NullMetrics()
         self.loader = Loader(store, self.games, StateCache(cache_size))
+        self.tokens = TokenCache()
         self.actions = Actions(
             self.loader, notifier or NullNotifier(), self.metrics, bot or RandomBot(), clock
         )
@@ -162,10 +163,15 @@ class MatchService:
         """The (match id, seat) a token belongs to; `Unauthorized` for a missing or unknown token."""
         if not token:
             raise Unauthorized()
-        seat = await self.store.seat_by_token(hash_token(token))
-        if seat is None:
-            raise Unauthorized("this token is not valid")
-        return seat.match_id, seat.seat
+        digest = hash_token(token)
+        owner = self.tokens.get(digest)
+        if owner is None:
+            seat = await self.store.seat_by_token(digest)
+            if seat is None:
+                raise Unauthorized("this token is not valid")
+            owner = (seat.match_id, seat.seat)
+            self.tokens.put(digest, owner)
+        return owner
 
     async def authorize(self, match_id: str, token: str | None) -> Seat:
         """The seat a token holds in `match_id`; `Forbidden` if it belongs to another match."""

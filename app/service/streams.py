@@ -154,6 +154,11 @@ class MatchFrames:
     async def at_least(self, seq: int) -> LoadedMatch:
         """The newest loaded state if it has reached `seq`, else a fresh load."""
         state = self.state
+        if state is None or state.seq < seq:  # this process may have just committed it: no read
+            cached = self._loader.cached(self.match_id)
+            if cached is not None:
+                self._adopt(cached.match)
+                state = self.state
         while state is None or state.seq < seq:
             before = state
             state = await self._load()
