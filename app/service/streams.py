@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from app.games.codec import JSON
 from app.games.core import Game, Seat
@@ -46,8 +47,8 @@ than the hub's queue limit behind is cut off) and for a herd of reconnects catch
 
 
 def dumps(value: JSON) -> str:
-    """Compact JSON text, as the HTTP responses are rendered (UTF-8, no NaN)."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    """Compact JSON text, as the HTTP responses are rendered (UTF-8); orjson is ~5× the stdlib's speed."""
+    return orjson.dumps(value).decode()
 
 
 def _utc(at: datetime) -> str:

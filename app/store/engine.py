@@ -21,12 +21,11 @@ of failing at once; `foreign_keys=ON`, off by default in SQLite.
 from __future__ import annotations
 
 import asyncio
-import functools
-import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeAlias, TypeVar
 
+import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -55,8 +54,12 @@ _DRIVERS = {
     "postgresql+psycopg2": "postgresql+asyncpg",
 }
 
+
 # Compact JSON; non-ASCII names stay readable in the database.
-_json_dumps = functools.partial(json.dumps, separators=(",", ":"), ensure_ascii=False)
+def _json_dumps(value: Any) -> str:
+    """Event payloads and projections as compact JSON (orjson: several times the stdlib's speed)."""
+    return orjson.dumps(value).decode()
+
 
 P = ParamSpec("P")
 T = TypeVar("T")

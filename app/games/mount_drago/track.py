@@ -9,6 +9,7 @@ space (small and large scoring values, where the summit starts) so a move costs 
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -94,7 +95,9 @@ def make_track(spaces: tuple[Space, ...]) -> Track:
     )
 
 
+@functools.cache
 def spaces_to_json(spaces: tuple[Space, ...]) -> JSON:
+    """The track as JSON; computed once per track (it is in every view). Callers must not mutate it."""
     return [{"kind": s.kind.value, "value": s.value} for s in spaces]
 
 
