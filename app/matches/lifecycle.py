@@ -45,6 +45,11 @@ class LoadedMatch:
     seq: int
     players: int
     seated: bool
+    # Views of this very state, per viewer, built once (`app.matches.views.view_for`): the reply to
+    # an action and the live frames of the same seat share one. Not copied by `dataclasses.replace`.
+    views: dict[Seat | None, dict[str, JSON]] = dataclasses.field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     @property
     def outcome(self) -> Outcome | None:

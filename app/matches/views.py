@@ -32,6 +32,14 @@ def legal_actions_json(match: LoadedMatch, seat: Seat | None) -> list[JSON]:
 
 
 def view_for(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
+    """The viewer's view of `match` with the envelope; built once per (state, viewer)."""
+    cached = match.views.get(seat)
+    if cached is None:
+        cached = match.views[seat] = _build_view(match, seat)
+    return dict(cached)  # a shallow copy: callers may add to it without touching the memo
+
+
+def _build_view(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
     view = match.game.view(match.state, seat)
     out: dict[str, JSON] = dict(view) if isinstance(view, dict) else {"view": view}
     out.update(

@@ -21,6 +21,7 @@ of failing at once; `foreign_keys=ON`, off by default in SQLite.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeAlias, TypeVar
@@ -111,6 +112,25 @@ class SQLiteDatabase:
         def run() -> T:
             with self.writer.begin() as conn:
                 return work(conn, *args, **kw)
+
+        return await asyncio.get_running_loop().run_in_executor(self._writer_thread, run)
+
+    async def write_raw(
+        self, work: Callable[Concatenate[sqlite3.Connection, P], T], /, *args: P.args, **kw: P.kwargs
+    ) -> T:
+        """Run `work` on the writer's raw `sqlite3` connection in one transaction (the hot path)."""
+
+        def run() -> T:
+            with self.writer.connect() as conn:
+                raw = conn.connection.driver_connection
+                assert isinstance(raw, sqlite3.Connection)
+                try:
+                    result = work(raw, *args, **kw)
+                except BaseException:
+                    raw.rollback()
+                    raise
+                raw.commit()
+                return result
 
         return await asyncio.get_running_loop().run_in_executor(self._writer_thread, run)
 

@@ -34,7 +34,8 @@ from app.service.ports import (
     StoredEvent,
     VersionConflict,
 )
-from app.store.engine import Database, PostgresDatabase, create_database
+from app.store import sqlite_append
+from app.store.engine import Database, PostgresDatabase, SQLiteDatabase, create_database
 from app.store.tables import Json, UTCDateTime, events, idempotency_keys, matches, seats
 
 _INSERT_MATCH = insert(matches)
@@ -188,6 +189,8 @@ class SqlEventStore:
         try:
             if isinstance(self.db, PostgresDatabase):
                 await self.db.autocommit(_append_in_one_statement, *args)
+            elif isinstance(self.db, SQLiteDatabase):
+                await self.db.write_raw(sqlite_append.append, *args)
             else:
                 await self.db.write(_append, *args)
         except IntegrityError as e:
