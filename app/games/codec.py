@@ -29,23 +29,63 @@ class DecodeError(ValueError):
 
 def to_json(obj: Any) -> JSON:
     """Encode a dataclass (or any supported value) into plain JSON data."""
-    if isinstance(obj, enum.Enum):
-        return obj.value
-    if obj is None or isinstance(obj, (bool, int, float, str)):
-        return obj
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out: dict[str, JSON] = {}
-        tag = getattr(type(obj), "TYPE", None)
-        if isinstance(tag, str):
-            out["type"] = tag
-        for f in _fields(type(obj)):
-            out[f] = to_json(getattr(obj, f))
+    encoder = _ENCODERS.get(type(obj))
+    if encoder is None:
+        encoder = _ENCODERS[type(obj)] = _encoder_for(type(obj))
+    return encoder(obj)
+
+
+Encoder = Callable[[Any], JSON]
+
+
+def _identity(obj: Any) -> JSON:
+    return obj
+
+
+def _enum_value(obj: Any) -> JSON:
+    return obj.value
+
+
+def _sequence(obj: Any) -> JSON:
+    return [to_json(v) for v in obj]
+
+
+def _mapping(obj: Any) -> JSON:
+    return {str(k): to_json(v) for k, v in obj.items()}
+
+
+# One encoder per concrete type, built on first use: views and events are encoded on every
+# action, and a dict lookup is much cheaper than walking a chain of isinstance checks.
+_ENCODERS: dict[type, Encoder] = dict.fromkeys((type(None), bool, int, float, str), _identity)
+
+
+def _encoder_for(cls: type) -> Encoder:
+    if issubclass(cls, enum.Enum):
+        return _enum_value
+    if issubclass(cls, (bool, int, float, str)):
+        return _identity
+    if dataclasses.is_dataclass(cls):
+        return _dataclass_encoder(cls)
+    if issubclass(cls, (tuple, list, frozenset)):
+        return _sequence
+    if issubclass(cls, Mapping):
+        return _mapping
+    raise TypeError(f"cannot encode {cls.__name__}")
+
+
+def _dataclass_encoder(cls: type) -> Encoder:
+    tag = getattr(cls, "TYPE", None)
+    names = _fields(cls)
+
+    def encode(obj: Any) -> JSON:
+        out: dict[str, JSON] = {"type": tag} if isinstance(tag, str) else {}
+        for name in names:
+            value = getattr(obj, name)
+            encoder = _ENCODERS.get(type(value))
+            out[name] = encoder(value) if encoder is not None else to_json(value)
         return out
-    if isinstance(obj, (tuple, list, frozenset)):
-        return [to_json(v) for v in obj]
-    if isinstance(obj, Mapping):
-        return {str(k): to_json(v) for k, v in obj.items()}
-    raise TypeError(f"cannot encode {type(obj).__name__}")
+
+    return encode
 
 
 def from_json(tp: type[T], data: JSON) -> T:

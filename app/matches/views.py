@@ -42,13 +42,20 @@ def view_for(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
 def _build_view(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
     view = match.game.view(match.state, seat)
     out: dict[str, JSON] = dict(view) if isinstance(view, dict) else {"view": view}
+    to_act = match.to_act
+    if seat is None or seat not in to_act:
+        legal: list[JSON] = []
+    elif isinstance(out.get("legal_actions"), list):  # the game's view has them already
+        legal = out["legal_actions"]
+    else:
+        legal = legal_actions_json(match, seat)
     out.update(
         match_id=match.match_id,
         seq=match.seq,
         status=match.status,
         seat=seat,
-        to_act=list(match.to_act),
-        legal_actions=legal_actions_json(match, seat),
+        to_act=list(to_act),
+        legal_actions=legal,
     )
     return out
 

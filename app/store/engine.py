@@ -173,6 +173,7 @@ def _postgres(u: URL) -> PostgresDatabase:
         max_overflow=POSTGRES_MAX_OVERFLOW,
         pool_recycle=1800,
         json_serializer=_json_dumps,
+        json_deserializer=orjson.loads,
     )
     return PostgresDatabase(engine)
 
@@ -184,6 +185,7 @@ def _sqlite(u: URL) -> SQLiteDatabase:
     common: dict[str, Any] = {
         "max_overflow": 0,
         "json_serializer": _json_dumps,
+        "json_deserializer": orjson.loads,
         "connect_args": {"check_same_thread": False},  # pooled connections move between threads
     }
     writer = create_engine(u, pool_size=1, **common)
