@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import gc
+
 import uvicorn
 
 from app.main import create_app
 from app.settings import Settings
 
+# The server allocates many short-lived objects per request (views, JSON). Collecting the youngest
+# generation less often, and keeping the modules and app built at start-up out of every later
+# collection (gc.freeze), cuts the collector's share of CPU and its pauses in the latency tail.
+GC_THRESHOLDS = (20_000, 50, 100)
+
 
 def main() -> None:
     settings = Settings()
+    app = create_app(settings)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     uvicorn.run(
-        create_app(settings),
+        app,
         host=settings.host,
         port=settings.port,
         workers=1,
