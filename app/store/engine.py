@@ -4,8 +4,9 @@ The store writes its queries once, as synchronous SQLAlchemy Core work `work(con
 `Database` runs such work in a write transaction or on a read connection:
 
 - PostgreSQL: `PostgresDatabase`, asyncpg under SQLAlchemy's async engine (`run_sync`). One fixed
-  pool of 10; reads (and single-statement writes) run in autocommit mode, which saves the
-  BEGIN/COMMIT round trips that a transaction around one statement costs.
+  pool of 10; reads run in autocommit mode, which saves the BEGIN/COMMIT round trips that a
+  transaction around one statement costs. The hot path (append as ONE statement, read after a
+  seq) skips SQLAlchemy for raw asyncpg: `app.store.postgres_fast`.
 - SQLite: `SQLiteDatabase`, the standard `sqlite3` driver in worker threads. ONE writer thread
   with ONE connection (more writers only queue on SQLite's file lock and make tail latency much
   worse) and a few read-only autocommit readers, which WAL lets read while the writer commits. A
@@ -31,6 +32,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
+
+from app.store.postgres_fast import FastPostgres
 
 SQLITE_WRITER_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -84,6 +87,7 @@ class PostgresDatabase:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")  # same pool
+        self.fast = FastPostgres(engine.url)  # append and read-after-seq on raw asyncpg
 
     async def write(self, work: Work[P, T], /, *args: P.args, **kw: P.kwargs) -> T:
         async with self.engine.begin() as conn:
@@ -98,6 +102,7 @@ class PostgresDatabase:
     read = autocommit
 
     async def close(self) -> None:
+        await self.fast.close()
         await self.engine.dispose()
 
 
