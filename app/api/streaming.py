@@ -256,10 +256,6 @@ class Session:
             await send_text(frames.event_frame(event, viewer))
             counters.frames_sent += 1
             self._sent_seq = event.seq
-            # Let the other connections send this frame before this one sends the commit's next:
-            # with many subscribers every one gets each frame sooner (the last one of a commit
-            # arrives no later).
-            await asyncio.sleep(0)
             if self._views:
                 state = frames.state
                 if state is None or state.seq < event.seq:
