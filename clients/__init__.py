@@ -1,0 +1,1 @@
+"""Clients of the game server's public HTTP and WebSocket API."""
