@@ -225,9 +225,10 @@ class Actions:
         """Play server bots' decisions until a human is to act or the match ends (bounded)."""
         conflicts = 0
         budget: int | None = None
+        fresh = False  # as for humans: act on the cached state until a conflict says it is stale
         while budget is None or budget > 0:
             async with self.locks.get(match_id):
-                loaded = await self.loader.load(match_id)
+                loaded = (None if fresh else self.loader.cached(match_id)) or await self.loader.load(match_id)
                 match = loaded.match
                 if budget is None:
                     budget = match.game.info.max_actions
@@ -245,6 +246,7 @@ class Actions:
                     conflicts += 1
                     if conflicts > MAX_BOT_CONFLICTS:
                         return  # another process is playing this match's bots
+                    fresh = True
                     continue
             await self.notify(match_id, int(reply["seq"]))
         log.warning("bot move budget exhausted", extra={"match_id": match_id})

@@ -45,9 +45,6 @@ class StateCache:
         while len(self._entries) > self._size:
             self._entries.popitem(last=False)
 
-    def clear(self) -> None:
-        self._entries.clear()
-
 
 class TokenCache:
     """Seat-token hash → (match id, seat): a claimed seat's token never changes, so a hit is final."""

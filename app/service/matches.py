@@ -42,7 +42,6 @@ from app.service.ports import (
     MatchStatus,
     Notifier,
     SeatTaken,
-    StoredEvent,
     VersionConflict,
     utcnow,
 )
@@ -229,13 +228,6 @@ class MatchService:
         events = await self.store.read(match_id, after, limit)
         seq = max(record.seq, events[-1].seq if events else 0)
         return {"match_id": match_id, "seq": seq, "events": redacted_events(game, events, seat)}
-
-    async def redact_events(
-        self, match_id: str, events: Sequence[StoredEvent], seat: Seat | None
-    ) -> list[JSON]:
-        """Stored events (e.g. from the live hub) as the viewer may see them: for live streams."""
-        record = await self.loader.record(match_id)
-        return redacted_events(self.loader.game_of(record), events, seat)
 
     async def get_summary(self, match_id: str) -> dict[str, JSON]:
         loaded = await self.loader.load(match_id)

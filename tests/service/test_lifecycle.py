@@ -11,6 +11,7 @@ import pytest
 from app.games.core import replay
 from app.matches.fairness import canonical_json
 from app.matches.lifecycle import decode
+from app.matches.views import redacted_events
 from app.service import errors
 from app.service.matches import MatchService, hash_token
 from app.store.memory import MemoryEventStore
@@ -187,5 +188,5 @@ async def test_events_are_redacted_per_viewer(service: MatchService) -> None:
 async def test_stored_events_are_redacted_for_live_streams(service: MatchService) -> None:
     match_id, _ = await seated(service, setup={"order": ORDER})
     stored = await service.store.read(match_id)
-    assert (await service.redact_events(match_id, stored, None))[0]["data"]["hand"] is None
-    assert (await service.redact_events(match_id, stored, 1))[0]["data"]["hand"] == [4, 5, 6]
+    assert redacted_events(TOY, stored, None)[0]["data"]["hand"] is None
+    assert redacted_events(TOY, stored, 1)[0]["data"]["hand"] == [4, 5, 6]
