@@ -21,7 +21,7 @@ Seats are numbered `0 … players-1`. Actions and events are frozen dataclasses 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -160,13 +160,6 @@ def replay(game: Game[S, Any, E], events: Iterable[E]) -> S:
     return state
 
 
-def apply(game: Game[S, Any, E], state: S, events: Sequence[E]) -> S:
-    """Fold `events` onto `state`."""
-    for event in events:
-        state = game.evolve(state, event)
-    return state
-
-
 __all__ = [
     "GAME_OVER",
     "ILLEGAL",
@@ -178,7 +171,6 @@ __all__ = [
     "InvalidOptions",
     "Outcome",
     "Seat",
-    "apply",
     "decode_action",
     "decode_event",
     "replay",

@@ -33,6 +33,8 @@ def legal_actions_json(match: LoadedMatch, seat: Seat | None) -> list[JSON]:
 
 def view_for(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
     """The viewer's view of `match` with the envelope; built once per (state, viewer)."""
+    if seat is not None and not 0 <= seat < match.players:
+        raise ValueError(f"no seat {seat} in a match of {match.players}")  # never index a hand by -1
     cached = match.views.get(seat)
     if cached is None:
         cached = match.views[seat] = _build_view(match, seat)

@@ -19,13 +19,14 @@ from app.games.mount_drago.cards import (
     CARDS,
     DECK,
     DECK_COUNTS,
-    DRAGON_INDEX,
     DRAGONS,
     HAND_SIZE,
     MAX_VALUE,
     MIN_VALUE,
+    Card,
     Dragon,
     cards,
+    code_of,
     dragon_of,
 )
 from app.games.mount_drago.events import GameStarted
@@ -158,7 +159,7 @@ def _card(item: Any, path: str) -> int:
         raise InvalidOptions(f"{path}.dragon: unknown dragon {dragon!r}", f"{path}.dragon")
     if isinstance(value, bool) or not isinstance(value, int) or not MIN_VALUE <= value <= MAX_VALUE:
         raise InvalidOptions(f"{path}.value: expected an integer {MIN_VALUE}…{MAX_VALUE}", f"{path}.value")
-    return DRAGON_INDEX[Dragon(dragon)] * MAX_VALUE + value - 1
+    return code_of(Card(Dragon(dragon), value))
 
 
 _DRAGON_NAMES: Final = frozenset(d.value for d in DRAGONS)

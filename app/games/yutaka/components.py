@@ -108,11 +108,3 @@ DECK: tuple[Card, ...] = (
     *(DYNAMITE,) * DYNAMITE_COUNT,
 )
 DECK_SIZE = len(DECK)
-REVEAL_KINDS = frozenset({CardKind.EQUIPMENT, CardKind.DYNAMITE})  # cards followed by a reveal
-
-_CARD_ORDER = {card: i for i, card in enumerate(dict.fromkeys(DECK))}
-
-
-def card_sort_key(card: Card) -> int:
-    """Position of a card in the canonical deck order (for stable, readable listings)."""
-    return _CARD_ORDER[card]
