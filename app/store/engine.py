@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from app.store.postgres_fast import FastPostgres
+from app.store.tables import json_text
 
 SQLITE_WRITER_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -60,10 +61,6 @@ _DRIVERS = {
 
 
 # Compact JSON; non-ASCII names stay readable in the database.
-def _json_dumps(value: Any) -> str:
-    """Event payloads and projections as compact JSON (orjson: several times the stdlib's speed)."""
-    return orjson.dumps(value).decode()
-
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -102,8 +99,10 @@ class PostgresDatabase:
     read = autocommit
 
     async def close(self) -> None:
-        await self.fast.close()
-        await self.engine.dispose()
+        try:
+            await self.fast.close()
+        finally:
+            await self.engine.dispose()
 
 
 class SQLiteDatabase:
@@ -177,7 +176,7 @@ def _postgres(u: URL) -> PostgresDatabase:
         pool_size=POSTGRES_POOL_SIZE,
         max_overflow=POSTGRES_MAX_OVERFLOW,
         pool_recycle=1800,
-        json_serializer=_json_dumps,
+        json_serializer=json_text,
         json_deserializer=orjson.loads,
     )
     return PostgresDatabase(engine)
@@ -189,7 +188,7 @@ def _sqlite(u: URL) -> SQLiteDatabase:
     u = u.set(drivername="sqlite+pysqlite")
     common: dict[str, Any] = {
         "max_overflow": 0,
-        "json_serializer": _json_dumps,
+        "json_serializer": json_text,
         "json_deserializer": orjson.loads,
         "connect_args": {"check_same_thread": False},  # pooled connections move between threads
     }

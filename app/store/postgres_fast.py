@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 import asyncpg
 import orjson
 from sqlalchemy.engine import URL
 
 from app.service.ports import IdempotencyRecord, MatchUpdate, NewEvent, StoredEvent, VersionConflict
+from app.store.tables import json_text, require_aware
 
 POOL_MIN, POOL_MAX = 2, 10
 
@@ -44,10 +44,6 @@ _READ = "SELECT seq, type, data, recorded_at FROM events WHERE match_id = $1 AND
 _READ_LIMIT = _READ + " LIMIT $3"
 
 
-def _json(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
 class FastPostgres:
     """A lazily opened asyncpg pool for the two hot statements."""
 
@@ -72,23 +68,22 @@ class FastPostgres:
         at: datetime,
         idempotency: IdempotencyRecord | None,
     ) -> None:
-        if at.utcoffset() is None:
-            raise ValueError(f"naive datetime {at!r}: the store keeps timezone-aware times only")
+        require_aware(at)
         i = idempotency
         args = (
             expected_seq + len(events),
             update.status,
-            _json(update.to_act),
-            _json(update.scores),
-            _json(update.winners),
+            json_text(update.to_act),
+            json_text(update.scores),
+            json_text(update.winners),
             at,
             match_id,
             expected_seq,
-            _json([{"type": e.type, "data": e.data} for e in events]),
+            json_text([{"type": e.type, "data": e.data} for e in events]),
             None if i is None else i.seat,
             None if i is None else i.key,
             None if i is None else i.request_hash,
-            None if i is None else _json(i.response),
+            None if i is None else json_text(i.response),
         )
         pool = await self._acquire_pool()
         async with pool.acquire() as conn:
@@ -112,6 +107,7 @@ class FastPostgres:
         return [StoredEvent(match_id, seq, kind, orjson.loads(data), at) for seq, kind, data, at in rows]
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        async with self._opening:  # a pool still being opened is closed too, not leaked
+            if self._pool is not None:
+                await self._pool.close()
+                self._pool = None

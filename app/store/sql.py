@@ -2,14 +2,14 @@
 
 Appending is optimistic and atomic: it moves `matches.seq` from the expected value to the new one
 (`UPDATE … WHERE seq = :expected`) and inserts the events and the idempotency record, in one
-transaction (SQLite) or one statement (PostgreSQL). A writer that finds the row moved on, or hits a
-unique violation on `(match_id, seq)` or on the idempotency key, gets `VersionConflict`, and
-nothing of it is written.
+transaction (SQLite, `sqlite_append`) or one statement (PostgreSQL, `postgres_fast`), both on the
+raw driver because it is the hot path. A writer that finds the row moved on, or hits a unique
+violation on `(match_id, seq)` or on the idempotency key, gets `VersionConflict`, and nothing of it
+is written.
 
-Each method runs one synchronous unit of work (the `_…` functions below) through a `Database`
-(`app.store.engine`), which decides where it runs: a worker thread for SQLite, asyncpg under
-`run_sync` for PostgreSQL. The hot statements are built once at import; SQLAlchemy caches their
-compiled form.
+Every other method runs one synchronous unit of Core work (the `_…` functions below) through a
+`Database` (`app.store.engine`), which decides where it runs: a worker thread for SQLite, asyncpg
+under `run_sync` for PostgreSQL. Statements are built once at import.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import Any
 
 from sqlalchemy import Row, bindparam, func, insert, select, text, update
 from sqlalchemy.engine import Connection
@@ -32,7 +32,6 @@ from app.service.ports import (
     SeatRecord,
     SeatTaken,
     StoredEvent,
-    VersionConflict,
 )
 from app.store import sqlite_append
 from app.store.engine import Database, PostgresDatabase, SQLiteDatabase, create_database
@@ -41,9 +40,7 @@ from app.store.tables import events, idempotency_keys, matches, seats
 _INSERT_MATCH = insert(matches)
 _INSERT_SEATS = insert(seats)
 _INSERT_EVENTS = insert(events)
-_INSERT_IDEMPOTENCY = insert(idempotency_keys)
 _SELECT_MATCH = select(matches).where(matches.c.id == bindparam("match_id"))
-_SELECT_SEQ = select(matches.c.seq).where(matches.c.id == bindparam("match_id"))
 _SELECT_SEATS = select(seats).where(seats.c.match_id == bindparam("match_id")).order_by(seats.c.seat)
 _SELECT_SEAT_BY_TOKEN = select(seats).where(seats.c.token_hash == bindparam("token_hash"))
 _SELECT_IDEMPOTENCY = select(
@@ -64,18 +61,6 @@ _READ = (
 )
 _READ_LIMIT = _READ.limit(bindparam("limit"))
 # Bind names differ from column names: SQLAlchemy reserves those for the SET clause.
-_ADVANCE = (
-    update(matches)
-    .where(matches.c.id == bindparam("match_id"), matches.c.seq == bindparam("expected_seq"))
-    .values(
-        seq=bindparam("new_seq"),
-        status=bindparam("new_status"),
-        to_act=bindparam("new_to_act"),
-        scores=bindparam("new_scores"),
-        winners=bindparam("new_winners"),
-        updated_at=bindparam("at"),
-    )
-)
 _CLAIM_SEAT = (
     update(seats)
     .where(
@@ -86,11 +71,6 @@ _CLAIM_SEAT = (
     .values(name=bindparam("new_name"), token_hash=bindparam("new_token_hash"), joined_at=bindparam("at"))
 )
 _SELECT_1 = text("SELECT 1")
-
-# PostgreSQL appends with ONE statement in autocommit mode: one round trip instead of four (BEGIN,
-# UPDATE, INSERT, COMMIT), measured 1.6 times the appends per second. As atomic as the transaction:
-# a statement is its own transaction, and both INSERTs select from the UPDATE's RETURNING, so a
-# writer that lost the race (or hits a unique violation) writes nothing.
 
 
 class SqlEventStore:
@@ -147,18 +127,15 @@ class SqlEventStore:
         at: datetime,
         idempotency: IdempotencyRecord | None = None,
     ) -> int:
-        args = (match_id, expected_seq, events, update, at, idempotency)
-        try:
-            if isinstance(self.db, PostgresDatabase):
-                await self.db.fast.append(*args)
-            elif isinstance(self.db, SQLiteDatabase):
-                await self.db.write_raw(sqlite_append.append, *args)
-            else:
-                await self.db.write(_append, *args)
-        except IntegrityError as e:
-            if _is_unique_violation(e):
-                raise VersionConflict(match_id, expected_seq) from e
-            raise
+        # The hot path runs on the raw drivers: `postgres_fast` (one statement) and `sqlite_append`
+        # (one transaction); both raise `VersionConflict` and write nothing when they lose.
+        if isinstance(self.db, PostgresDatabase):
+            await self.db.fast.append(match_id, expected_seq, events, update, at, idempotency)
+        else:
+            assert isinstance(self.db, SQLiteDatabase)
+            await self.db.write_raw(
+                sqlite_append.append, match_id, expected_seq, events, update, at, idempotency
+            )
         return expected_seq + len(events)
 
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
@@ -195,50 +172,6 @@ def _create_match(
         conn.execute(_INSERT_SEATS, seats)
     if events:
         conn.execute(_INSERT_EVENTS, events)
-
-
-def _append(
-    conn: Connection,
-    match_id: str,
-    expected_seq: int,
-    events: Sequence[NewEvent],
-    update: MatchUpdate,
-    at: datetime,
-    idempotency: IdempotencyRecord | None,
-) -> None:
-    # The UPDATE comes first, so the transaction takes the write lock before it reads anything:
-    # a writer in another process waits for it, then finds the seq moved on.
-    if conn.execute(_ADVANCE, _advance(match_id, expected_seq, len(events), update, at)).rowcount != 1:
-        _conflict(conn, match_id, expected_seq)
-    rows = [
-        {"match_id": match_id, "seq": expected_seq + i, "type": e.type, "data": e.data, "recorded_at": at}
-        for i, e in enumerate(events, 1)
-    ]
-    if rows:
-        conn.execute(_INSERT_EVENTS, rows[0] if len(rows) == 1 else rows)
-    if idempotency is not None:
-        conn.execute(_INSERT_IDEMPOTENCY, {**_columns(idempotency), "created_at": at})
-
-
-def _conflict(conn: Connection, match_id: str, expected_seq: int) -> NoReturn:
-    """The UPDATE found no match at `expected_seq`: say where it is, if it exists."""
-    actual = conn.execute(_SELECT_SEQ, {"match_id": match_id}).scalar()
-    if actual is None:
-        raise KeyError(match_id)
-    raise VersionConflict(match_id, expected_seq, actual)
-
-
-def _advance(match_id: str, expected_seq: int, n: int, update: MatchUpdate, at: datetime) -> dict[str, Any]:
-    return {
-        "match_id": match_id,
-        "expected_seq": expected_seq,
-        "new_seq": expected_seq + n,
-        "new_status": update.status,
-        "new_to_act": update.to_act,
-        "new_scores": update.scores,
-        "new_winners": update.winners,
-        "at": at,
-    }
 
 
 def _claim_seat(conn: Connection, params: dict[str, Any]) -> bool:

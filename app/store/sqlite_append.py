@@ -12,11 +12,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
-
-import orjson
 
 from app.service.ports import IdempotencyRecord, MatchUpdate, NewEvent, VersionConflict
+from app.store.tables import json_text, require_aware
 
 _ADVANCE = (
     "UPDATE matches SET seq = ?, status = ?, to_act = ?, scores = ?, winners = ?, updated_at = ? "
@@ -31,14 +29,8 @@ _INSERT_IDEMPOTENCY = (
 _UNIQUE = ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
 
 
-def _json(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
 def _time(at: datetime) -> str:
-    if at.utcoffset() is None:
-        raise ValueError(f"naive datetime {at!r}: the store keeps timezone-aware times only")
-    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return require_aware(at).astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
 def append(
@@ -59,9 +51,9 @@ def append(
             (
                 expected_seq + len(events),
                 update.status,
-                _json(update.to_act),
-                _json(update.scores),
-                _json(update.winners),
+                json_text(update.to_act),
+                json_text(update.scores),
+                json_text(update.winners),
                 when,
                 match_id,
                 expected_seq,
@@ -74,12 +66,12 @@ def append(
             raise VersionConflict(match_id, expected_seq, row[0])
         cursor.executemany(
             _INSERT_EVENT,
-            [(match_id, expected_seq + i, e.type, _json(e.data), when) for i, e in enumerate(events, 1)],
+            [(match_id, expected_seq + i, e.type, json_text(e.data), when) for i, e in enumerate(events, 1)],
         )
         if idempotency is not None:
             i = idempotency
             cursor.execute(
-                _INSERT_IDEMPOTENCY, (i.match_id, i.seat, i.key, i.request_hash, _json(i.response), when)
+                _INSERT_IDEMPOTENCY, (match_id, i.seat, i.key, i.request_hash, json_text(i.response), when)
             )
     except sqlite3.IntegrityError as e:
         if getattr(e, "sqlite_errorname", None) in _UNIQUE:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -40,6 +41,18 @@ NAMING_CONVENTION = {
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+def json_text(value: Any) -> str:
+    """How the store writes JSON columns: compact text (orjson; `null` for None)."""
+    return orjson.dumps(value).decode()
+
+
+def require_aware(at: datetime) -> datetime:
+    """The store keeps timezone-aware times only; a naive one is a bug in the caller."""
+    if at.utcoffset() is None:
+        raise ValueError(f"naive datetime {at!r}: the store keeps timezone-aware times only")
+    return at
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """`TIMESTAMP WITH TIME ZONE` that refuses naive datetimes and always returns UTC-aware ones.
 
@@ -52,9 +65,7 @@ class UTCDateTime(TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        if value.utcoffset() is None:
-            raise ValueError(f"naive datetime {value!r}: the store keeps timezone-aware times only")
-        value = value.astimezone(UTC)
+        value = require_aware(value).astimezone(UTC)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
