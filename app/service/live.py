@@ -57,6 +57,8 @@ class _Feed:
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
         self.cursor = 0  # last seq read from the store and pushed to the live subscribers
+        self.requested = 0  # highest seq any notification has named
+        self.covered = 0  # highest seq the read under way is sure to see (it started after it)
         self.subscribers: set[Subscription] = set()
         self.wake = asyncio.Event()
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -141,8 +143,9 @@ class LiveHub:
         feed = self._feeds.get(match_id)
         if feed is None:
             return
-        if feed.ready.done() and 0 <= seq <= feed.cursor:
-            return  # already read: an echo of a local notify, or a repeat
+        if feed.ready.done() and 0 <= seq <= max(feed.cursor, feed.covered):
+            return  # read, or being read: an echo of a local notify, or a repeat
+        feed.requested = max(feed.requested, seq)
         feed.wake.set()
 
     # Feeds
@@ -210,6 +213,7 @@ class LiveHub:
         delay = 0.05
         while True:
             await feed.wake.wait()
+            feed.covered = feed.requested  # committed before this read starts, so it will see them
             feed.wake.clear()
             try:
                 await self._read_new(feed)
