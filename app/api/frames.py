@@ -195,7 +195,7 @@ class EventFrame(Frame):
                             "from_space": 0,
                             "to_space": 3,
                         },
-                        "recorded_at": "2026-01-01T12:00:00.000000+00:00",
+                        "recorded_at": "2026-01-01T12:00:00Z",
                     },
                 }
             ]

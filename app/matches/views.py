@@ -18,10 +18,10 @@ from app.matches.lifecycle import EventEnvelope, LoadedMatch, decode
 
 
 def timestamp(at: datetime) -> str:
-    """ISO 8601 in UTC (a naive time from a database is taken as UTC)."""
+    """ISO 8601 in UTC with `Z`, as the HTTP API renders times (a naive time is taken as UTC)."""
     if at.tzinfo is None:
         at = at.replace(tzinfo=UTC)
-    return at.astimezone(UTC).isoformat()
+    return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def legal_actions_json(match: LoadedMatch, seat: Seat | None) -> list[JSON]:

@@ -24,7 +24,6 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Any
 
 import orjson
@@ -32,7 +31,7 @@ import orjson
 from app.games.codec import JSON
 from app.games.core import Game, Seat
 from app.matches.lifecycle import LoadedMatch, decode
-from app.matches.views import timestamp, view_for
+from app.matches.views import redact_one, view_for
 from app.service.loading import Loader
 from app.service.ports import Broadcaster, MessageHandler, StoredEvent
 
@@ -49,12 +48,6 @@ than the hub's queue limit behind is cut off) and for a herd of reconnects catch
 def dumps(value: JSON) -> str:
     """Compact JSON text, as the HTTP responses are rendered (UTF-8); orjson is ~5× the stdlib's speed."""
     return orjson.dumps(value).decode()
-
-
-def _utc(at: datetime) -> str:
-    """As the HTTP API renders times (pydantic): ISO 8601 with `Z` for UTC."""
-    text = timestamp(at)
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class StreamCounters:
@@ -120,12 +113,7 @@ class MatchFrames:
             if text is not None:
                 self._counters.frame_hits += 1
                 return text
-        body = {
-            "seq": event.seq,
-            "type": event.type,
-            "data": self.game.redact(entry.decoded, viewer),
-            "recorded_at": _utc(event.recorded_at),
-        }
+        body = redact_one(self.game, event.seq, entry.decoded, event.recorded_at, viewer)
         text = entry.texts[viewer] = dumps({"type": "event", "seq": event.seq, "event": body})
         self._counters.frames_built += 1
         return text
