@@ -9,7 +9,7 @@ shown).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -60,16 +60,22 @@ def _loc(loc: Sequence[Any]) -> str:
     return ".".join(str(p) for p in loc)
 
 
-def from_validation(exc: RequestValidationError) -> svc.ValidationFailed:
-    problems = exc.errors()
-    if any(p.get("type") == "json_invalid" for p in problems):
-        return svc.ValidationFailed("the request body is not valid JSON", {"field": "body"})
+def validation_failed(problems: Sequence[Mapping[str, Any]]) -> svc.ValidationFailed:
+    """Pydantic's errors as `validation_error` (field, message, type; never the offending input,
+    which may be a token), for HTTP bodies and stream frames alike."""
     details = [
         {"field": _loc(p.get("loc", ())), "message": p.get("msg", ""), "type": p.get("type")}
         for p in problems
     ]
     first = details[0] if details else {"field": "request", "message": "invalid"}
     return svc.ValidationFailed(f"{first['field']}: {first['message']}", details)
+
+
+def from_validation(exc: RequestValidationError) -> svc.ValidationFailed:
+    problems = exc.errors()
+    if any(p.get("type") == "json_invalid" for p in problems):
+        return svc.ValidationFailed("the request body is not valid JSON", {"field": "body"})
+    return validation_failed(problems)
 
 
 def from_http(exc: StarletteHTTPException) -> svc.ServiceError:

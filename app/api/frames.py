@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from app.api.errors import ErrorBody
+from app.api.errors import ErrorBody, validation_failed
 from app.api.schemas import EventOut, ViewOut
 from app.service import errors as svc
 from app.service.streams import dumps
@@ -313,17 +313,11 @@ def parse_client_frame(text: str) -> Frame:
     try:
         return model.model_validate(raw)
     except ValidationError as e:
-        problems = [
-            {"field": ".".join(str(p) for p in p["loc"]), "message": p["msg"], "type": p["type"]}
-            for p in e.errors()
-        ]
+        error = validation_failed(e.errors())
         frame_id = raw.get("id")
         if model is ActionFrame and _usable_id(frame_id):
-            first = problems[0]
-            error = svc.ValidationFailed(f"{first['field']}: {first['message']}", problems)
             raise InvalidAction(frame_id, error) from None
-        first = problems[0]
-        raise ProtocolError(f"invalid {kind} frame: {first['field']}: {first['message']}") from None
+        raise ProtocolError(f"invalid {kind} frame: {error.message}") from None
 
 
 def _usable_id(value: object) -> bool:
