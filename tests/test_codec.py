@@ -1,14 +1,16 @@
-"""The JSON codec shared by both games: round trips and readable errors."""
+"""The JSON codec shared by both games: round trips, readable errors, bounds and JSON Schemas."""
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import ClassVar, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, ClassVar, Literal
 
 import pytest
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the dev extras
 
-from app.games.codec import DecodeError, decode_tagged, from_json, to_json
+from app.games.codec import DecodeError, Doc, decode_tagged, from_json, json_schema, to_json
 
 
 class Colour(enum.StrEnum):
@@ -80,3 +82,137 @@ def test_decode_errors_name_the_path(data: object, fragment: str) -> None:
 def test_unencodable_value_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         to_json(object())
+
+
+# --- annotations: descriptions and bounds ---------------------------------------------------------
+
+Value = Annotated[int, Doc("A card value.", minimum=1, maximum=5)]
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """Cards held by one player."""
+
+    cards: Annotated[tuple[Card, ...], Doc("Top first.", maxItems=2)]
+    values: tuple[Value, ...] = ()
+    by_colour: Mapping[Colour, int] = field(default_factory=dict)
+    owner: Annotated[Value, Doc("Seat of the owner.")] | None = None
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "problem"),
+    [
+        ({"cards": [], "values": [0]}, "$.values[0]", "0 is outside 1…5"),
+        ({"cards": [{"colour": "red", "value": 1}] * 3}, "$.cards", "expected ≤ 2 items, got 3"),
+        ({"cards": [], "owner": 9}, "$.owner", "9 is outside 1…5"),
+        ({"cards": [], "owner": "x"}, "$.owner", "expected an integer or expected null"),
+        ({"cards": [], "by_colour": {"green": 1}}, "$.by_colour.green", "expected one of 'red', 'blue'"),
+        ({"cards": [], "seat": 1}, "$.seat", "unknown member(s) seat"),
+    ],
+)
+def test_annotated_bounds_are_enforced(data: object, path: str, problem: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        from_json(Hand, data)
+    assert (info.value.path, info.value.problem) == (path, problem)
+
+
+def test_another_root_names_the_paths() -> None:
+    with pytest.raises(DecodeError) as info:
+        from_json(Hand, {"cards": [], "values": [7]}, "options.hand")
+    assert str(info.value) == "options.hand.values[0]: 7 is outside 1…5"
+
+
+def test_enum_keys_round_trip() -> None:
+    hand = Hand((), by_colour={Colour.RED: 2})
+    assert to_json(hand)["by_colour"] == {"red": 2}
+    assert from_json(Hand, to_json(hand)) == hand
+
+
+# --- JSON Schema ----------------------------------------------------------------------------------
+
+
+def test_schema_of_a_tagged_dataclass() -> None:
+    schema = json_schema(Play)
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["required"] == ["type", "card"] and schema["additionalProperties"] is False
+    props = schema["properties"]
+    assert props["type"] == {"const": "play"}
+    assert props["card"] == {"$ref": "#/$defs/Card"}
+    assert props["choice"]["oneOf"] == [{"enum": ["keep", "switch"]}, {"type": "null"}]
+    assert props["pair"] == {
+        "type": "array",
+        "prefixItems": [{"type": "integer"}, {"type": "string"}],
+        "items": False,
+        "minItems": 2,
+        "default": [0, ""],
+    }
+    assert schema["$defs"]["Colour"] == {"title": "Colour", "type": "string", "enum": ["red", "blue"]}
+    card = schema["$defs"]["Card"]
+    assert card["required"] == ["colour", "value"] and "description" not in card  # generated docstring
+
+
+def test_schema_of_annotations_mappings_and_defaults() -> None:
+    schema = json_schema(Hand, title="A hand")
+    assert schema["title"] == "A hand" and schema["description"] == "Cards held by one player."
+    props = schema["properties"]
+    assert props["cards"]["description"] == "Top first." and props["cards"]["maxItems"] == 2
+    assert props["values"]["items"] == {
+        "type": "integer",
+        "description": "A card value.",
+        "minimum": 1,
+        "maximum": 5,
+    }
+    assert props["owner"]["oneOf"][0]["description"] == "Seat of the owner."
+    assert props["owner"]["oneOf"][0]["maximum"] == 5
+    assert props["by_colour"] == {
+        "type": "object",
+        "additionalProperties": {"type": "integer"},
+        "propertyNames": {"$ref": "#/$defs/Colour"},
+        "default": {},
+    }
+    assert schema["required"] == ["cards"]
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A tree."""
+
+    children: tuple[Node, ...] = ()
+
+
+def test_schema_of_unions_and_recursive_types() -> None:
+    schema = json_schema(Play | Pass)
+    assert schema["oneOf"] == [{"$ref": "#/$defs/Play"}, {"$ref": "#/$defs/Pass"}]
+    tree = json_schema(Node)
+    assert tree["$ref"] == "#/$defs/Node" and tree["$defs"]["Node"]["properties"]["children"]["items"]
+    validator = Draft202012Validator(tree)
+    assert validator.is_valid({"children": [{"children": []}, {}]})
+    assert not validator.is_valid({"children": [{"leaves": 1}]})
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        Play(Card(Colour.RED, 3), (Card(Colour.BLUE, 1),), "keep", (2, "x")),
+        Play(Card(Colour.BLUE, 5)),
+        Pass(),
+        Hand((Card(Colour.RED, 1),), (1, 5), {Colour.BLUE: 3}, 2),
+    ],
+)
+def test_encoded_values_fit_their_schema(value: object) -> None:
+    Draft202012Validator(json_schema(Play | Pass | Hand)).validate(to_json(value))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "play"},
+        {"type": "play", "card": {"colour": "red", "value": 1}, "extra": 1},
+        {"type": "pass", "card": {"colour": "red", "value": 1}},
+        {"cards": [], "values": [6]},
+        {"cards": [], "by_colour": {"green": 1}},
+    ],
+)
+def test_what_the_decoder_refuses_the_schema_refuses(data: object) -> None:
+    assert not Draft202012Validator(json_schema(Play | Pass | Hand)).is_valid(data)
