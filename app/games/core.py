@@ -11,8 +11,15 @@ A game is a *decider over frozen data*:
 - `evolve(state, event) -> state` is deterministic and never rolls dice, so replaying the events
   of a game reproduces its state exactly.
 - `outcome(state)` is `None` while the game runs.
-- `view(state, seat | None)` and `redact(event, seat | None)` return JSON-ready data for one
-  viewer (`None` is a spectator) and are the only way game data leaves the engine.
+- `view(state, seat | None)` returns a frozen `view_type` instance and `redact(event, seat | None)`
+  a frozen tagged dataclass (the event itself, or a redacted variant with the same `TYPE`) for one
+  viewer (`None` is a spectator); they are the only way game data leaves the engine. Neither holds
+  match-envelope members (`ENVELOPE`): the match layer adds those.
+- `is_barrier(state, event)` says whether an event may not be taken back by an undo: it reveals
+  information to anyone, consumed randomness, or hands the decision to another seat.
+  `finish_action(state, seat)` is the action that ends `seat`'s turn now (if any).
+- `schemas()` publishes the JSON Schemas of the view, actions, events (as viewers receive them),
+  options and explicit setup, all generated from the same dataclasses by `app.games.codec`.
 
 Seats are numbered `0 … players-1`. Actions and events are frozen dataclasses with a
 `TYPE: ClassVar[str]` tag; `app.games.codec` turns them into JSON and back.
@@ -23,9 +30,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
-from app.games.codec import JSON, DecodeError, decode_tagged
+from app.games.codec import JSON, DecodeError, decode_tagged, json_schema
 
 Seat = int
 
@@ -95,12 +102,10 @@ class Game(Protocol[S, A, E]):
     action_types: Mapping[str, type[A]]
     event_types: Mapping[str, type[E]]
 
-    def options_schema(self) -> JSON:
-        """JSON Schema of the match options."""
-        ...
+    view_type: type[Any]
 
-    def setup_schema(self) -> JSON:
-        """JSON Schema of an explicit (development) setup."""
+    def schemas(self) -> Mapping[str, JSON]:
+        """The JSON Schemas `SCHEMA_KINDS` (see `game_schemas`); shared objects, not to be mutated."""
         ...
 
     def catalogue(self) -> JSON:
@@ -132,14 +137,66 @@ class Game(Protocol[S, A, E]):
 
     def outcome(self, state: S) -> Outcome | None: ...
 
-    def view(self, state: S, seat: Seat | None) -> JSON: ...
+    def view(self, state: S, seat: Seat | None) -> object:
+        """What `seat` (or a spectator) sees: a `view_type` instance, encoded by `codec.to_json`."""
+        ...
 
-    def redact(self, event: E, seat: Seat | None) -> JSON: ...
+    def redact(self, event: E, seat: Seat | None) -> object:
+        """`event` as `seat` (or a spectator) may see it: the event or a redacted tagged dataclass."""
+        ...
+
+    def is_barrier(self, state: S, event: E) -> bool:
+        """True when `event`, applied to `state`, may not be undone: it reveals information to
+        anyone, consumed randomness, ends the game or hands the decision to another seat."""
+        ...
+
+    def finish_action(self, state: S, seat: Seat) -> A | None:
+        """The action that ends `seat`'s turn now (e.g. `end_turn` when it is legal), else None."""
+        ...
 
 
-def decode_action(game: Game[Any, A, Any], data: JSON) -> A:
-    """Decode a player's JSON action; raises `DecodeError` with a readable message."""
-    return decode_tagged(game.action_types, data, "action")
+# Members of the match envelope (`app.matches`); a game's view and events never use them.
+ENVELOPE: Final = ("match_id", "game", "seq", "status", "seat", "to_act", "legal_actions", "outcome")
+SCHEMA_KINDS: Final = ("view", "action", "event", "options", "setup")
+
+
+def game_schemas(
+    title: str, *, view: Any, action: Any, event: Any, options: Any, setup: Any
+) -> dict[str, JSON]:
+    """The five schemas a game publishes, from its view class, action union, union of every event
+    form a viewer may receive (public events and redacted variants), options and setup classes."""
+    return {
+        "view": json_schema(
+            view,
+            f"{title} view",
+            f"What one seat (or a spectator) sees of a {title} match. The match envelope around it "
+            f"({', '.join(ENVELOPE)}) is described by the API, not here.",
+        ),
+        "action": json_schema(
+            action,
+            f"{title} action",
+            "An action a seat sends, chosen by its `type`. The view's legal_actions lists the legal "
+            "ones; anything else is refused with a reason.",
+        ),
+        "event": json_schema(
+            event,
+            f"{title} event",
+            "An event as one viewer receives it: public events as they happened, secret ones redacted "
+            "for that viewer. Alternatives may share a `type` (an event and its redacted form).",
+        ),
+        "options": json_schema(options, f"{title} match options"),
+        "setup": json_schema(
+            setup,
+            f"{title} explicit setup (development)",
+            "Fixes the deal of a match instead of shuffling; accepted only on servers with "
+            "development features on.",
+        ),
+    }
+
+
+def decode_action(game: Game[Any, A, Any], data: JSON, path: str = "$") -> A:
+    """Decode a player's JSON action; raises `DecodeError` naming the path (from root `path`)."""
+    return decode_tagged(game.action_types, data, "action", path)
 
 
 def decode_event(game: Game[Any, Any, E], data: JSON) -> E:
@@ -161,9 +218,11 @@ def replay(game: Game[S, Any, E], events: Iterable[E]) -> S:
 
 
 __all__ = [
+    "ENVELOPE",
     "GAME_OVER",
     "ILLEGAL",
     "NOT_YOUR_TURN",
+    "SCHEMA_KINDS",
     "DecodeError",
     "Game",
     "GameInfo",
@@ -173,5 +232,6 @@ __all__ = [
     "Seat",
     "decode_action",
     "decode_event",
+    "game_schemas",
     "replay",
 ]

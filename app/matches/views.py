@@ -1,9 +1,9 @@
 """Per-viewer envelopes: the only shapes in which match data leaves the service.
 
-`view_for` wraps the game's `view` for one seat (or a spectator, `None`) with the envelope fields
-(`match_id`, `seq`, `status`, `seat`, `to_act`, `legal_actions`); these names win over any member
-of the game's view that happens to share them. `redacted_events` passes each event through the
-game's `redact` for the viewer. `full_events` is unredacted and is for the reveal after the end.
+`view_for` encodes the game's typed `view` for one seat (or a spectator, `None`) and adds the
+envelope fields (`match_id`, `game`, `seq`, `status`, `seat`, `to_act`, `legal_actions`,
+`outcome`), which no game view contains. `redacted_events` passes each event through the game's
+`redact` for the viewer and encodes it. `full_events` is unredacted and is for the reveal after the end.
 """
 
 from __future__ import annotations
@@ -42,28 +42,25 @@ def view_for(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
 
 
 def _build_view(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
-    view = match.game.view(match.state, seat)
+    view = to_json(match.game.view(match.state, seat))
     out: dict[str, JSON] = dict(view) if isinstance(view, dict) else {"view": view}
-    to_act = match.to_act
-    if seat is None or seat not in to_act:
-        legal: list[JSON] = []
-    elif isinstance(out.get("legal_actions"), list):  # the game's view has them already
-        legal = out["legal_actions"]
-    else:
-        legal = legal_actions_json(match, seat)
+    outcome = match.outcome
     out.update(
         match_id=match.match_id,
+        game=match.game.info.name,
         seq=match.seq,
         status=match.status,
         seat=seat,
-        to_act=list(to_act),
-        legal_actions=legal,
+        to_act=list(match.to_act),
+        legal_actions=legal_actions_json(match, seat),
+        outcome=None if outcome is None else outcome.to_json(),
     )
     return out
 
 
 def redact_one(game: Game[Any, Any, Any], seq: int, event: Any, at: datetime, seat: Seat | None) -> JSON:
-    return {"seq": seq, "type": event.TYPE, "data": game.redact(event, seat), "recorded_at": timestamp(at)}
+    data = to_json(game.redact(event, seat))
+    return {"seq": seq, "type": event.TYPE, "data": data, "recorded_at": timestamp(at)}
 
 
 def redacted_events(

@@ -30,9 +30,10 @@ def describe_game(games: Mapping[str, Game[Any, Any, Any]], name: str) -> dict[s
     game = games.get(name)
     if game is None:
         raise NotFound(f"unknown game {name!r}", {"known": sorted(games)})
+    schemas = game.schemas()
     return {
         **game_summary(game),
-        "options_schema": game.options_schema(),
-        "setup_schema": game.setup_schema(),
+        "options_schema": schemas["options"],
+        "setup_schema": schemas["setup"],
         "catalogue": game.catalogue(),
     }

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.games.codec import to_json
 from app.games.core import Game, decode_event
 from app.games.registry import GAMES
 from app.matches.lifecycle import LoadedMatch
@@ -66,10 +67,10 @@ class Truth:
         return normal(view_for(match, seat))
 
     def event(self, seq: int, seat: int | None) -> Any:
-        return normal(self.game.redact(self.events[seq - 1], seat))
+        return normal(to_json(self.game.redact(self.events[seq - 1], seat)))
 
     def hand(self, seq: int, seat: int) -> list[Any]:
-        hand: list[Any] = normal(self.game.view(self.states[seq], seat))["hand"]
+        hand: list[Any] = normal(to_json(self.game.view(self.states[seq], seat)))["hand"]
         return hand
 
 

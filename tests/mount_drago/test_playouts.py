@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from app.games.codec import to_json
-from app.games.core import NOT_YOUR_TURN, IllegalAction, decode_action, decode_event, replay
+from app.games.core import ENVELOPE, NOT_YOUR_TURN, IllegalAction, decode_action, decode_event, replay
 from app.games.mount_drago import GAME
 from app.games.mount_drago.actions import Play
 from app.games.mount_drago.cards import CARDS, DECK, DECK_COUNTS, Card, cards
@@ -68,14 +68,15 @@ def _check_secrets(state: State, new: list[Event], rng: random.Random) -> None:
     viewers: list[int | None] = [*range(state.players), None]
     for seat in viewers:
         view = GAME.view(state, seat)
-        assert "seq" not in view
-        json.dumps(view)
+        data = to_json(view)
+        assert not set(ENVELOPE) & set(data)
+        json.dumps(data)
         if seat is not None:
-            assert view["hand"] == [to_json(CARDS[c]) for c in state.hands[seat]]
+            assert data["hand"] == [to_json(CARDS[c]) for c in state.hands[seat]]
             assert GAME.view(_hide(state, seat, rng), seat) == view
         for event in new:
             redacted = GAME.redact(event, seat)
-            json.dumps(redacted)
+            json.dumps(to_json(redacted))
             assert GAME.redact(_hide_event(event, seat, rng), seat) == redacted
 
 

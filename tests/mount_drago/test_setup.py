@@ -9,6 +9,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
 import pytest
 
+from app.games.codec import to_json
 from app.games.core import InvalidOptions
 from app.games.mount_drago import GAME
 from app.games.mount_drago.cards import DECK, DRAGONS, Card, code_of
@@ -67,9 +68,16 @@ def test_track_by_player_count_and_catalogue() -> None:
 
 def test_options_defaults_and_schema() -> None:
     opts = GAME.parse_options(3, {})
-    assert opts == {"negative_floor": True, "track": None, "first_player": None}
+    assert opts == {
+        "negative_floor": True,
+        "track": None,
+        "first_player": None,
+        "explicit_end_turn": False,
+        "refill_after_discard_empty": True,
+        "zero_scoring_counts": True,
+    }
     assert GAME.parse_options(3, opts) == opts  # normalised options parse to themselves
-    schema = GAME.options_schema()
+    schema = GAME.schemas()["options"]
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.validate(opts, schema)
     jsonschema.validate({"track": spaces_to_json(TRACK_4_5), "first_player": 2}, schema)
@@ -118,16 +126,21 @@ GOOD = [
         (_track(("plain", 0), *GOOD[1:]), "options.track[0]", "start"),
         (_track(("start", 1), *GOOD[1:]), "options.track[0]", "start"),
         (_track(*GOOD[:2], ("start", 0), *GOOD[3:]), "options.track[2]", "only the first"),
-        (_track(*GOOD[:2], ("lava", 3), *GOOD[3:]), "options.track[2].kind", "unknown kind"),
-        (_track(*GOOD[:2], ("blue", 9), *GOOD[3:]), "options.track[2].value", "outside"),
+        (_track(*GOOD[:2], ("lava", 3), *GOOD[3:]), "options.track[2].kind", "expected one of 'start'"),
+        (_track(*GOOD[:2], ("blue", 9), *GOOD[3:]), "options.track[2].value", "9 is outside -2…8"),
         (_track(*GOOD[:2], ("blue", -3), *GOOD[3:]), "options.track[2].value", "outside"),
         (_track(*GOOD[:2], ("blue", True), *GOOD[3:]), "options.track[2].value", "integer"),
         (_track(*GOOD[:-1]), "options.track", "exactly 4 summit spaces, not 3"),
         (_track(*GOOD[:-1], ("plain", 1)), "options.track", "exactly 4 summit spaces, not 3"),
         (_track(*GOOD[:2], ("summit", 3), *GOOD[3:]), "options.track", "exactly 4 summit spaces, not 5"),
         (_track(*GOOD[:4], ("summit", 3), ("plain", 1), *GOOD[5:]), "options.track[4]", "must be the last"),
-        ([*_track(*GOOD[:2]), {"kind": "blue"}, *_track(*GOOD[3:])], "options.track[2]", "exactly"),
-        (_track(("start", 0), ("summit", 4), ("summit", 2), ("summit", 0)), "options.track", "spaces"),
+        ([*_track(*GOOD[:2]), {"kind": "blue"}, *_track(*GOOD[3:])], "options.track[2].value", "required"),
+        (
+            [*_track(*GOOD[:2]), {"kind": "blue", "value": 1, "x": 0}, *_track(*GOOD[3:])],
+            "options.track[2].x",
+            "unknown",
+        ),
+        (_track(("start", 0), ("summit", 4), ("summit", 2), ("summit", 0)), "options.track", "5…200 items"),
     ],
 )
 def test_bad_custom_track(track: list[dict[str, Any]], path: str, words: str) -> None:
@@ -144,7 +157,7 @@ def test_custom_track_is_used() -> None:
     assert spaces_to_json(first.track) == _track(*GOOD)
     state = GAME.initial_state(first)
     assert (state.track.summit_start, state.track.last) == (4, 7)
-    assert GAME.view(state, None)["track"] == _track(*GOOD)
+    assert to_json(GAME.view(state, None))["track"] == _track(*GOOD)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -202,8 +215,8 @@ def test_explicit_setup() -> None:
     assert first.riders == tuple(riders) and first.first_player == 1 and state.current == 1
     assert first.hands[1][0] == card("green", 3)
     assert first.draw_pile[0] == card("purple", 2) and len(first.draw_pile) == 110 - 14
-    jsonschema.validate(setup_json(riders, hands), GAME.setup_schema())
-    jsonschema.Draft202012Validator.check_schema(GAME.setup_schema())
+    jsonschema.validate(setup_json(riders, hands), GAME.schemas()["setup"])
+    jsonschema.Draft202012Validator.check_schema(GAME.schemas()["setup"])
 
 
 def _base() -> dict[str, Any]:

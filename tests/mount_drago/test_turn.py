@@ -104,9 +104,9 @@ def test_hand_emptied_by_playing_is_refilled_after_a_scoring() -> None:
 
 
 @pytest.mark.parametrize("refill", [True, False])
-def test_hand_emptied_by_discarding_after_a_scoring(refill: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rules, "REFILL_HAND_EMPTIED_BY_DISCARD", refill)
-    state = hands(at(two_players([Y2] * 6), red=2, yellow=28), [card("red", 1), Y2, Y3], [card("gray", 1)])
+def test_hand_emptied_by_discarding_after_a_scoring(refill: bool) -> None:
+    start = two_players([Y2] * 6, refill_after_discard_empty=refill)
+    state = hands(at(start, red=2, yellow=28), [card("red", 1), Y2, Y3], [card("gray", 1)])
     events, state = act(state, 0, Play(card("red", 1)))
     assert of_type(events, Scored) and state.phase == DISCARD
     _, state = act(state, 0, Discard((Y2, Y3)))

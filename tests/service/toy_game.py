@@ -66,11 +66,22 @@ class ToyGame:
     action_types: Mapping[str, type[Play]] = {"play": Play}
     event_types: Mapping[str, type[Any]] = {"dealt": Dealt, "played": Played, "drew": Drew}
 
-    def options_schema(self) -> JSON:
-        return {"type": "object", "properties": {"rounds": {"type": "integer", "minimum": 1, "maximum": 6}}}
+    view_type: type[Any] = dict  # views and redacted events are plain dicts here
 
-    def setup_schema(self) -> JSON:
-        return {"type": "object", "properties": {"order": {"type": "array", "items": {"type": "integer"}}}}
+    def schemas(self) -> Mapping[str, JSON]:
+        return {
+            "view": {"type": "object"},
+            "action": {"type": "object"},
+            "event": {"type": "object"},
+            "options": {
+                "type": "object",
+                "properties": {"rounds": {"type": "integer", "minimum": 1, "maximum": 6}},
+            },
+            "setup": {
+                "type": "object",
+                "properties": {"order": {"type": "array", "items": {"type": "integer"}}},
+            },
+        }
 
     def catalogue(self) -> JSON:
         return {"deck": list(DECK)}
@@ -164,6 +175,12 @@ class ToyGame:
         if isinstance(event, Drew):
             return {"type": "drew", "seat": event.seat, "card": event.card if seat == event.seat else None}
         return {"type": "played", "seat": event.seat, "card": event.card}
+
+    def is_barrier(self, state: State, event: Event) -> bool:
+        return not isinstance(event, Played)  # a play is followed by its draw; anything else is final
+
+    def finish_action(self, state: State, seat: Seat) -> Play | None:
+        return None  # a turn is one play
 
 
 TOY = ToyGame()

@@ -107,7 +107,8 @@ class Match:
         return events
 
     def view(self, seat: int | None) -> JSON:
-        return GAME.view(self.state, seat)
+        """The viewer's view as the JSON a client receives (without the match envelope)."""
+        return to_json(GAME.view(self.state, seat))
 
     def refused(self, seat: int, action: Action) -> IllegalAction:
         before = self.state
@@ -117,6 +118,11 @@ class Match:
             assert self.state is before
             return e
         raise AssertionError(f"{action} was accepted")
+
+
+def seen(event: Event, seat: int | None) -> JSON:
+    """`event` redacted for `seat`, as the JSON a client receives."""
+    return to_json(GAME.redact(event, seat))
 
 
 def types(events: Iterable[Event]) -> list[str]:

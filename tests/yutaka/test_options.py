@@ -38,6 +38,8 @@ def test_defaults_are_filled() -> None:
         "first_player": 0,
         "stacked": False,
         "tile_values": DEFAULT_VALUES,
+        "tie_break": "equipment_tiles",
+        "explicit_end_turn": False,
     }
 
 
@@ -55,13 +57,14 @@ def test_modes_normalise_known_types() -> None:
         {"mode": "tactika", "first_player": 1},
         {"mode": "mixed", "known_types": ["crystal"], "stacked": True},
         {"tile_values": {"idol": [1, 2, 3]}},
+        {"first_player": "random", "tie_break": "shared", "explicit_end_turn": True},
     ],
 )
 def test_parsed_options_parse_to_themselves_and_fit_the_schema(raw: dict[str, Any]) -> None:
     once = parse(raw)
     assert parse(once) == once
-    jsonschema.validate(raw, GAME.options_schema())
-    jsonschema.validate(once, GAME.options_schema())
+    jsonschema.validate(raw, GAME.schemas()["options"])
+    jsonschema.validate(once, GAME.schemas()["options"])
 
 
 def test_replacement_tile_values_are_used_by_the_deal() -> None:
@@ -86,6 +89,9 @@ def test_replacement_tile_values_are_used_by_the_deal() -> None:
         (2, {"first_player": 2}, "options.first_player"),
         (2, {"first_player": True}, "options.first_player"),
         (2, {"first_player": "0"}, "options.first_player"),
+        (2, {"first_player": None}, "options.first_player"),
+        (2, {"tie_break": "coin"}, "options.tie_break"),
+        (2, {"explicit_end_turn": "yes"}, "options.explicit_end_turn"),
         (2, {"stacked": 1}, "options.stacked"),
         (2, {"known_types": ["idol"]}, "options.known_types"),  # mysteria hides every type
         (2, {"mode": "tactika", "known_types": ["idol"]}, "options.known_types"),
@@ -125,7 +131,7 @@ def test_a_full_setup_fixes_the_deal_and_fits_the_schema() -> None:
     islands, aside = canonical_layout()
     islands[0][0], aside[0] = aside[0], islands[0][0]
     setup = setup_json(decks, islands, aside, first_player=1)
-    jsonschema.validate(setup, GAME.setup_schema())
+    jsonschema.validate(setup, GAME.schemas()["setup"])
     event = started(setup)
     assert event.decks == tuple(decks)
     assert [list(row) for row in event.islands] == islands
@@ -187,16 +193,17 @@ def bad_setup(path: str, value: Any) -> Any:
         ("decks.1", to_json(DECK[:23]), "setup.decks[1]"),
         ("decks.1.5", {"kind": "idol", "value": 1}, "setup.decks[1][5]"),  # idol 1 twice
         ("decks.0.23", {"kind": "dynamite", "value": 1}, "setup.decks[0][23]"),
-        ("decks.0.0", {"kind": "sword", "value": 1}, "setup.decks[0][0]"),
-        ("decks.0.0", {"kind": "idol"}, "setup.decks[0][0]"),
-        ("decks.0.0", {"kind": "idol", "value": "1"}, "setup.decks[0][0]"),
-        ("decks.0.0", {"kind": "idol", "value": 1, "x": 0}, "setup.decks[0][0]"),
+        ("decks.0.0", {"kind": "sword", "value": 1}, "setup.decks[0][0].kind"),
+        ("decks.0.0", {"kind": "idol"}, "setup.decks[0][0].value"),
+        ("decks.0.0", {"kind": "idol", "value": "1"}, "setup.decks[0][0].value"),
+        ("decks.0.0", {"kind": "idol", "value": 1, "x": 0}, "setup.decks[0][0].x"),
+        ("decks.0.0", {"kind": "idol", "value": 5}, "setup.decks[0][0].value"),
         ("islands", [], "setup.islands"),
         ("islands.4", [], "setup.islands[4]"),
         ("islands.2.1", {"type": "idol", "value": 5}, "setup.islands[2][1]"),  # idol 5 twice
         ("islands.2.1", {"type": "idol", "value": 7}, "setup.islands[2][1]"),  # no such tile
-        ("islands.2.1", {"type": "gold", "value": 5}, "setup.islands[2][1]"),
-        ("islands.2.1", {"type": "idol", "value": -5}, "setup.islands[2][1]"),
+        ("islands.2.1", {"type": "gold", "value": 5}, "setup.islands[2][1].type"),
+        ("islands.2.1", {"type": "idol", "value": -5}, "setup.islands[2][1].value"),
         ("islands.2.1", "idol 5", "setup.islands[2][1]"),
         ("set_aside", [], "setup.set_aside"),
         ("set_aside.4", {"type": "idol", "value": 5}, "setup.set_aside[4]"),

@@ -99,7 +99,7 @@ def test_the_higher_total_wins() -> None:
 
 
 def test_the_tie_break_chain_is_the_declared_decision() -> None:
-    assert TIE_BREAKS == (TieBreak.EQUIPMENT_TILES, TieBreak.EQUIPMENT_VALUE)
+    assert TIE_BREAKS == (TieBreak.EQUIPMENT_TILES, TieBreak.EQUIPMENT_POINTS)
 
 
 def test_on_equal_totals_more_equipment_tiles_win() -> None:
@@ -109,7 +109,7 @@ def test_on_equal_totals_more_equipment_tiles_win() -> None:
 
 def test_then_the_higher_equipment_value_wins() -> None:
     result = game([t("equipment", 4), t("crystal", 2)], [t("equipment", 5), t("crystal", 1)])
-    assert result == ((1,), "equipment_value", (6, 6))
+    assert result == ((1,), "equipment_points", (6, 6))
 
 
 def test_then_the_win_is_shared() -> None:

@@ -26,8 +26,8 @@ from app.games.yutaka.events import CardDrawn, Event, GameStarted
 from app.games.yutaka.state import State, face_down
 
 Decision = tuple[int, Action]
-ViewFn = Callable[[State, int | None], JSON]
-RedactFn = Callable[[Event, int | None], JSON]
+ViewFn = Callable[[State, int | None], object]
+RedactFn = Callable[[Event, int | None], object]
 VIEWERS = (0, 1, None)
 SWAPS = 150
 
@@ -66,7 +66,11 @@ def run(started: GameStarted, decisions: Sequence[Decision]) -> list[Step]:
 
 
 def observe(steps: list[Step], viewer: int | None, view: ViewFn, redact: RedactFn) -> list[Any]:
-    return [([redact(e, viewer) for e in step.events], view(step.state, viewer)) for step in steps]
+    """What the viewer receives at every step, as JSON."""
+    return [
+        ([to_json(redact(e, viewer)) for e in step.events], to_json(view(step.state, viewer)))
+        for step in steps
+    ]
 
 
 def still_playable(deck: Sequence[Card], plays: Sequence[Card]) -> bool:
@@ -108,7 +112,7 @@ def alternative_deal(
                 decks[seat][i], decks[seat][j] = decks[seat][j], decks[seat][i]
     islands = [list(row) for row in started.islands]
     aside = list(started.set_aside)
-    public = set(started.options.known_types)
+    public = set(started.options.known_types or ())
     places: list[tuple[list[Tile], int, bool]] = [(islands[i], s, True) for i, s in face_down(state)]
     if not state.set_aside_public:
         places += [(aside, k, False) for k in range(len(aside))]
@@ -168,11 +172,12 @@ def test_views_and_events_depend_only_on_what_the_viewer_may_know(
 
 
 def leaky_hand(state: State, viewer: int | None) -> JSON:
-    return {**GAME.view(state, viewer), "other": to_json(state.hands[1 - (viewer or 0)])}
+    return {**to_json(GAME.view(state, viewer)), "other": to_json(state.hands[1 - (viewer or 0)])}
 
 
 def leaky_tiles(state: State, viewer: int | None) -> JSON:
-    return {**GAME.view(state, viewer), "tiles": to_json(state.islands), "aside": to_json(state.set_aside)}
+    view = to_json(GAME.view(state, viewer))
+    return {**view, "tiles": to_json(state.islands), "aside": to_json(state.set_aside)}
 
 
 def leaky_draws(event: Event, viewer: int | None) -> JSON:

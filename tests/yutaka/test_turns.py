@@ -76,7 +76,7 @@ def test_dynamite_takes_a_place_on_the_opponents_side_and_the_opponent_reveals()
     assert match.state.columns[1][1] == (DYN,)
     assert match.state.columns[0][1] == ()
     assert GAME.to_act(match.state) == (1,)  # a decision owned by the player not on turn
-    assert match.view(1)["to_act"] == [1] and match.view(1)["turn"] == 0
+    assert match.view(1)["turn"] == 0 and match.view(1)["phase"] == "reveal"
     assert GAME.legal_actions(match.state, 0) == ()
     events = match.reveal(1)
     assert types(events) == ["tile_revealed", "card_drawn"]

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from app.games.codec import to_json
+from app.games.core import ENVELOPE
 from app.games.yutaka import GAME
 from app.games.yutaka.events import CardDrawn
-from tests.yutaka.rig import DYN, REVEAL_FIRST, Match, c, deck, rush, setup_json
+from tests.yutaka.rig import DYN, REVEAL_FIRST, Match, c, deck, rush, seen, setup_json
 
 VIEWERS = (0, 1, None)
 
@@ -39,7 +40,7 @@ def test_face_down_tiles_show_their_type_only_where_the_mode_makes_it_public(
 ) -> None:
     match = Match(setup_json(), **options)
     for seat in VIEWERS:
-        started = GAME.redact(match.events[0], seat)
+        started = seen(match.events[0], seat)
         for tiles in (view_tiles(match.view(seat)), started["islands"]):
             assert face_down_types(tiles) == shown
             assert all(tile["value"] is None for row in tiles for tile in row)
@@ -56,7 +57,7 @@ def test_a_revealed_tile_shows_type_and_value_to_everyone(mode: str) -> None:
     (event,) = match.reveal(0, 2, 1)
     tile = match.state.islands[2][1]
     for seat in VIEWERS:
-        assert GAME.redact(event, seat)["tile"] == to_json(tile)
+        assert seen(event, seat)["tile"] == to_json(tile)
         shown = view_tiles(match.view(seat))[2][1]
         assert shown == {"slot": 1, "face_up": True, "type": tile.type.value, "value": tile.value}
 
@@ -68,7 +69,7 @@ def test_set_aside_tiles_stay_hidden_type_too_until_the_end(mode: str) -> None:
     for seat in VIEWERS:
         view = match.view(seat)
         assert view["set_aside"] is None and view["set_aside_count"] == 5
-        started = GAME.redact(match.events[0], seat)
+        started = seen(match.events[0], seat)
         assert "set_aside" not in started and started["set_aside_count"] == 5
         assert "decks" not in started
 
@@ -77,9 +78,9 @@ def test_set_aside_tiles_are_shown_to_everyone_when_the_game_ends() -> None:
     match = rush()
     aside = to_json(match.state.set_aside)
     for seat in VIEWERS:
-        assert GAME.redact(match.events[-1], seat)["set_aside"] == aside
+        assert seen(match.events[-1], seat)["set_aside"] == aside
         assert match.view(seat)["set_aside"] == aside
-        assert match.view(seat)["outcome"] == GAME.outcome(match.state).to_json()  # type: ignore[union-attr]
+    assert GAME.outcome(match.state) is not None and match.view(0)["phase"] == "over"
 
 
 def test_each_seat_sees_its_own_hand_and_only_the_size_of_the_other() -> None:
@@ -90,11 +91,11 @@ def test_each_seat_sees_its_own_hand_and_only_the_size_of_the_other() -> None:
         view = match.view(seat)
         assert view["hand"] == to_json(match.state.hands[seat])
         assert view["hand_sizes"] == [6, 6] and view["deck_sizes"] == [18, 18]
-        started = GAME.redact(match.events[0], seat)
+        started = seen(match.events[0], seat)
         assert started["hand"] == to_json(decks[seat][:6])
         assert started["hand_sizes"] == [6, 6] and started["deck_sizes"] == [18, 18]
     assert match.view(None)["hand"] is None
-    assert GAME.redact(match.events[0], None)["hand"] is None
+    assert seen(match.events[0], None)["hand"] is None
 
 
 def test_a_draw_is_shown_only_to_the_drawing_seat() -> None:
@@ -102,9 +103,9 @@ def test_a_draw_is_shown_only_to_the_drawing_seat() -> None:
     match.opening()
     _, drawn = match.play(0, c("idol", 4), 0)
     assert isinstance(drawn, CardDrawn)
-    assert GAME.redact(drawn, 0) == {"type": "card_drawn", "seat": 0, "card": to_json(drawn.card)}
-    assert GAME.redact(drawn, 1) == {"type": "card_drawn", "seat": 0}
-    assert GAME.redact(drawn, None) == {"type": "card_drawn", "seat": 0}
+    assert seen(drawn, 0) == {"type": "card_drawn", "seat": 0, "card": to_json(drawn.card)}
+    assert seen(drawn, 1) == {"type": "card_drawn", "seat": 0}
+    assert seen(drawn, None) == {"type": "card_drawn", "seat": 0}
 
 
 def test_placed_cards_of_both_sides_are_public() -> None:
@@ -117,20 +118,29 @@ def test_placed_cards_of_both_sides_are_public() -> None:
         assert cards == [[to_json(c("idol", 4)), to_json(DYN)], []]
 
 
-def test_legal_actions_appear_only_in_the_view_of_the_seat_to_act() -> None:
+def test_legal_actions_belong_only_to_the_seat_to_act() -> None:
     match = Match(setup_json([deck(DYN), deck()]))
     match.opening()
-    assert len(match.view(0)["legal_actions"]) > 0
-    assert match.view(1)["legal_actions"] == [] and match.view(None)["legal_actions"] == []
+    assert len(GAME.legal_actions(match.state, 0)) > 0
+    assert GAME.legal_actions(match.state, 1) == ()
     match.play(0, DYN, 0)
-    assert match.view(0)["legal_actions"] == []
-    assert {a["type"] for a in match.view(1)["legal_actions"]} == {"reveal"}
-    assert match.view(1)["phase"] == "reveal"
+    assert GAME.legal_actions(match.state, 0) == ()
+    assert {a.TYPE for a in GAME.legal_actions(match.state, 1)} == {"reveal"}
+    assert match.view(1)["phase"] == "reveal" and match.view(1)["turn"] == 0
 
 
-def test_views_are_plain_json() -> None:
+def test_views_are_plain_json_without_envelope_members() -> None:
     match = rush()
     for seat in VIEWERS:
-        json.dumps(match.view(seat))
+        view = match.view(seat)
+        json.dumps(view)
+        assert not set(ENVELOPE) & set(view)
         for event in match.events:
-            json.dumps(GAME.redact(event, seat))
+            json.dumps(seen(event, seat))
+
+
+def test_view_members_are_todays_minus_the_envelope() -> None:
+    assert list(Match(setup_json()).view(0)) == [
+        "options", "first_player", "phase", "turn", "opening_reveals_left", "cards_played", "hand",
+        "hand_sizes", "deck_sizes", "islands", "face_down", "set_aside", "set_aside_count",
+    ]  # fmt: skip

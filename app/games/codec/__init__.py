@@ -9,8 +9,19 @@ it. Fields are documented and bounded with `Annotated[X, Doc(...)]` (`doc`).
 """
 
 from app.games.codec.decode import DecodeError, decode_tagged, from_json
-from app.games.codec.doc import JSON, Doc
-from app.games.codec.encode import to_json
+from app.games.codec.doc import JSON, ONCE, Doc
+from app.games.codec.encode import encode_once, to_json
 from app.games.codec.schema import DRAFT, json_schema
 
-__all__ = ["DRAFT", "JSON", "DecodeError", "Doc", "decode_tagged", "from_json", "json_schema", "to_json"]
+__all__ = [
+    "DRAFT",
+    "JSON",
+    "ONCE",
+    "DecodeError",
+    "Doc",
+    "decode_tagged",
+    "encode_once",
+    "from_json",
+    "json_schema",
+    "to_json",
+]

@@ -4,7 +4,7 @@ Supported types: `int`, `str`, `bool`, `float`, `None`, `Any`, `Literal`, `enum.
 `tuple[X, ...]`, `tuple[X, Y]`, nested dataclasses, `Mapping[K, X]` (K `str`, an enum or a
 `Literal` of strings) and `Annotated[X, Doc(...)]`, whose bounds (`minimum`, `maximum`, `minItems`,
 `maxItems`) are enforced. A dataclass refuses unknown members and fills missing ones that have a
-default. Decoders are compiled once per type and cached.
+default. Objects may arrive as any `Mapping`. Decoders are compiled once per type and cached.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def _fixed_tuple_decoder(items: tuple[Decoder, ...]) -> Decoder:
 
 def _mapping_decoder(key: Decoder | None, value: Decoder) -> Decoder:
     def decode(v: Any, path: str) -> dict[Any, Any]:
-        if not isinstance(v, dict):
+        if not isinstance(v, dict) and not isinstance(v, Mapping):
             raise DecodeError(path, "expected an object")
         out = {}
         for k, x in v.items():
@@ -252,7 +252,7 @@ def _dataclass_decoder(cls: type) -> Decoder:
     field_decoders: dict[str, Decoder] = {}
 
     def decode(v: Any, path: str) -> Any:
-        if not isinstance(v, dict):
+        if not isinstance(v, dict) and not isinstance(v, Mapping):
             raise DecodeError(path, "expected an object")
         if isinstance(tag, str) and v.get("type", tag) != tag:
             raise DecodeError(f"{path}.type", f"expected {tag!r}")

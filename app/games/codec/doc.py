@@ -5,6 +5,7 @@ description in its JSON Schema, and the decoder enforces the bounds it names (`B
 declaration feeds both directions, so a published schema cannot drift from what the server accepts.
 Annotations nest: an alias such as `CardValue = Annotated[int, Doc(minimum=1, maximum=5)]` can be
 annotated again at a field with its own text; the innermost keywords are overridden by outer ones.
+`ONCE` is an encoding hint in the same place (see `Once`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,19 @@ class Doc:
 
     def __repr__(self) -> str:
         return f"Doc({self.text!r}, **{self.keywords!r})"
+
+
+class Once:
+    """Marker for `Annotated` members whose value is one long-lived object shown many times (a
+    match's track or options in every view): the encoder memoizes its JSON by identity."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ONCE"
+
+
+ONCE: Final = Once()
 
 
 def merged(metadata: Iterable[object]) -> Doc:

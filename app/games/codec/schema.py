@@ -53,7 +53,8 @@ def describe(obj: Any) -> str | None:
     doc = getattr(obj, "__doc__", None)
     if not doc or doc.startswith(f"{obj.__name__}(") or doc == enum.Enum.__doc__:
         return None
-    return inspect.cleandoc(doc)
+    # Paragraphs unwrapped: a schema is read by tools that wrap text themselves.
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
 
 
 class _Builder:

@@ -8,22 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Final, Literal
+from typing import Annotated, ClassVar, Final, Literal
 
+from app.games.codec import Doc
 from app.games.mount_drago.cards import Card
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play a card from your hand and move its dragon forward by its value."""
+    """Play a card from your hand and move its dragon forward by its value (phase `play`)."""
 
     TYPE: ClassVar[str] = "play"
-    card: Card
+    card: Annotated[Card, Doc("A card of your hand.")]
 
 
 @dataclass(frozen=True, slots=True)
 class ChooseRider:
-    """After moving an unridden dragon that was in last place: keep your dragon or switch to it."""
+    """You moved an unridden dragon that was in last place (phase `choose_rider`): `keep` your
+    dragon (the card goes under your rider pile) or `switch` to the moved one (card on top)."""
 
     TYPE: ClassVar[str] = "choose_rider"
     choice: Literal["keep", "switch"]
@@ -31,15 +33,21 @@ class ChooseRider:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """Discard hand cards whose dragon stands on a summit space (a multiset, at least one card)."""
+    """Discard hand cards whose dragon stands on a summit space (phase `discard`, optional).
+
+    `legal_actions` lists one single-card discard per distinct discardable card, but several cards
+    at once are accepted too: `cards` is a multiset of at least one card, all held and all of
+    dragons on the summit (e.g. two yellow 3s). Discarding does not end the turn."""
 
     TYPE: ClassVar[str] = "discard"
-    cards: tuple[Card, ...]
+    cards: Annotated[
+        tuple[Card, ...], Doc("One or more cards of your hand; repeat a card to discard copies.")
+    ]
 
 
 @dataclass(frozen=True, slots=True)
 class EndTurn:
-    """End the turn after the optional discards."""
+    """End your turn (phase `discard`); the draw, if any, follows."""
 
     TYPE: ClassVar[str] = "end_turn"
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from dataclasses import dataclass
-from typing import Final
+from typing import Annotated, Final
+
+from app.games.codec import Doc, encode_once
 
 
 class Dragon(enum.StrEnum):
-    """The ten dragons in canonical order (ids and tie-free sorting follow this order)."""
+    """A dragon, by name; the ten are listed in canonical order (ids and tie-free sorting)."""
 
     BLUE = "blue"
     BROWN = "brown"
@@ -36,12 +38,16 @@ MAX_VALUE: Final = 5
 HAND_SIZE: Final = 6
 
 
+CardValue = Annotated[int, Doc("The card's value: how far it moves its dragon.", minimum=1, maximum=5)]
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One card; two cards of the same dragon and value are indistinguishable."""
+    """A Mount Drago card, always written `{"dragon": ..., "value": ...}` (in hands, piles, actions,
+    events and setups). Two cards of the same dragon and value are indistinguishable."""
 
-    dragon: Dragon
-    value: int
+    dragon: Annotated[Dragon, Doc("The dragon the card moves.")]
+    value: CardValue
 
     def __post_init__(self) -> None:
         if not MIN_VALUE <= self.value <= MAX_VALUE:
@@ -62,6 +68,7 @@ def dragon_of(code: int) -> int:
 
 
 CARDS: Final = tuple(Card(d, v) for d in DRAGONS for v in range(MIN_VALUE, MAX_VALUE + 1))
+encode_once(Card)  # the engine only ever shows these 50 objects (decoded events hold others)
 VALUE_OF: Final = tuple(v for _ in DRAGONS for v in range(MIN_VALUE, MAX_VALUE + 1))
 DECK: Final = tuple(sorted(DRAGON_INDEX[d] * MAX_VALUE + v - 1 for d in DRAGONS for v in CARD_VALUES))
 DECK_COUNTS: Final = Counter(DECK)

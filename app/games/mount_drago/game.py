@@ -1,22 +1,25 @@
 """The Mount Drago engine as one object implementing `app.games.core.Game`, plus its catalogue.
 
 This module only wires the pieces together: options and setup (`options`, `deal`), the folded
-state (`state`), the decider (`rules`) and the per-viewer output (`views`).
+state (`state`), the decider (`rules`), the per-viewer output (`views`, `redaction`) and the
+published schemas, generated from those modules' dataclasses.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from typing import Any, Final
 
 from app.games.codec import JSON, to_json
-from app.games.core import GameInfo, Outcome
-from app.games.mount_drago import deal, rules, state, views
+from app.games.core import GameInfo, Outcome, game_schemas
+from app.games.mount_drago import deal, redaction, rules, state, views
 from app.games.mount_drago.actions import ACTION_TYPES, Action
 from app.games.mount_drago.cards import CARD_VALUES, DECK, DRAGONS, HAND_SIZE
 from app.games.mount_drago.events import EVENT_TYPES, Event, GameStarted
-from app.games.mount_drago.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, parse_options
+from app.games.mount_drago.options import MAX_PLAYERS, MIN_PLAYERS, Options, parse_options
+from app.games.mount_drago.redaction import SeenEvent
 from app.games.mount_drago.state import State
 from app.games.mount_drago.track import SUMMIT_VALUES, TRACKS, side_for, spaces_to_json
 
@@ -37,11 +40,10 @@ class MountDrago:
     action_types: Mapping[str, type[Action]] = ACTION_TYPES
     event_types: Mapping[str, type[Event]] = EVENT_TYPES
 
-    def options_schema(self) -> JSON:
-        return OPTIONS_SCHEMA
+    view_type: type[views.MountDragoView] = views.MountDragoView
 
-    def setup_schema(self) -> JSON:
-        return deal.SETUP_SCHEMA
+    def schemas(self) -> Mapping[str, JSON]:
+        return _schemas()
 
     def catalogue(self) -> JSON:
         return {
@@ -82,11 +84,29 @@ class MountDrago:
     def outcome(self, s: State) -> Outcome | None:
         return rules.outcome(s)
 
-    def view(self, s: State, seat: int | None) -> JSON:
+    def view(self, s: State, seat: int | None) -> views.MountDragoView:
         return views.view(s, seat)
 
-    def redact(self, event: Event, seat: int | None) -> JSON:
-        return views.redact(event, seat)
+    def redact(self, event: Event, seat: int | None) -> SeenEvent:
+        return redaction.redact(event, seat)
+
+    def is_barrier(self, s: State, event: Event) -> bool:
+        return rules.is_barrier(event)
+
+    def finish_action(self, s: State, seat: int) -> Action | None:
+        return rules.finish_action(s, seat)
+
+
+@functools.cache
+def _schemas() -> Mapping[str, JSON]:
+    return game_schemas(
+        INFO.title,
+        view=views.MountDragoView,
+        action=Action,
+        event=SeenEvent,
+        options=Options,
+        setup=deal.Setup,
+    )
 
 
 GAME: Final = MountDrago()

@@ -1,31 +1,79 @@
-"""Match options of Mount Drago: parsing with defaults, validation and their JSON Schema.
+"""Match options of Mount Drago: one dataclass that the codec decodes, checks and publishes.
 
-Options are `negative_floor` (RULES §1.4.3 Decision, default on), `track` (null: the board side
-for the player count; otherwise a custom track, see `track.parse_track`) and `first_player`
-(null: drawn at random at setup). Anything else is refused with `InvalidOptions`.
+`Options` declares every option with its default and its documentation; `parse_options` decodes
+user JSON into it with the generic codec (so the published schema is generated from the same
+declaration) and then checks what a schema cannot say: the first player must be a seat of this
+match and a custom track must follow the domain rules (`track.check_track`). Every refusal is an
+`InvalidOptions` whose path names the member, e.g. `options.track[3].value`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
-from app.games.codec import JSON
+from app.games.codec import DecodeError, Doc, from_json
 from app.games.core import InvalidOptions
-from app.games.mount_drago.track import SPACE_SCHEMA, SUMMIT_SPACES, Space, parse_track
+from app.games.mount_drago.track import TrackSpaces, check_track
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
 # Decision (RULES §1.4.3, Yucata convention): a negative change is applied only if the total stays ≥ 0.
 NEGATIVE_FLOOR_DEFAULT: Final = True
+# Decision (RULES §1.4.5): an empty hand after a scoring is refilled also when discards emptied it.
+REFILL_AFTER_DISCARD_EMPTY_DEFAULT: Final = True
+# Decision (RULES §1.4.3): a blue/green/summit landing is a scoring even if nobody's total changes.
+ZERO_SCORING_COUNTS_DEFAULT: Final = True
+
+FirstPlayer = Annotated[int, Doc(minimum=0, maximum=MAX_PLAYERS - 1)]
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    negative_floor: bool = NEGATIVE_FLOOR_DEFAULT
-    track: tuple[Space, ...] | None = None
-    first_player: int | None = None
+    """Mount Drago match options. Every member is optional; `{}` plays the default game."""
+
+    negative_floor: Annotated[
+        bool,
+        Doc(
+            "A negative scoring change is applied only if the player's total stays ≥ 0 (otherwise "
+            "that total is left unchanged, not clamped). Off: totals may go negative."
+        ),
+    ] = NEGATIVE_FLOOR_DEFAULT
+    track: Annotated[
+        TrackSpaces | None,
+        Doc(
+            "null: the board side for the player count (2–3 or 4–5 players). Otherwise a custom "
+            "track of spaces `{kind, value}`: the first `{kind: start, value: 0}`, exactly the last "
+            "four of kind summit, no other start, values −2…8."
+        ),
+    ] = None
+    first_player: Annotated[
+        FirstPlayer | None, Doc("Seat that plays first; null: drawn at random at setup.")
+    ] = None
+    explicit_end_turn: Annotated[
+        bool,
+        Doc(
+            "The turn never ends by itself: after the play (and the rider choice) the phase stays "
+            "`discard` with `end_turn` legal even when no card can be discarded, and the draw "
+            "happens at `end_turn`. Off: a turn without discardable cards ends by itself."
+        ),
+    ] = False
+    refill_after_discard_empty: Annotated[
+        bool,
+        Doc(
+            "After a scoring, a hand emptied by summit discards is refilled to six like a hand "
+            "emptied by playing. Off: only a hand whose last card was played is refilled."
+        ),
+    ] = REFILL_AFTER_DISCARD_EMPTY_DEFAULT
+    zero_scoring_counts: Annotated[
+        bool,
+        Doc(
+            "Landing on a blue or green space (or first entering the summit) counts as a scoring, "
+            "so the player draws nothing, even when it changes nobody's total. Off: a scoring that "
+            "changes no total does not stop the draw."
+        ),
+    ] = ZERO_SCORING_COUNTS_DEFAULT
 
 
 def check_players(players: int) -> None:
@@ -33,61 +81,17 @@ def check_players(players: int) -> None:
         raise InvalidOptions(f"Mount Drago is played by {MIN_PLAYERS} to {MAX_PLAYERS} players", "players")
 
 
-def parse_options(players: int, raw: Mapping[str, Any]) -> Options:
-    """Validate `raw` for `players` seats; raises `InvalidOptions` naming the bad member."""
+def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:
+    """Decode and check `raw` for `players` seats; raises `InvalidOptions` naming the bad member."""
     check_players(players)
-    if not isinstance(raw, Mapping):
-        raise InvalidOptions("options: expected an object")
-    unknown = sorted(str(k) for k in raw if k not in _KNOWN)
-    if unknown:
-        raise InvalidOptions(
-            f"options: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(_KNOWN))}",
-            f"options.{unknown[0]}",
-        )
-    floor = raw.get("negative_floor", NEGATIVE_FLOOR_DEFAULT)
-    if not isinstance(floor, bool):
-        raise InvalidOptions("options.negative_floor: expected true or false", "options.negative_floor")
-    raw_track = raw.get("track")
-    track = None if raw_track is None else parse_track(raw_track, "options.track")
-    first = raw.get("first_player")
-    if first is not None and (
-        isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players
-    ):
+    try:
+        opts = from_json(Options, {} if raw is None else raw, "options")
+    except DecodeError as e:
+        raise InvalidOptions(str(e), e.path) from None
+    if opts.track is not None:
+        check_track(opts.track, "options.track")
+    if opts.first_player is not None and opts.first_player >= players:
         raise InvalidOptions(
             f"options.first_player: expected a seat 0…{players - 1} or null", "options.first_player"
         )
-    return Options(negative_floor=floor, track=track, first_player=first)
-
-
-_KNOWN: Final = frozenset(("negative_floor", "track", "first_player"))
-
-OPTIONS_SCHEMA: Final[JSON] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "Mount Drago match options",
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "negative_floor": {
-            "type": "boolean",
-            "default": NEGATIVE_FLOOR_DEFAULT,
-            "description": "A negative scoring change is applied only if the player's total stays ≥ 0 "
-            "(otherwise the total is left unchanged). Off: totals may go negative.",
-        },
-        "track": {
-            "default": None,
-            "description": "null: the board side for the player count (2–3 or 4–5 players). Otherwise "
-            "a custom track: a list of spaces, the first {kind: start, value: 0}, the last "
-            f"{SUMMIT_SPACES} of kind summit and no other summit, values −2…8.",
-            "oneOf": [
-                {"type": "null"},
-                {"type": "array", "minItems": SUMMIT_SPACES + 1, "items": {"$ref": "#/$defs/space"}},
-            ],
-        },
-        "first_player": {
-            "default": None,
-            "description": "Seat that plays first; null: drawn at random at setup.",
-            "oneOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}],
-        },
-    },
-    "$defs": {"space": SPACE_SCHEMA},
-}
+    return opts

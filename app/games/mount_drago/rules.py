@@ -3,9 +3,10 @@
 `decide` checks an action against RULES §1.4 and returns the events it causes, running the turn
 forward as far as it goes without another decision: rider, scoring, game end, the automatic end
 of a turn without discardable cards, draws (with reshuffles, the only use of `rng`), automatic
-passes. Decisions the rules leave open are the named constants below (and the `negative_floor`
-option); a player whose turn begins with an empty hand first draws up to six and passes only if
-nothing can be drawn.
+passes. Decisions the rules leave open are the named constants below and the match options
+(`negative_floor`, `refill_after_discard_empty`, `zero_scoring_counts`; `explicit_end_turn` keeps
+every turn open until `end_turn`); a player whose turn begins with an empty hand first draws up to
+six and passes only if nothing can be drawn.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Final, Literal
 
+from app.games.codec import encode_once
 from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN, IllegalAction, Outcome
 from app.games.mount_drago.actions import Action, ChooseRider, Discard, EndTurn, Play
 from app.games.mount_drago.cards import CARDS, DRAGONS, HAND_SIZE, MAX_VALUE, VALUE_OF, cards, code_of
@@ -31,8 +33,6 @@ from app.games.mount_drago.events import (
 from app.games.mount_drago.state import CHOOSE_RIDER, DISCARD, OVER, PLAY, State, without
 from app.games.mount_drago.track import SpaceKind
 
-# Decision (RULES §1.4.5): an empty hand after a scoring is refilled also when discards emptied it.
-REFILL_HAND_EMPTIED_BY_DISCARD: Final = True
 # Decision (RULES §1.4.5): the summit discard pile joins the reshuffled draw pile.
 RESHUFFLE_SUMMIT_DISCARDS: Final = True
 SUMMIT_DRAGONS_TO_END: Final = 3  # the game ends when the third dragon reaches the summit
@@ -41,6 +41,8 @@ _PLAY: Final = tuple(Play(c) for c in CARDS)  # legal actions are shared objects
 _DISCARD_ONE: Final = tuple(Discard((c,)) for c in CARDS)
 _END_TURN: Final = EndTurn()
 _CHOICES: Final = (ChooseRider("keep"), ChooseRider("switch"))
+for _cls in (Play, Discard, EndTurn, ChooseRider):
+    encode_once(_cls)  # so every view's legal_actions reuse their JSON
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -57,6 +59,16 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     ss, pos = state.track.summit_start, state.positions
     found = [_DISCARD_ONE[c] for c in _distinct(state.hands[seat]) if pos[c // MAX_VALUE] >= ss]
     return (*found, _END_TURN)
+
+
+def finish_action(state: State, seat: int) -> Action | None:
+    """`end_turn` when `seat` may end its turn now (the discard step), else None."""
+    return _END_TURN if state.phase == DISCARD and seat == state.current else None
+
+
+def is_barrier(event: Event) -> bool:
+    """Whether `event` may never be undone; each event class declares it (see `events`)."""
+    return type(event).BARRIER
 
 
 def outcome(state: State) -> Outcome | None:
@@ -180,9 +192,12 @@ def _resolve(
         if kind == "summit" and sum(p >= ss for p in positions) >= SUMMIT_DRAGONS_TO_END:
             events.append(GameEnded(scores, winners(scores), "third_dragon_on_summit"))
             return
-    if any(positions[c // MAX_VALUE] >= ss for c in hand):
+        scored = state.options.zero_scoring_counts or any(changes)
+    else:
+        scored = False
+    if state.options.explicit_end_turn or any(positions[c // MAX_VALUE] >= ss for c in hand):
         return  # the player may discard summit cards, then ends the turn
-    events.extend(_end_turn(state, seat, hand, piles, scores, kind is not None, rng))
+    events.extend(_end_turn(state, seat, hand, piles, scores, scored, rng))
 
 
 def _scoring_kind(kind: SpaceKind, frm: int, to: int, ss: int) -> Literal["blue", "green", "summit"] | None:
@@ -269,7 +284,7 @@ def _end_turn(
     supply = _Supply(state.draw_pile, state.discard_pile, piles)
     if not scored:
         need = HAND_SIZE - len(hand)
-    elif not hand and (REFILL_HAND_EMPTIED_BY_DISCARD or not state.discarded):
+    elif not hand and (state.options.refill_after_discard_empty or not state.discarded):
         need = HAND_SIZE
     else:
         need = 0

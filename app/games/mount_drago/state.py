@@ -55,7 +55,7 @@ class State:
     phase: Phase
     pending: int = NO_CARD  # card waiting for `choose_rider`
     pending_from: int = 0  # where its dragon stood before the move
-    scored: bool = False  # this turn triggered a scoring (for the draw rule)
+    scored: bool = False  # this turn triggered a scoring that counts for the draw rule
     discarded: bool = False  # this turn discarded cards
     end_reason: EndReason | None = None
 
@@ -127,7 +127,8 @@ def _rider_settled(s: State, e: RiderSettled) -> State:
 
 def _scored(s: State, e: Scored) -> State:
     scores = tuple(a + b for a, b in zip(s.scores, e.changes, strict=True))
-    return replace(s, scores=scores, scored=True)
+    counts = s.scored or s.options.zero_scoring_counts or any(e.changes)
+    return replace(s, scores=scores, scored=counts)
 
 
 def _cards_discarded(s: State, e: CardsDiscarded) -> State:

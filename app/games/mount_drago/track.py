@@ -1,24 +1,28 @@
 """The Mount Drago track: space kinds, the two reconstructed board sides, and custom tracks.
 
 RULES §1.2: no source prints the space sequence, so the two sides below are reconstructed data
-(every fact the sources give holds for them). A match may replace the track; `parse_track`
-validates such a replacement like any user input. `Track` precomputes what scoring needs per
-space (small and large scoring values, where the summit starts) so a move costs two lookups.
+(every fact the sources give holds for them). A match may replace the track: the codec decodes the
+replacement (`TrackSpaces`) and `check_track` applies the domain rules. `Track` precomputes what
+scoring needs per space (small and large scoring values, where the summit starts) so a move costs
+two lookups.
 """
 
 from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Final
 
-from app.games.codec import JSON
+from app.games.codec import JSON, Doc
 from app.games.core import InvalidOptions
 
 
 class SpaceKind(enum.StrEnum):
+    """What landing on a space does: `start` and `plain` nothing, `blue` a small scoring (only
+    dragons on spaces worth ≤ 3 pay), `green` a large scoring, `summit` a large scoring when a
+    dragon first enters the summit (the last four spaces)."""
+
     START = "start"
     PLAIN = "plain"
     BLUE = "blue"  # small scoring
@@ -26,20 +30,40 @@ class SpaceKind(enum.StrEnum):
     SUMMIT = "summit"  # large scoring on a dragon's first entry
 
 
-@dataclass(frozen=True, slots=True)
-class Space:
-    kind: SpaceKind
-    value: int
-
-
 MIN_SPACE_VALUE: Final = -2
 MAX_SPACE_VALUE: Final = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """A track space, always written `{"kind": ..., "value": ...}`."""
+
+    kind: SpaceKind
+    value: Annotated[
+        int,
+        Doc(
+            "Printed value: what a scoring pays a rider whose dragon stands here.",
+            minimum=MIN_SPACE_VALUE,
+            maximum=MAX_SPACE_VALUE,
+        ),
+    ]
+
+
 SUMMIT_SPACES: Final = 4
 # Decision (RULES §1.2): from the first summit space reached upwards; going further costs points.
 SUMMIT_VALUES: Final = (4, 2, 0, -2)
 SMALL_SCORING_MAX: Final = 3  # a blue scoring pays only spaces of printed value ≤ 3
 MAX_TRACK_SPACES: Final = 200  # a sanity bound on custom tracks
-_KINDS: Final = frozenset(k.value for k in SpaceKind)
+
+TrackSpaces = Annotated[
+    tuple[Space, ...],
+    Doc(
+        "Spaces from the start (index 0, `{kind: start, value: 0}`) to the last summit space; "
+        f"exactly the last {SUMMIT_SPACES} are of kind summit. A dragon's position is an index here.",
+        minItems=SUMMIT_SPACES + 1,
+        maxItems=MAX_TRACK_SPACES,
+    ),
+]
 
 
 def _side(spec: str) -> tuple[Space, ...]:
@@ -101,15 +125,8 @@ def spaces_to_json(spaces: tuple[Space, ...]) -> JSON:
     return [{"kind": s.kind.value, "value": s.value} for s in spaces]
 
 
-def parse_track(raw: Any, path: str) -> tuple[Space, ...]:
-    """Validate a custom track given as JSON (a list of `{"kind", "value"}` objects)."""
-    if not isinstance(raw, (list, tuple)):
-        raise InvalidOptions(f"{path}: expected an array of spaces", path)
-    if not SUMMIT_SPACES + 1 <= len(raw) <= MAX_TRACK_SPACES:
-        raise InvalidOptions(
-            f"{path}: a track has {SUMMIT_SPACES + 1}…{MAX_TRACK_SPACES} spaces, not {len(raw)}", path
-        )
-    spaces = tuple(_parse_space(item, f"{path}[{i}]") for i, item in enumerate(raw))
+def check_track(spaces: tuple[Space, ...], path: str) -> tuple[Space, ...]:
+    """The domain rules of a custom track the codec decoded (RULES §1.2); raises `InvalidOptions`."""
     if spaces[0] != Space(SpaceKind.START, 0):
         raise InvalidOptions(f"{path}[0]: the first space must be the start with value 0", f"{path}[0]")
     summits = sum(space.kind is SpaceKind.SUMMIT for space in spaces)
@@ -124,30 +141,3 @@ def parse_track(raw: Any, path: str) -> tuple[Space, ...]:
         if (i >= len(spaces) - SUMMIT_SPACES) != (space.kind is SpaceKind.SUMMIT):
             raise InvalidOptions(f"{at}: the {SUMMIT_SPACES} summit spaces must be the last ones", at)
     return spaces
-
-
-def _parse_space(item: Any, path: str) -> Space:
-    if not isinstance(item, Mapping) or set(item) != {"kind", "value"}:
-        raise InvalidOptions(f'{path}: expected an object with exactly "kind" and "value"', path)
-    kind, value = item["kind"], item["value"]
-    if not isinstance(kind, str) or kind not in _KINDS:
-        known = ", ".join(k.value for k in SpaceKind)
-        raise InvalidOptions(f"{path}.kind: unknown kind {kind!r}; expected one of {known}", f"{path}.kind")
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidOptions(f"{path}.value: expected an integer", f"{path}.value")
-    if not MIN_SPACE_VALUE <= value <= MAX_SPACE_VALUE:
-        raise InvalidOptions(
-            f"{path}.value: {value} is outside {MIN_SPACE_VALUE}…{MAX_SPACE_VALUE}", f"{path}.value"
-        )
-    return Space(SpaceKind(kind), value)
-
-
-SPACE_SCHEMA: Final[JSON] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["kind", "value"],
-    "properties": {
-        "kind": {"enum": [k.value for k in SpaceKind]},
-        "value": {"type": "integer", "minimum": MIN_SPACE_VALUE, "maximum": MAX_SPACE_VALUE},
-    },
-}

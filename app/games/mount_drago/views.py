@@ -1,70 +1,101 @@
-"""What one viewer may see of a Mount Drago match: per-seat views and redacted events.
+"""What one viewer may see of a Mount Drago match: `MountDragoView`, built by `view(state, seat)`.
 
 Public: dragon positions, riders and rider piles (cards are played face up; the view gives each
 pile's top and size), scores, hand sizes, the draw pile's size, the summit discard pile. Secret:
-each hand (only its owner sees it) and the order of the draw pile (nobody sees it, not even
-after a reshuffle). A spectator (`seat=None`) sees only public information.
+each hand (only its owner sees it) and the order of the draw pile (nobody sees it, not even after
+a reshuffle). A spectator (`seat=None`) sees only public information. The match envelope (seq,
+seat, to_act, legal_actions, outcome…) is added by the match layer, not here.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated
 
-from app.games.codec import JSON, to_json
-from app.games.mount_drago.cards import CARDS, DRAGONS
-from app.games.mount_drago.events import CardsDrawn, DrawPileReshuffled, Event, GameStarted
-from app.games.mount_drago.rules import legal_actions, outcome, to_act
-from app.games.mount_drago.state import NO_CARD, State
-from app.games.mount_drago.track import spaces_to_json
+from app.games.codec import ONCE, Doc, encode_once
+from app.games.mount_drago.cards import CARDS, DRAGONS, Card, Dragon
+from app.games.mount_drago.options import Options
+from app.games.mount_drago.state import NO_CARD, Phase, State
+from app.games.mount_drago.track import Space
 
-_CARD_JSON: Final = tuple({"dragon": c.dragon.value, "value": c.value} for c in CARDS)
-
-
-def _cards(codes: tuple[int, ...]) -> list[JSON]:
-    return [dict(_CARD_JSON[c]) for c in codes]
+PerSeat = Doc("One entry per seat, in seat order.")
 
 
-def view(state: State, seat: int | None) -> JSON:
-    result = outcome(state)
-    track = state.track
-    return {
-        "players": state.players,
-        "seat": seat,
-        "phase": state.phase,
-        "current_player": state.current,
-        "to_act": list(to_act(state)),
-        "hand": None if seat is None else _cards(state.hands[seat]),
-        "hand_sizes": [len(h) for h in state.hands],
-        "positions": {d.value: p for d, p in zip(DRAGONS, state.positions, strict=True)},
-        "summit_dragons": [
-            d.value for d, p in zip(DRAGONS, state.positions, strict=True) if p >= track.summit_start
-        ],
-        "riders": [DRAGONS[d].value for d in state.riders],
-        "rider_piles": [{"top": dict(_CARD_JSON[p[-1]]), "size": len(p)} for p in state.piles],
-        "scores": list(state.scores),
-        "draw_pile_size": len(state.draw_pile),
-        "discard_pile": _cards(state.discard_pile),
-        "pending_card": None if state.pending == NO_CARD else dict(_CARD_JSON[state.pending]),
-        "turn_scored": state.scored,
-        "legal_actions": [] if seat is None else [to_json(a) for a in legal_actions(state, seat)],
-        "options": to_json(state.options),
-        "track": spaces_to_json(track.spaces),
-        "outcome": None if result is None else result.to_json(),
-    }
+@dataclass(frozen=True, slots=True)
+class RiderPile:
+    """A rider pile as everyone sees it: the face-up top card (whose dragon its owner rides)."""
+
+    top: Card
+    size: Annotated[int, Doc("Cards in the pile, the top included.", minimum=1)]
 
 
-def redact(event: Event, seat: int | None) -> JSON:
-    data: JSON
-    if isinstance(event, GameStarted):
-        data = to_json(event)
-        data["hands"] = [hand if i == seat else None for i, hand in enumerate(data["hands"])]
-        data["hand_sizes"] = [len(h) for h in event.hands]
-        del data["draw_pile"]
-        data["draw_pile_size"] = len(event.draw_pile)
-        return data
-    if isinstance(event, CardsDrawn) and event.seat != seat:
-        return {"type": event.TYPE, "seat": event.seat, "count": len(event.cards)}
-    if isinstance(event, DrawPileReshuffled):
-        return {"type": event.TYPE, "size": len(event.draw_pile), "summit_discards": event.summit_discards}
-    data = to_json(event)
-    return data
+@dataclass(frozen=True, slots=True)
+class MountDragoView:
+    """What one seat (or a spectator) sees of a Mount Drago match."""
+
+    players: Annotated[int, Doc(minimum=2, maximum=5)]
+    phase: Annotated[
+        Phase,
+        Doc(
+            "`play`: the seat on turn plays a card; `choose_rider`: it keeps its dragon or switches; "
+            "`discard`: optional summit discards, then `end_turn`; `over`: the game has ended."
+        ),
+    ]
+    current_player: Annotated[int, Doc("The seat on turn.", minimum=0)]
+    hand: Annotated[
+        tuple[Card, ...] | None, Doc("The viewer's hand in canonical order; null for a spectator.")
+    ]
+    hand_sizes: Annotated[tuple[int, ...], PerSeat]
+    positions: Annotated[Mapping[Dragon, int], Doc("Every dragon's space, as an index into `track`.")]
+    summit_dragons: Annotated[tuple[Dragon, ...], Doc("Dragons on a summit space, in canonical order.")]
+    riders: Annotated[tuple[Dragon, ...], Doc("The dragon each seat rides.")]
+    rider_piles: Annotated[tuple[RiderPile, ...], PerSeat]
+    scores: Annotated[tuple[int, ...], PerSeat]
+    draw_pile_size: Annotated[int, Doc(minimum=0)]
+    discard_pile: Annotated[tuple[Card, ...], Doc("The summit discards, oldest first (face up).")]
+    pending_card: Annotated[
+        Card | None, Doc("The card just played while its rider choice is pending (phase choose_rider).")
+    ]
+    turn_scored: Annotated[bool, Doc("This turn triggered a scoring that counts for the draw rule.")]
+    options: Annotated[Options, ONCE]
+    track: Annotated[
+        tuple[Space, ...], ONCE, Doc("The match's track, from the start (index 0) to the summit.")
+    ]
+
+
+def view(state: State, seat: int | None) -> MountDragoView:
+    positions = state.positions
+    summit = state.track.summit_start
+    return MountDragoView(
+        players=state.players,
+        phase=state.phase,
+        current_player=state.current,
+        hand=None if seat is None else _cards(state.hands[seat]),
+        hand_sizes=tuple(map(len, state.hands)),
+        positions=dict(zip(DRAGONS, positions, strict=True)),
+        summit_dragons=tuple([d for d, p in zip(DRAGONS, positions, strict=True) if p >= summit]),
+        riders=tuple([DRAGONS[d] for d in state.riders]),
+        rider_piles=tuple([_pile(p[-1], len(p)) for p in state.piles]),
+        scores=state.scores,
+        draw_pile_size=len(state.draw_pile),
+        discard_pile=_cards(state.discard_pile),
+        pending_card=None if state.pending == NO_CARD else CARDS[state.pending],
+        turn_scored=state.scored,
+        options=state.options,
+        track=state.track.spaces,
+    )
+
+
+def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple([CARDS[c] for c in codes])
+
+
+@functools.cache
+def _pile(top: int, size: int) -> RiderPile:
+    """Rider piles are shared objects (a few hundred at most), so their JSON is computed once."""
+    return RiderPile(CARDS[top], size)
+
+
+encode_once(RiderPile)

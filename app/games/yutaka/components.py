@@ -12,6 +12,9 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Annotated
+
+from app.games.codec import Doc, encode_once
 
 PLAYERS = 2
 HAND_SIZE = 6
@@ -31,7 +34,8 @@ ISLANDS = len(ISLAND_NAMES)
 
 
 class TileType(enum.StrEnum):
-    """A treasure type; the four first are also card kinds scored by "highest sum of that type"."""
+    """A treasure tile's type (its colour: idol yellow, dagger green, amphora blue, crystal red,
+    equipment gray); the first four are also card kinds, scored by the higher sum of that kind."""
 
     IDOL = "idol"
     DAGGER = "dagger"
@@ -41,6 +45,8 @@ class TileType(enum.StrEnum):
 
 
 class CardKind(enum.StrEnum):
+    """A card's kind: a treasure type (played on your side) or dynamite (played on the opponent's)."""
+
     IDOL = "idol"
     DAGGER = "dagger"
     AMPHORA = "amphora"
@@ -83,10 +89,12 @@ DYNAMITE_VALUE = 0
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A card; two cards with the same kind and value (the dynamite) are indistinguishable."""
+    """A Yutakâ card, always written `{"kind": ..., "value": ...}` (hands, columns, actions, events,
+    setups). Treasure cards are worth 1–4; the four dynamite cards are `{"kind": "dynamite",
+    "value": 0}` and are indistinguishable."""
 
     kind: CardKind
-    value: int
+    value: Annotated[int, Doc("1–4 for a treasure card, 0 for dynamite.", minimum=0, maximum=4)]
 
     def __str__(self) -> str:
         return "dynamite" if self.kind is CardKind.DYNAMITE else f"{self.kind.value} {self.value}"
@@ -94,8 +102,10 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Tile:
+    """A treasure tile, always written `{"type": ..., "value": ...}`."""
+
     type: TileType
-    value: int
+    value: Annotated[int, Doc("Points the tile is worth.", minimum=TILE_VALUE_MIN, maximum=TILE_VALUE_MAX)]
 
     def __str__(self) -> str:
         return f"{self.type.value} {self.value}"
@@ -108,3 +118,6 @@ DECK: tuple[Card, ...] = (
     *(DYNAMITE,) * DYNAMITE_COUNT,
 )
 DECK_SIZE = len(DECK)
+CANONICAL: Mapping[Card, Card] = MappingProxyType({card: card for card in DECK})
+for _cls in (Card, Tile):
+    encode_once(_cls)  # cards are the DECK objects (see CANONICAL) and tiles live as long as a match

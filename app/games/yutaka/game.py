@@ -4,13 +4,14 @@ frontend draws from, and thin methods delegating to the rules modules of this pa
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from app.games.codec import JSON, to_json
-from app.games.core import GameInfo, Outcome
-from app.games.yutaka import deal, options, rules, state, views
+from app.games.core import GameInfo, Outcome, game_schemas
+from app.games.yutaka import deal, options, redaction, rules, state, views
 from app.games.yutaka.actions import ACTION_TYPES, Action
 from app.games.yutaka.components import (
     DECK,
@@ -30,7 +31,8 @@ from app.games.yutaka.components import (
     CardKind,
 )
 from app.games.yutaka.events import EVENT_TYPES, Event, GameStarted
-from app.games.yutaka.options import Mode
+from app.games.yutaka.options import Mode, Options
+from app.games.yutaka.redaction import SeenEvent
 from app.games.yutaka.scoring import TIE_BREAKS
 from app.games.yutaka.state import State
 
@@ -99,6 +101,7 @@ def catalogue() -> JSON:
         "actions": {
             "reveal": {"type": "reveal", "island": 0, "slot": 0},
             "play": {"type": "play", "card": {"kind": "dagger", "value": 3}, "island": 0},
+            "end_turn": {"type": "end_turn"},
         },
         "default_options": options.options_to_json(options.parse_options(PLAYERS, {})),
     }
@@ -111,11 +114,10 @@ class YutakaGame:
     action_types: Mapping[str, type[Action]] = ACTION_TYPES
     event_types: Mapping[str, type[Event]] = EVENT_TYPES
 
-    def options_schema(self) -> JSON:
-        return options.options_schema()
+    view_type: type[views.YutakaView] = views.YutakaView
 
-    def setup_schema(self) -> JSON:
-        return deal.setup_schema()
+    def schemas(self) -> Mapping[str, JSON]:
+        return _schemas()
 
     def catalogue(self) -> JSON:
         return catalogue()
@@ -148,11 +150,24 @@ class YutakaGame:
     def outcome(self, s: State) -> Outcome | None:
         return rules.outcome(s)
 
-    def view(self, s: State, seat: int | None) -> JSON:
+    def view(self, s: State, seat: int | None) -> views.YutakaView:
         return views.view(s, seat)
 
-    def redact(self, event: Event, seat: int | None) -> JSON:
-        return views.redact(event, seat)
+    def redact(self, event: Event, seat: int | None) -> SeenEvent:
+        return redaction.redact(event, seat)
+
+    def is_barrier(self, s: State, event: Event) -> bool:
+        return rules.is_barrier(s, event)
+
+    def finish_action(self, s: State, seat: int) -> Action | None:
+        return rules.finish_action(s, seat)
+
+
+@functools.cache
+def _schemas() -> Mapping[str, JSON]:
+    return game_schemas(
+        INFO.title, view=views.YutakaView, action=Action, event=SeenEvent, options=Options, setup=deal.Setup
+    )
 
 
 GAME = YutakaGame()

@@ -1,18 +1,21 @@
-"""Match options of Yutakâ: the mode (which face-down tile types are public), the first player, the
-stacked-archipelago variant and replacement tile values; parsing, defaults and JSON Schema.
+"""Match options of Yutakâ: one dataclass that the codec decodes, checks and publishes.
 
-`parse_options` accepts user JSON, fills defaults and raises `InvalidOptions` naming the offending
-member; its output parses again to itself, so stored options can be re-validated at any time.
+`Options` declares every option with its default and documentation; `parse_options` decodes user
+JSON into it with the generic codec (the published schema is generated from the same declaration),
+checks what a schema cannot say (`known_types` only in mode mixed, no type listed twice) and
+normalises: `known_types` is resolved from the mode and sorted, tile values are sorted. Its output
+parses again to itself, so stored options can be re-validated at any time. Refusals are
+`InvalidOptions` naming the member, such as `options.tile_values.idol[2]`.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, Literal
 
-from app.games.codec import JSON, to_json
+from app.games.codec import DecodeError, Doc, from_json, to_json
 from app.games.core import InvalidOptions
 from app.games.yutaka.components import (
     PLAYERS,
@@ -24,9 +27,13 @@ from app.games.yutaka.components import (
     Tile,
     TileType,
 )
+from app.games.yutaka.scoring import DEFAULT_TIE_BREAK, TieBreak
 
 
 class Mode(enum.StrEnum):
+    """Which face-down tiles show their type: none (`mysteria`), all (`tactika`), or the types in
+    `known_types` (`mixed`). Values stay hidden in every mode."""
+
     MYSTERIA = "mysteria"  # every face-down tile is a black cube: type and value hidden
     TACTIKA = "tactika"  # every face-down tile shows its type's colour; values hidden
     MIXED = "mixed"  # the match lists the types whose colour is shown (`known_types`)
@@ -38,161 +45,119 @@ DEFAULT_MIXED_KNOWN_TYPES: tuple[TileType, ...] = (TileType.IDOL, TileType.DAGGE
 DEFAULT_FIRST_PLAYER = 0
 DEFAULT_STACKED = False
 
-OPTION_KEYS = ("mode", "known_types", "first_player", "stacked", "tile_values")
+
+TileValue = Annotated[int, Doc(minimum=TILE_VALUE_MIN, maximum=TILE_VALUE_MAX)]
+
+
+def _exactly(t: TileType) -> Doc:
+    n = TILE_COUNTS[t]
+    return Doc(f"The values of the {n} {t.value} tiles (any order).", minItems=n, maxItems=n)
+
+
+@dataclass(frozen=True, slots=True)
+class TileValues:
+    """Tile values per type (`{"idol": [5, 10, 15], …}`); a type left out keeps the reconstructed
+    values shown as defaults. Parsed options list every type, values sorted."""
+
+    idol: Annotated[tuple[TileValue, ...], _exactly(TileType.IDOL)] = RECONSTRUCTED_TILE_VALUES[TileType.IDOL]
+    dagger: Annotated[tuple[TileValue, ...], _exactly(TileType.DAGGER)] = RECONSTRUCTED_TILE_VALUES[
+        TileType.DAGGER
+    ]
+    amphora: Annotated[tuple[TileValue, ...], _exactly(TileType.AMPHORA)] = RECONSTRUCTED_TILE_VALUES[
+        TileType.AMPHORA
+    ]
+    crystal: Annotated[tuple[TileValue, ...], _exactly(TileType.CRYSTAL)] = RECONSTRUCTED_TILE_VALUES[
+        TileType.CRYSTAL
+    ]
+    equipment: Annotated[tuple[TileValue, ...], _exactly(TileType.EQUIPMENT)] = RECONSTRUCTED_TILE_VALUES[
+        TileType.EQUIPMENT
+    ]
+
+    def of(self, t: TileType) -> tuple[int, ...]:
+        values: tuple[int, ...] = getattr(self, t.value)
+        return values
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Parsed options. `known_types` lists the public face-down types for every mode (canonical
-    order): none in mysteria, all in tactika. `tile_values` maps every type to its sorted values."""
+    """Yutakâ match options. Every member is optional; `{}` plays the default game."""
 
-    mode: Mode
-    known_types: tuple[TileType, ...]
-    first_player: int
-    stacked: bool
-    tile_values: Mapping[str, tuple[int, ...]]
+    mode: Mode = DEFAULT_MODE
+    known_types: Annotated[
+        tuple[TileType, ...] | None,
+        Doc(
+            "The tile types whose face-down tiles show their type. Chosen only in mode mixed "
+            "(default idol and dagger); otherwise implied by the mode (none in mysteria, all in "
+            "tactika). Parsed options always list them, in canonical order.",
+            uniqueItems=True,
+        ),
+    ] = None
+    first_player: Annotated[
+        Annotated[int, Doc(minimum=0, maximum=PLAYERS - 1)] | Literal["random"],
+        Doc('Seat of player 1, who reveals first and plays first; "random": drawn at setup.'),
+    ] = DEFAULT_FIRST_PLAYER
+    stacked: Annotated[
+        bool,
+        Doc(
+            "Stacked archipelagos: on each island only the uppermost face-down tile (lowest slot) "
+            "may be revealed."
+        ),
+    ] = DEFAULT_STACKED
+    tile_values: TileValues = TileValues()
+    tie_break: Annotated[
+        TieBreak,
+        Doc(
+            "Equal totals: `equipment_tiles` (more equipment tiles won, then more equipment "
+            "points), `equipment_points` (more equipment points, then more equipment tiles), each "
+            "ending in a shared win; or `shared` (a shared win at once)."
+        ),
+    ] = DEFAULT_TIE_BREAK
+    explicit_end_turn: Annotated[
+        bool,
+        Doc(
+            "The turn never ends by itself: after a treasure card or dynamite the player sends "
+            "`end_turn` (legal only with this option), which draws or hands the reveal to the "
+            "opponent. After equipment the player's own reveal closes the turn as without it."
+        ),
+    ] = False
 
     def tiles(self) -> tuple[Tile, ...]:
         """The 25 tiles of this match in canonical order."""
-        return tuple(Tile(t, v) for t in TILE_TYPES for v in self.tile_values[t])
-
-
-def _fail(message: str, path: str) -> InvalidOptions:
-    return InvalidOptions(message, path)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _parse_tile_type(raw: Any, path: str) -> TileType:
-    try:
-        return TileType(raw)
-    except ValueError:
-        names = ", ".join(t.value for t in TILE_TYPES)
-        raise _fail(f"unknown tile type {raw!r}; expected one of: {names}", path) from None
-
-
-def _parse_known_types(mode: Mode, raw: Any) -> tuple[TileType, ...]:
-    path = "options.known_types"
-    if raw is None:
-        if mode is Mode.MIXED:
-            return DEFAULT_MIXED_KNOWN_TYPES
-        return () if mode is Mode.MYSTERIA else TILE_TYPES
-    if not isinstance(raw, (list, tuple)):
-        raise _fail("known_types must be a list of tile types", path)
-    chosen: set[TileType] = set()
-    for i, item in enumerate(raw):
-        t = _parse_tile_type(item, f"{path}[{i}]")
-        if t in chosen:
-            raise _fail(f"tile type {t.value!r} is listed twice", f"{path}[{i}]")
-        chosen.add(t)
-    known = tuple(t for t in TILE_TYPES if t in chosen)
-    implied = {Mode.MYSTERIA: (), Mode.TACTIKA: TILE_TYPES}.get(mode)
-    if implied is not None and known != implied:
-        # Accepted only when it says what the mode implies, so that parsed options parse again.
-        raise _fail(f"known_types can be chosen only in mode 'mixed' (mode is {mode.value!r})", path)
-    return known
-
-
-def _parse_tile_values(raw: Any) -> dict[str, tuple[int, ...]]:
-    path = "options.tile_values"
-    values = {t.value: RECONSTRUCTED_TILE_VALUES[t] for t in TILE_TYPES}
-    if raw is None:
-        return values
-    if not isinstance(raw, Mapping):
-        raise _fail("tile_values must be an object mapping tile types to lists of values", path)
-    for key, items in raw.items():
-        t = _parse_tile_type(key, f"{path}.{key}")
-        here = f"{path}.{t.value}"
-        if not isinstance(items, (list, tuple)) or len(items) != TILE_COUNTS[t]:
-            raise _fail(f"{t.value} needs exactly {TILE_COUNTS[t]} values", here)
-        for i, v in enumerate(items):
-            if not _is_int(v) or not TILE_VALUE_MIN <= v <= TILE_VALUE_MAX:
-                raise _fail(
-                    f"tile values are integers from {TILE_VALUE_MIN} to {TILE_VALUE_MAX}", f"{here}[{i}]"
-                )
-        values[t.value] = tuple(sorted(items))
-    return values
+        return tuple(Tile(t, v) for t in TILE_TYPES for v in self.tile_values.of(t))
 
 
 def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:
-    """Validate user options for `players` seats; raises `InvalidOptions`."""
+    """Decode, check and normalise user options for `players` seats; raises `InvalidOptions`."""
     if players != PLAYERS:
-        raise _fail(f"Yutakâ is played by exactly {PLAYERS} players, not {players}", "players")
-    raw = {} if raw is None else raw
-    if not isinstance(raw, Mapping):
-        raise _fail("options must be a JSON object", "options")
-    for key in raw:
-        if key not in OPTION_KEYS:
-            raise _fail(f"unknown option {key!r}; known: {', '.join(OPTION_KEYS)}", f"options.{key}")
+        raise InvalidOptions(f"Yutakâ is played by exactly {PLAYERS} players, not {players}", "players")
     try:
-        mode = Mode(raw.get("mode", DEFAULT_MODE))
-    except ValueError:
-        modes = ", ".join(m.value for m in Mode)
-        raise _fail(f"mode must be one of: {modes}", "options.mode") from None
-    first = raw.get("first_player", DEFAULT_FIRST_PLAYER)
-    if not _is_int(first) or not 0 <= first < PLAYERS:
-        raise _fail("first_player must be 0 or 1", "options.first_player")
-    stacked = raw.get("stacked", DEFAULT_STACKED)
-    if not isinstance(stacked, bool):
-        raise _fail("stacked must be true or false", "options.stacked")
-    return Options(
-        mode=mode,
-        known_types=_parse_known_types(mode, raw.get("known_types")),
-        first_player=first,
-        stacked=stacked,
-        tile_values=_parse_tile_values(raw.get("tile_values")),
+        opts = from_json(Options, {} if raw is None else raw, "options")
+    except DecodeError as e:
+        raise InvalidOptions(str(e), e.path) from None
+    values = opts.tile_values
+    return replace(
+        opts,
+        known_types=_known_types(opts.mode, opts.known_types),
+        tile_values=TileValues(*(tuple(sorted(values.of(t))) for t in TILE_TYPES)),
     )
 
 
-def options_to_json(options: Options) -> JSON:
+def _known_types(mode: Mode, chosen: tuple[TileType, ...] | None) -> tuple[TileType, ...]:
+    path = "options.known_types"
+    implied = {Mode.MYSTERIA: (), Mode.TACTIKA: TILE_TYPES}.get(mode)
+    if chosen is None:
+        return DEFAULT_MIXED_KNOWN_TYPES if implied is None else implied
+    for i, t in enumerate(chosen):
+        if t in chosen[:i]:
+            raise InvalidOptions(f"{path}[{i}]: tile type {t.value!r} is listed twice", f"{path}[{i}]")
+    known = tuple(t for t in TILE_TYPES if t in chosen)
+    if implied is not None and known != implied:
+        # Accepted only when it says what the mode implies, so that parsed options parse again.
+        raise InvalidOptions(
+            f"{path}: known_types can be chosen only in mode 'mixed' (mode is {mode.value!r})", path
+        )
+    return known
+
+
+def options_to_json(options: Options) -> Any:
     return to_json(options)
-
-
-def options_schema() -> JSON:
-    types = [t.value for t in TILE_TYPES]
-    value = {"type": "integer", "minimum": TILE_VALUE_MIN, "maximum": TILE_VALUE_MAX}
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Yutakâ match options",
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "mode": {
-                "enum": [m.value for m in Mode],
-                "default": DEFAULT_MODE.value,
-                "description": "mysteria: face-down types hidden; tactika: types public; "
-                "mixed: the types in known_types are public",
-            },
-            "known_types": {
-                "type": "array",
-                "items": {"enum": types},
-                "uniqueItems": True,
-                "default": [t.value for t in DEFAULT_MIXED_KNOWN_TYPES],
-                "description": "mode mixed only: tile types whose face-down tiles show their type",
-            },
-            "first_player": {"enum": list(range(PLAYERS)), "default": DEFAULT_FIRST_PLAYER},
-            "stacked": {
-                "type": "boolean",
-                "default": DEFAULT_STACKED,
-                "description": "stacked archipelagos: on each island only the uppermost face-down "
-                "tile (lowest slot) may be revealed",
-            },
-            "tile_values": {
-                "type": "object",
-                "additionalProperties": False,
-                "description": "replacement tile values per type (reconstructed values by default)",
-                "properties": {
-                    t.value: {
-                        "type": "array",
-                        "items": value,
-                        "minItems": TILE_COUNTS[t],
-                        "maxItems": TILE_COUNTS[t],
-                        "default": list(RECONSTRUCTED_TILE_VALUES[t]),
-                    }
-                    for t in TILE_TYPES
-                },
-            },
-        },
-    }

@@ -6,33 +6,56 @@ any position directly and the engine scores the real one the same way.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Annotated
 
+from app.games.codec import Doc
 from app.games.yutaka.components import PLAYERS, TILE_TYPES, Card, CardKind, Tile, TileType
 
 
 class Result(enum.StrEnum):
+    """What became of one type's tiles on one island."""
+
     WON = "won"
     DISCARDED = "discarded"  # both sides compared equal: nobody gets the tiles
     UNCLAIMED = "unclaimed"  # no side had a card of the type
 
 
 class Basis(enum.StrEnum):
+    """What was compared: each seat's sum of that kind's cards, or (equipment held on both sides)
+    the sum of every card in each column, dynamite counting 0."""
+
     TYPE_SUM = "type_sum"  # the sums of that type's card values
     COLUMN_SUM = "column_sum"  # equipment held on both sides: the sums of all cards in each column
 
 
 class TieBreak(enum.StrEnum):
-    EQUIPMENT_TILES = "equipment_tiles"  # more equipment tiles won
-    EQUIPMENT_VALUE = "equipment_value"  # higher total value of equipment tiles won
+    """How equal totals are decided (the match option `tie_break`); also the criteria themselves."""
+
+    EQUIPMENT_TILES = "equipment_tiles"  # more equipment tiles won, then more equipment points
+    EQUIPMENT_POINTS = "equipment_points"  # more equipment points won, then more equipment tiles
+    SHARED = "shared"  # equal totals share the win at once
 
 
-# Decision (RULES §2.5): equal totals are broken by these criteria in order; if all are equal too,
-# the tied players share the win.
-TIE_BREAKS: tuple[TieBreak, ...] = (TieBreak.EQUIPMENT_TILES, TieBreak.EQUIPMENT_VALUE)
+# Decision (RULES §2.5): the criteria compared in order under each `tie_break`; when all of them
+# are equal too, the tied players share the win.
+TIE_BREAK_CHAINS: Mapping[TieBreak, tuple[TieBreak, ...]] = MappingProxyType(
+    {
+        TieBreak.EQUIPMENT_TILES: (TieBreak.EQUIPMENT_TILES, TieBreak.EQUIPMENT_POINTS),
+        TieBreak.EQUIPMENT_POINTS: (TieBreak.EQUIPMENT_POINTS, TieBreak.EQUIPMENT_TILES),
+        TieBreak.SHARED: (),
+    }
+)
+DEFAULT_TIE_BREAK = TieBreak.EQUIPMENT_TILES
+TIE_BREAKS: tuple[TieBreak, ...] = TIE_BREAK_CHAINS[DEFAULT_TIE_BREAK]
 DECIDED_BY_TOTAL = "total"
 DECIDED_BY_SHARED_WIN = "shared"
+DECIDED_BY = ("total", "equipment_tiles", "equipment_points", "shared")  # what `decided_by` may say
+
+
+PerSeat = Doc("One entry per seat, in seat order.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,20 +64,22 @@ class Award:
     seat): the type's card sums, or whole-column sums when `basis` is `column_sum`."""
 
     type: TileType
-    tiles: tuple[int, ...]
-    cards: tuple[int, ...]
-    compared: tuple[int, ...]
+    tiles: Annotated[tuple[int, ...], Doc("The values of this type's tiles on the island.")]
+    cards: Annotated[tuple[int, ...], PerSeat, Doc("How many cards of this kind each seat has there.")]
+    compared: Annotated[tuple[int, ...], PerSeat]
     basis: Basis
     result: Result
-    winner: int | None
-    points: int
+    winner: Annotated[int | None, Doc("The seat that won the tiles; null unless `result` is won.")]
+    points: Annotated[int, Doc("The winner's points from these tiles (0 if nobody won them).")]
 
 
 @dataclass(frozen=True, slots=True)
 class IslandScore:
-    island: int
-    awards: tuple[Award, ...]  # one per tile type present on the island, canonical type order
-    points: tuple[int, ...]
+    """The final scoring of one island: one award per tile type present, in canonical type order."""
+
+    island: Annotated[int, Doc("Island index, 0–4.", minimum=0, maximum=4)]
+    awards: tuple[Award, ...]
+    points: Annotated[tuple[int, ...], PerSeat]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +129,13 @@ def score_island(island: int, tiles: Sequence[Tile], sides: Sequence[Column]) ->
     return IslandScore(island, awards, points)
 
 
-def score_game(columns: Sequence[Sequence[Column]], islands: Sequence[Sequence[Tile]]) -> FinalScore:
+def score_game(
+    columns: Sequence[Sequence[Column]],
+    islands: Sequence[Sequence[Tile]],
+    tie_break: TieBreak = DEFAULT_TIE_BREAK,
+) -> FinalScore:
     """Score a finished game: `columns[seat][island]` are the cards on that side, `islands[i]` the
-    tiles of island i."""
+    tiles of island i; equal totals are decided by `tie_break`."""
     seats = range(len(columns)) if columns else range(PLAYERS)
     scored = tuple(
         score_island(i, tiles, [columns[seat][i] for seat in seats]) for i, tiles in enumerate(islands)
@@ -116,17 +145,21 @@ def score_game(columns: Sequence[Sequence[Column]], islands: Sequence[Sequence[T
     eq_tiles = tuple(sum(len(a.tiles) for a in equipment if a.winner == seat) for seat in seats)
     eq_value = tuple(sum(a.points for a in equipment if a.winner == seat) for seat in seats)
     winners, decided_by = _winners(
-        totals, {TieBreak.EQUIPMENT_TILES: eq_tiles, TieBreak.EQUIPMENT_VALUE: eq_value}
+        totals,
+        TIE_BREAK_CHAINS[tie_break],
+        {TieBreak.EQUIPMENT_TILES: eq_tiles, TieBreak.EQUIPMENT_POINTS: eq_value},
     )
     return FinalScore(scored, totals, eq_tiles, eq_value, winners, decided_by)
 
 
-def _winners(totals: tuple[int, ...], keys: dict[TieBreak, tuple[int, ...]]) -> tuple[tuple[int, ...], str]:
+def _winners(
+    totals: tuple[int, ...], chain: tuple[TieBreak, ...], keys: dict[TieBreak, tuple[int, ...]]
+) -> tuple[tuple[int, ...], str]:
     best = max(totals)
     candidates = [seat for seat, total in enumerate(totals) if total == best]
     if len(candidates) == 1:
         return tuple(candidates), DECIDED_BY_TOTAL
-    for criterion in TIE_BREAKS:
+    for criterion in chain:
         key = keys[criterion]
         top = max(key[seat] for seat in candidates)
         candidates = [seat for seat in candidates if key[seat] == top]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from app.games.yutaka.components import (
+    CANONICAL,
     HAND_SIZE,
     OPENING_REVEALS,
     PLAYERS,
@@ -20,15 +21,29 @@ from app.games.yutaka.components import (
     CardKind,
     Tile,
 )
-from app.games.yutaka.events import CardDrawn, CardPlayed, Event, GameEnded, GameStarted, TileRevealed
+from app.games.yutaka.events import (
+    CardDrawn,
+    CardPlayed,
+    Event,
+    GameEnded,
+    GameStarted,
+    TileRevealed,
+    TurnConfirmed,
+)
 from app.games.yutaka.options import Options
 
 T = TypeVar("T")
 
 
 class Phase(enum.StrEnum):
+    """`opening`: the four opening reveals (player 1, 2, 1, 2); `play`: the player on turn plays a
+    card; `confirm` (option explicit_end_turn): the player ends the turn with `end_turn`; `reveal`:
+    a tile is revealed (after equipment by the player, after dynamite by the opponent); `over`: the
+    game has ended. (`draw` exists only inside one decision: no view ever shows it.)"""
+
     OPENING = "opening"  # the four opening reveals, P1 P2 P1 P2
     PLAY = "play"  # the player on turn plays a card
+    CONFIRM = "confirm"  # explicit_end_turn: the player on turn sends end_turn
     REVEAL = "reveal"  # `revealer` reveals a tile (after equipment: the player; after dynamite: the opponent)
     DRAW = "draw"  # transient within one decision: the draw closing the turn follows
     OVER = "over"
@@ -50,6 +65,7 @@ class State:
     opening_reveals: int  # opening reveals done
     cards_played: int
     set_aside_public: bool = False
+    reveal_after_confirm: bool = False  # phase confirm after dynamite: end_turn hands the reveal on
 
 
 def other(seat: int) -> int:
@@ -85,7 +101,7 @@ def revealable(state: State) -> tuple[tuple[int, int], ...]:
 
 
 def to_act(state: State) -> tuple[int, ...]:
-    if state.phase is Phase.PLAY:
+    if state.phase is Phase.PLAY or state.phase is Phase.CONFIRM:
         return (state.turn,)
     if state.phase in (Phase.OPENING, Phase.REVEAL):
         return (state.revealer,)
@@ -94,11 +110,13 @@ def to_act(state: State) -> tuple[int, ...]:
 
 def initial_state(started: GameStarted) -> State:
     islands = started.islands
+    # the shared DECK objects, whose JSON the codec remembers (a decoded event holds copies)
+    decks = tuple(tuple(CANONICAL.get(card, card) for card in deck) for deck in started.decks)
     return State(
         options=started.options,
         first_player=started.first_player,
-        hands=tuple(deck[:HAND_SIZE] for deck in started.decks),
-        decks=tuple(deck[HAND_SIZE:] for deck in started.decks),
+        hands=tuple(deck[:HAND_SIZE] for deck in decks),
+        decks=tuple(deck[HAND_SIZE:] for deck in decks),
         columns=tuple(tuple(() for _ in islands) for _ in range(PLAYERS)),
         islands=islands,
         revealed=tuple(tuple(False for _ in row) for row in islands),
@@ -143,6 +161,8 @@ def _played(state: State, e: CardPlayed) -> State:
     changes: dict[str, Any]
     if e.card.kind is CardKind.EQUIPMENT:
         changes = {"phase": Phase.REVEAL, "revealer": e.seat}
+    elif state.options.explicit_end_turn:
+        changes = {"phase": Phase.CONFIRM, "reveal_after_confirm": e.card.kind is CardKind.DYNAMITE}
     elif e.card.kind is CardKind.DYNAMITE:
         changes = {"phase": Phase.REVEAL, "revealer": other(e.seat)}
     else:
@@ -171,6 +191,14 @@ def _drawn(state: State, e: CardDrawn) -> State:
     )
 
 
+def _confirmed(state: State, e: TurnConfirmed) -> State:
+    if state.phase is not Phase.CONFIRM or e.seat != state.turn:
+        raise ValueError("turn_confirmed does not fit the state")
+    if state.reveal_after_confirm:
+        return replace(state, phase=Phase.REVEAL, revealer=other(e.seat), reveal_after_confirm=False)
+    return replace(state, **_close_turn(state))
+
+
 def evolve(state: State, event: Event) -> State:
     if isinstance(event, CardPlayed):
         return _played(state, event)
@@ -178,6 +206,8 @@ def evolve(state: State, event: Event) -> State:
         return _revealed(state, event)
     if isinstance(event, CardDrawn):
         return _drawn(state, event)
+    if isinstance(event, TurnConfirmed):
+        return _confirmed(state, event)
     if isinstance(event, GameEnded):
         return replace(state, set_aside_public=True)
     raise ValueError("game_started begins a stream; fold it with initial_state")

@@ -1,100 +1,120 @@
-"""What one viewer may see: `view(state, seat | None)` and `redact(event, seat | None)` as JSON.
+"""What one viewer may see of a Yutakâ match: `YutakaView`, built by `view(state, seat | None)`.
 
 A seat sees its own hand, never the opponent's (only its size) and no deck order (only sizes);
 everyone sees every placed card and every face-up tile. A face-down island tile shows its type only
 when the mode makes that type public, never its value; the set-aside tiles stay hidden, type too,
-until the game ends. A spectator (`None`) sees what both seats see in common.
+until the game ends. A spectator (`None`) sees what both seats see in common. The match envelope
+(game, seq, seat, to_act, legal_actions, outcome…) is added by the match layer, not here.
 """
 
 from __future__ import annotations
 
-from app.games.codec import JSON, to_json
-from app.games.yutaka.components import HAND_SIZE, ISLAND_NAMES, OPENING_REVEALS, PLAYERS, Tile, TileType
-from app.games.yutaka.events import CardDrawn, Event, GameStarted
+import functools
+from dataclasses import dataclass
+from typing import Annotated
+
+from app.games.codec import ONCE, Doc, encode_once
+from app.games.yutaka.components import ISLAND_NAMES, OPENING_REVEALS, PLAYERS, Card, Tile, TileType
 from app.games.yutaka.options import Options
-from app.games.yutaka.rules import legal_actions, outcome
-from app.games.yutaka.state import Phase, State, to_act
+from app.games.yutaka.state import Phase, State
+
+PerSeat = Doc("One entry per seat, in seat order.")
 
 
-def _viewer(seat: int | None) -> int | None:
+@dataclass(frozen=True, slots=True)
+class TileView:
+    """An island slot as the viewer sees it: a tile `{type, value}` plus its slot and whether it is
+    face up. A face-down tile's value is null, and so is its type unless the mode shows it."""
+
+    slot: Annotated[int, Doc("0–3, 0 is the top.", minimum=0, maximum=3)]
+    face_up: bool
+    type: TileType | None
+    value: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class IslandView:
+    """One island: its tiles by slot and, per seat, the cards on that seat's side in play order
+    (dynamite lies on the side of the seat it was played against)."""
+
+    island: Annotated[int, Doc("Island index, 0–4.", minimum=0, maximum=4)]
+    name: str
+    tiles: tuple[TileView, ...]
+    cards: Annotated[tuple[tuple[Card, ...], ...], PerSeat]
+
+
+@dataclass(frozen=True, slots=True)
+class YutakaView:
+    """What one seat (or a spectator) sees of a Yutakâ match."""
+
+    options: Annotated[Options, ONCE]
+    first_player: Annotated[
+        int, Doc("Seat of player 1 (who revealed and played first).", minimum=0, maximum=1)
+    ]
+    phase: Phase
+    turn: Annotated[int | None, Doc("The seat on turn; null during the opening and after the end.")]
+    opening_reveals_left: Annotated[int, Doc(minimum=0, maximum=OPENING_REVEALS)]
+    cards_played: Annotated[int, Doc(minimum=0)]
+    hand: Annotated[tuple[Card, ...] | None, Doc("The viewer's hand; null for a spectator.")]
+    hand_sizes: Annotated[tuple[int, ...], PerSeat]
+    deck_sizes: Annotated[tuple[int, ...], PerSeat]
+    islands: tuple[IslandView, ...]
+    face_down: Annotated[int, Doc("Face-down tiles left on the islands; the game ends at 0.", minimum=0)]
+    set_aside: Annotated[tuple[Tile, ...] | None, Doc("The five set-aside tiles, null until the game ends.")]
+    set_aside_count: int
+
+
+def viewer(seat: int | None) -> int | None:
+    """The seat whose secrets may be shown; anything but a seat of the match is a spectator."""
     return seat if seat is not None and 0 <= seat < PLAYERS else None
 
 
-def _hidden_tile(tile: Tile, slot: int, public: frozenset[TileType]) -> JSON:
-    return {
-        "slot": slot,
-        "face_up": False,
-        "type": tile.type.value if tile.type in public else None,
-        "value": None,
-    }
+@functools.lru_cache(maxsize=4096)
+def island_tiles(
+    row: tuple[Tile, ...], shown: tuple[bool, ...], known: tuple[TileType, ...]
+) -> tuple[TileView, ...]:
+    """The views of one island's slots (`known`: the types shown face down); shared objects, since
+    few combinations ever occur, so their JSON is encoded once."""
+    return tuple(
+        TileView(s, True, t.type, t.value)
+        if shown[s]
+        else TileView(s, False, t.type if t.type in known else None, None)
+        for s, t in enumerate(row)
+    )
 
 
-def _shown_tile(tile: Tile, slot: int) -> JSON:
-    return {"slot": slot, "face_up": True, "type": tile.type.value, "value": tile.value}
+encode_once(TileView)
+
+_ON_TURN = frozenset((Phase.PLAY, Phase.CONFIRM, Phase.REVEAL, Phase.DRAW))
 
 
-def _public_types(options: Options) -> frozenset[TileType]:
-    return frozenset(options.known_types)
-
-
-def view(state: State, seat: int | None) -> JSON:
-    viewer = _viewer(seat)
-    public = _public_types(state.options)
-    islands = []
-    for i, row in enumerate(state.islands):
-        shown = state.revealed[i]
-        islands.append(
-            {
-                "island": i,
-                "name": ISLAND_NAMES[i],
-                "tiles": [
-                    _shown_tile(t, s) if shown[s] else _hidden_tile(t, s, public) for s, t in enumerate(row)
-                ],
-                "cards": [to_json(state.columns[side][i]) for side in range(PLAYERS)],
-            }
-        )
-    result = outcome(state)
-    on_turn = state.phase in (Phase.PLAY, Phase.REVEAL, Phase.DRAW)
-    return {
-        "game": "yutaka",
-        "seat": viewer,
-        "options": to_json(state.options),
-        "first_player": state.first_player,
-        "phase": state.phase.value,
-        "turn": state.turn if on_turn else None,
-        "to_act": list(to_act(state)),
-        "opening_reveals_left": OPENING_REVEALS - state.opening_reveals,
-        "cards_played": state.cards_played,
-        "hand": None if viewer is None else to_json(state.hands[viewer]),
-        "hand_sizes": [len(h) for h in state.hands],
-        "deck_sizes": [len(d) for d in state.decks],
-        "islands": islands,
-        "face_down": sum(not s for row in state.revealed for s in row),
-        "set_aside": to_json(state.set_aside) if state.set_aside_public else None,
-        "set_aside_count": len(state.set_aside),
-        "legal_actions": [] if viewer is None else to_json(legal_actions(state, viewer)),
-        "outcome": None if result is None else result.to_json(),
-    }
-
-
-def _redact_start(e: GameStarted, viewer: int | None) -> JSON:
-    public = _public_types(e.options)
-    return {
-        "type": e.TYPE,
-        "options": to_json(e.options),
-        "first_player": e.first_player,
-        "hand": None if viewer is None else to_json(e.decks[viewer][:HAND_SIZE]),
-        "hand_sizes": [min(HAND_SIZE, len(d)) for d in e.decks],
-        "deck_sizes": [max(0, len(d) - HAND_SIZE) for d in e.decks],
-        "islands": [[_hidden_tile(t, s, public) for s, t in enumerate(row)] for row in e.islands],
-        "set_aside_count": len(e.set_aside),
-    }
-
-
-def redact(event: Event, seat: int | None) -> JSON:
-    viewer = _viewer(seat)
-    if isinstance(event, GameStarted):
-        return _redact_start(event, viewer)
-    if isinstance(event, CardDrawn) and event.seat != viewer:
-        return {"type": event.TYPE, "seat": event.seat}
-    return to_json(event)  # plays, reveals and the end are public facts
+def view(state: State, seat: int | None) -> YutakaView:
+    me = viewer(seat)
+    known = state.options.known_types or ()
+    columns = state.columns
+    islands = tuple(
+        [
+            IslandView(
+                i,
+                ISLAND_NAMES[i],
+                island_tiles(row, state.revealed[i], known),
+                tuple([c[i] for c in columns]),
+            )
+            for i, row in enumerate(state.islands)
+        ]
+    )
+    return YutakaView(
+        options=state.options,
+        first_player=state.first_player,
+        phase=state.phase,
+        turn=state.turn if state.phase in _ON_TURN else None,
+        opening_reveals_left=OPENING_REVEALS - state.opening_reveals,
+        cards_played=state.cards_played,
+        hand=None if me is None else state.hands[me],
+        hand_sizes=tuple(map(len, state.hands)),
+        deck_sizes=tuple(map(len, state.decks)),
+        islands=islands,
+        face_down=sum(not s for row in state.revealed for s in row),
+        set_aside=state.set_aside if state.set_aside_public else None,
+        set_aside_count=len(state.set_aside),
+    )
