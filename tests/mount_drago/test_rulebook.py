@@ -54,3 +54,15 @@ def test_summit_discard_keeps_what_you_want() -> None:
     drawn = of_type(events, CardsDrawn)
     assert len(drawn) == 1 and len(drawn[0].cards) == 2  # no scoring: refill to 6
     assert len(state.hands[0]) == 6 and code_of(card("yellow", 2)) in state.hands[0]
+
+
+def test_original_english_green_space_example() -> None:
+    # 3 players: you move your own dragon onto the green 4; an opponent's dragon stands on a 1,
+    # the other's on a 6: a large scoring pays every rider the printed value under its dragon
+    state = riders_state([card("red", 3), card("blue", 1), card("black", 1)])
+    state = hands(state, [card("red", 2)] * 2, [card("green", 1)], [card("gray", 1)])
+    state = at(state, red=5, blue=1, black=10)  # red on a 5, blue on a 1, black on a 6
+    events, after = act(state, 0, Play(card("red", 2)))  # red: 5 → 7, the green 4
+    assert of_type(events, Scored) == [Scored("green", (4, 1, 6))]
+    assert after.scores == (4, 1, 6)
+    assert types(events) == ["card_played", "rider_settled", "scored", "turn_ended"]  # scored: no draw

@@ -19,9 +19,11 @@ ISLANDS = [
 SET_ASIDE = [t("idol", 10), t("dagger", 6), t("amphora", 6), t("equipment", 4), t("equipment", 3)]
 
 # (card, island index) in play order; dynamite lands on the other player's side of that island.
+# Column 3 is rigged as the rulebook describes it: player 1 holds two equipment cards there
+# (2 and 1, with an idol 2 and the opponent's dynamite: 2 + 0 + 1 + 2 = 5 against 8).
 P1_PLAYS = [
-    (c("amphora", 3), 0), (c("crystal", 4), 0), (c("idol", 4), 1), (c("equipment", 2), 1),
-    (c("equipment", 4), 1), (c("idol", 2), 2), (c("equipment", 1), 2), (c("dagger", 2), 2),
+    (c("amphora", 3), 0), (c("crystal", 4), 0), (c("idol", 4), 1), (c("equipment", 2), 2),
+    (c("equipment", 4), 1), (c("idol", 2), 2), (c("equipment", 1), 2), (c("dagger", 2), 1),
     (c("dagger", 4), 3), (c("crystal", 3), 3), (c("equipment", 3), 4), (c("amphora", 2), 4),
     (c("crystal", 1), 4), (DYN, 2), (DYN, 0), (DYN, 1), (DYN, 4),
 ]  # fmt: skip
@@ -57,6 +59,12 @@ def test_final_columns_are_the_rulebook_layout() -> None:
     assert sorted(card.value for card in p1_col3) == [0, 1, 2, 2]  # 2 + 0 + 1 + 2
     assert sorted(card.value for card in p2_col3) == [0, 1, 2, 2, 3]  # 3 + 2 + 2 + 0 + 1
     assert DYN in p1_col3 and DYN in p2_col3
+    # both players hold equipment there, player 1 two cards of it: the whole columns are compared
+    assert [card for card in p1_col3 if card.kind.value == "equipment"] == [
+        c("equipment", 2),
+        c("equipment", 1),
+    ]
+    assert [card for card in p2_col3 if card.kind.value == "equipment"] == [c("equipment", 3)]
 
 
 def test_totals_are_45_and_64() -> None:
