@@ -20,9 +20,16 @@ import pytest
 from app.games.codec import to_json
 from app.games.core import ENVELOPE, NOT_YOUR_TURN, IllegalAction, decode_action, decode_event, replay
 from app.games.mount_drago import GAME
-from app.games.mount_drago.actions import Play
+from app.games.mount_drago.actions import EndTurn, Play
 from app.games.mount_drago.cards import CARDS, DECK, DECK_COUNTS, Card, cards
-from app.games.mount_drago.events import CardsDrawn, DrawPileReshuffled, Event, GameStarted, RiderSettled
+from app.games.mount_drago.events import (
+    CardsDrawn,
+    DrawPileReshuffled,
+    Event,
+    GameStarted,
+    RiderSettled,
+    TurnEnded,
+)
 from app.games.mount_drago.state import State
 from app.games.mount_drago.track import TRACK_2_3, spaces_to_json
 from tests.mount_drago.helpers import all_cards
@@ -114,6 +121,8 @@ def _play(players: int, seed: int, options: dict[str, Any]) -> Counter[str]:
         new = list(GAME.decide(state, seat, action, rng))
         if not any(isinstance(e, DrawPileReshuffled) for e in new):
             assert rng.getstate() == before  # the rng is for reshuffles only
+        if state.options.explicit_end_turn and any(isinstance(e, (CardsDrawn, TurnEnded)) for e in new):
+            assert isinstance(action, EndTurn)  # with the option, only end_turn draws and ends a turn
         for event in new:
             state = GAME.evolve(state, event)
             mirror = GAME.evolve(mirror, _round_trip(event))
@@ -158,6 +167,20 @@ def test_random_playouts_reach_reshuffles() -> None:
         if seen["draw_pile_reshuffled"] >= 2:
             break
     assert seen["draw_pile_reshuffled"] >= 2
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_random_playouts_with_every_option_off_its_default(players: int) -> None:
+    options = {
+        "explicit_end_turn": True,
+        "zero_scoring_counts": False,
+        "refill_after_discard_empty": False,
+        "negative_floor": False,
+    }
+    seen: Counter[str] = Counter()
+    for seed in SEEDS:
+        seen += _play(players, seed, options)
+    assert seen["EndTurn"] and seen["turn_ended"] and seen["scored"]
 
 
 def test_random_playouts_on_a_custom_track() -> None:

@@ -1,6 +1,7 @@
-"""Random playouts (every mode and variant) checking invariants after every decision: cards and
-tiles conserved, limits, who acts, legal actions agreeing with `decide`, the end by the 48th card,
-and replay (also through JSON) reproducing the live state."""
+"""Random playouts (every mode, variant and option) checking invariants after every decision: cards
+and tiles conserved, limits, who acts, legal actions agreeing with `decide`, the end by the 48th
+card, and replay (also through JSON) reproducing the live state. The schema checks of the same
+kind of games are in tests/games."""
 
 from __future__ import annotations
 
@@ -14,22 +15,29 @@ from app.games.codec import from_json, to_json
 from app.games.core import IllegalAction, decode_event, replay
 from app.games.playout import play_random
 from app.games.yutaka import GAME
-from app.games.yutaka.actions import Action, Play, Reveal
+from app.games.yutaka.actions import Action, EndTurn, Play, Reveal
 from app.games.yutaka.components import DECK, MAX_CARDS_PER_SIDE, TILE_TYPES, CardKind
 from app.games.yutaka.events import GameEnded
-from app.games.yutaka.game import MAX_DECISIONS
+from app.games.yutaka.game import MAX_DECISIONS, MAX_DECISIONS_EXPLICIT
 from app.games.yutaka.options import parse_options
 from app.games.yutaka.state import Phase, State
 
 ALL_ACTIONS: tuple[Action, ...] = (
     *(Play(card, i) for card in dict.fromkeys(DECK) for i in range(5)),
     *(Reveal(i, s) for i in range(5) for s in range(4)),
+    EndTurn(),
 )
 
 
 def random_options(rng: random.Random) -> dict[str, Any]:
     mode = rng.choice(["mysteria", "tactika", "mixed"])
-    options: dict[str, Any] = {"mode": mode, "first_player": rng.randrange(2), "stacked": rng.random() < 0.3}
+    options: dict[str, Any] = {
+        "mode": mode,
+        "first_player": rng.choice([0, 1, "random"]),
+        "stacked": rng.random() < 0.3,
+        "explicit_end_turn": rng.random() < 0.3,
+        "tie_break": rng.choice(["equipment_tiles", "equipment_points", "shared"]),
+    }
     if mode == "mixed":
         options["known_types"] = [t.value for t in TILE_TYPES if rng.random() < 0.5]
     if rng.random() < 0.2:
@@ -49,7 +57,8 @@ def check_invariants(state: State, decisions: int) -> None:
         assert all(len(column) <= MAX_CARDS_PER_SIDE for column in state.columns[seat])
     tiles = [*(tile for row in state.islands for tile in row), *state.set_aside]
     assert Counter(tiles) == Counter(state.options.tiles()) and len(tiles) == 25
-    assert state.cards_played <= 48 and decisions <= MAX_DECISIONS
+    most = MAX_DECISIONS_EXPLICIT if state.options.explicit_end_turn else MAX_DECISIONS
+    assert state.cards_played <= 48 and decisions <= most
     acting = GAME.to_act(state)
     if GAME.outcome(state) is None:
         assert len(acting) == 1

@@ -39,9 +39,13 @@ from app.games.yutaka.state import State
 # The exact maximum number of decisions in a game: the opening reveals, every card of both decks,
 # and one reveal per tile left face down after the opening (68; tests check no game exceeds it).
 MAX_DECISIONS = OPENING_REVEALS + PLAYERS * DECK_SIZE + (ISLANDS * SLOTS_PER_ISLAND - OPENING_REVEALS)
-# The bound declared to loops: a round margin above MAX_DECISIONS, because `play_random` checks the
-# outcome only *before* each of its `max_actions` decisions and so needs one more than the maximum.
-DECISION_BOUND = 100
+# With explicit_end_turn, one end_turn more for every card but equipment (108).
+MAX_DECISIONS_EXPLICIT = MAX_DECISIONS + PLAYERS * sum(
+    1 for card in DECK if card.kind is not CardKind.EQUIPMENT
+)
+# The bound declared to loops: a round margin above both, because `play_random` checks the outcome
+# only *before* each of its `max_actions` decisions and so needs one more than the maximum.
+DECISION_BOUND = 150
 
 INFO = GameInfo(
     name="yutaka",
