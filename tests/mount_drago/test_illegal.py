@@ -1,4 +1,4 @@
-"""Actions the rules refuse, and malformed JSON actions (RULES §1.5; core error codes)."""
+"""Actions the rules refuse, and malformed JSON actions (docs/rules.md §1.5; core error codes)."""
 
 from __future__ import annotations
 

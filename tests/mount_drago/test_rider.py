@@ -1,4 +1,4 @@
-"""The four rider cases of RULES §1.4.2, including the separate keep-or-switch decision."""
+"""The four rider cases of docs/rules.md §1.4.2, including the separate keep-or-switch decision."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The worked examples of the rulebooks (RULES §1.6)."""
+"""The worked examples of the rulebooks (docs/rules.md §1.6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scoring (RULES §1.4.1 and §1.4.3): blue, green, summit first entry, the −2 convention, capping.
+"""Scoring (docs/rules.md §1.4.1 and §1.4.3): blue, green, summit first entry, the −2 convention, capping.
 
 Board indices used here: 2–3 players: 3 = blue 3, 7 = green 4, 10 = plain 6, 23 = green 8,
 27…30 = summit 4, 2, 0, −2. 4–5 players: 2 = plain 1, 4 = blue 2, 10 = plain 6, 22 = green 8,

@@ -1,4 +1,4 @@
-"""Components, tracks, options, explicit setups and the random deal (RULES §1.1–1.3)."""
+"""Components, tracks, options, explicit setups and the random deal (docs/rules.md §1.1–1.3)."""
 
 from __future__ import annotations
 

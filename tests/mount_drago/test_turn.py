@@ -1,4 +1,4 @@
-"""The rest of a turn (RULES §1.4.4–§1.4.7): discards, the draw rule, reshuffles, passes, the end."""
+"""The rest of a turn (docs/rules.md §1.4.4–§1.4.7): discards, the draw rule, reshuffles, passes, the end."""
 
 from __future__ import annotations
 

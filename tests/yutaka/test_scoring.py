@@ -1,4 +1,4 @@
-"""RULES §2.5 scored directly: every per-island case, totals and the tie-break Decision chain."""
+"""docs/rules.md §2.5 scored directly: every per-island case, totals and the tie-break Decision chain."""
 
 from __future__ import annotations
 

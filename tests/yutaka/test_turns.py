@@ -1,4 +1,4 @@
-"""RULES §2.3–2.4 scripted: the opening reveals, plays, the 5-card limit, who reveals, drawing,
+"""docs/rules.md §2.3–2.4 scripted: the opening reveals, plays, the 5-card limit, who reveals, drawing,
 and the end of the game the moment the last face-down island tile is revealed."""
 
 from __future__ import annotations

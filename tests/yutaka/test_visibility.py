@@ -1,4 +1,4 @@
-"""RULES §2.2 visibility per mode, hands, draws and the set-aside tiles, seen through `view` and
+"""docs/rules.md §2.2 visibility per mode, hands, draws and the set-aside tiles, seen through `view` and
 `redact` for each seat and for a spectator."""
 
 from __future__ import annotations

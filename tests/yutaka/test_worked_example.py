@@ -1,4 +1,4 @@
-"""RULES §2.6: the rulebook's worked example, played as a whole rigged game to its final layout."""
+"""docs/rules.md §2.6: the rulebook's worked example, played as a whole rigged game to its final layout."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What a Mount Drago player may send (orders): play a card, settle a rider, discard, end the turn.
 
-RULES §1.5: `play` → maybe `choose_rider` (keep | switch) → `discard` zero or more times →
+docs/rules.md §1.5: `play` → maybe `choose_rider` (keep | switch) → `discard` zero or more times →
 `end_turn`. Each action is a frozen dataclass tagged by `TYPE`; `app.games.codec` decodes them.
 """
 

@@ -1,4 +1,4 @@
-"""Setup of a Mount Drago match (RULES §1.3): a random deal, or an explicit one for development.
+"""Setup of a Mount Drago match (docs/rules.md §1.3): a random deal, or an explicit one for development.
 
 `start` shuffles the 110 cards, deals one rider card per seat from the top with distinct dragons
 (cards of a taken dragon are set aside and shuffled back into the pile), six cards per hand, and

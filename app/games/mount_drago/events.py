@@ -114,7 +114,7 @@ class DrawPileReshuffled:
     TYPE: ClassVar[str] = "draw_pile_reshuffled"
     BARRIER: ClassVar[bool] = True
     draw_pile: tuple[Card, ...]  # top first
-    summit_discards: bool  # whether the summit discard pile joined (RULES §1.4.5 Decision)
+    summit_discards: bool  # whether the summit discard pile joined (docs/rules.md §1.4.5 Decision)
 
 
 @dataclass(frozen=True, slots=True)

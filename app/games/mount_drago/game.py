@@ -34,7 +34,7 @@ INFO: Final = GameInfo(
 
 
 class MountDrago:
-    """Mount Drago (Leo Colovini, 2011) for 2–5 players; RULES.md §1."""
+    """Mount Drago (Leo Colovini, 2011) for 2–5 players; docs/rules.md §1."""
 
     info: GameInfo = INFO
     action_types: Mapping[str, type[Action]] = ACTION_TYPES

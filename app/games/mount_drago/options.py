@@ -19,11 +19,11 @@ from app.games.mount_drago.track import TrackSpaces, check_track
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
-# Decision (RULES §1.4.3, Yucata convention): a negative change is applied only if the total stays ≥ 0.
+# Decision (docs/rules.md §1.4.3, Yucata convention): a negative change applies only if the total stays ≥ 0.
 NEGATIVE_FLOOR_DEFAULT: Final = True
-# Decision (RULES §1.4.5): an empty hand after a scoring is refilled also when discards emptied it.
+# Decision (docs/rules.md §1.4.5): an empty hand after a scoring is refilled also when discards emptied it.
 REFILL_AFTER_DISCARD_EMPTY_DEFAULT: Final = True
-# Decision (RULES §1.4.3): a blue/green/summit landing is a scoring even if nobody's total changes.
+# Decision (docs/rules.md §1.4.3): a blue/green/summit landing is a scoring even if nobody's total changes.
 ZERO_SCORING_COUNTS_DEFAULT: Final = True
 
 FirstPlayer = Annotated[int, Doc(minimum=0, maximum=MAX_PLAYERS - 1)]

@@ -1,6 +1,6 @@
 """Mount Drago's decider: who acts, what they may do, and which facts an action causes.
 
-`decide` checks an action against RULES §1.4 and returns the events it causes, running the turn
+`decide` checks an action against docs/rules.md §1.4 and returns the events it causes, running the turn
 forward as far as it goes without another decision: rider, scoring, game end, the automatic end
 of a turn without discardable cards, draws (with reshuffles, the only use of `rng`), automatic
 passes. Decisions the rules leave open are the named constants below and the match options
@@ -33,7 +33,7 @@ from app.games.mount_drago.events import (
 from app.games.mount_drago.state import CHOOSE_RIDER, DISCARD, OVER, PLAY, State, without
 from app.games.mount_drago.track import SpaceKind
 
-# Decision (RULES §1.4.5): the summit discard pile joins the reshuffled draw pile.
+# Decision (docs/rules.md §1.4.5): the summit discard pile joins the reshuffled draw pile.
 RESHUFFLE_SUMMIT_DISCARDS: Final = True
 SUMMIT_DRAGONS_TO_END: Final = 3  # the game ends when the third dragon reaches the summit
 
@@ -276,7 +276,7 @@ def _end_turn(
     scored: bool,
     rng: random.Random,
 ) -> list[Event]:
-    """The draw step, then the turn passes to the next seat that can play (RULES §1.4.5, §1.4.7).
+    """The draw step, then the turn passes to the next seat that can play (docs/rules.md §1.4.5, §1.4.7).
 
     `hand`, `piles` and `scores` are as the turn left them (they may not be folded into `state` yet).
     """

@@ -1,6 +1,6 @@
 """The Mount Drago track: space kinds, the two reconstructed board sides, and custom tracks.
 
-RULES §1.2: no source prints the space sequence, so the two sides below are reconstructed data
+docs/rules.md §1.2: no source prints the space sequence, so the two sides below are reconstructed data
 (every fact the sources give holds for them). A match may replace the track: the codec decodes the
 replacement (`TrackSpaces`) and `check_track` applies the domain rules. `Track` precomputes what
 scoring needs per space (small and large scoring values, where the summit starts) so a move costs
@@ -50,7 +50,7 @@ class Space:
 
 
 SUMMIT_SPACES: Final = 4
-# Decision (RULES §1.2): from the first summit space reached upwards; going further costs points.
+# Decision (docs/rules.md §1.2): from the first summit space reached upwards; going further costs points.
 SUMMIT_VALUES: Final = (4, 2, 0, -2)
 SMALL_SCORING_MAX: Final = 3  # a blue scoring pays only spaces of printed value ≤ 3
 MAX_TRACK_SPACES: Final = 200  # a sanity bound on custom tracks
@@ -76,7 +76,7 @@ def _side(spec: str) -> tuple[Space, ...]:
     return tuple(spaces)
 
 
-# Reconstructed (RULES §1.2): spaces after the start, in order.
+# Reconstructed (docs/rules.md §1.2): spaces after the start, in order.
 TRACK_2_3: Final = _side(
     "1, 2, 3B, 1, 5, 2, 4G, 3, 1, 6, 3B, 2, 5, 1, 7G, 3, 6, 2, 3B, 1, 5, 6, 8G, 2, 3B, 6, 4R, 2R, 0R, -2R"
 )
@@ -87,7 +87,7 @@ TRACKS: Final = {"2-3": TRACK_2_3, "4-5": TRACK_4_5}
 
 
 def side_for(players: int) -> str:
-    """Name (in `TRACKS`) of the board side for `players` seats (RULES §1.3 step 1)."""
+    """Name (in `TRACKS`) of the board side for `players` seats (docs/rules.md §1.3 step 1)."""
     return "2-3" if players <= 3 else "4-5"
 
 
@@ -126,7 +126,7 @@ def spaces_to_json(spaces: tuple[Space, ...]) -> JSON:
 
 
 def check_track(spaces: tuple[Space, ...], path: str) -> tuple[Space, ...]:
-    """The domain rules of a custom track the codec decoded (RULES §1.2); raises `InvalidOptions`."""
+    """The domain rules of a custom track the codec decoded (docs/rules.md §1.2); raises `InvalidOptions`."""
     if spaces[0] != Space(SpaceKind.START, 0):
         raise InvalidOptions(f"{path}[0]: the first space must be the start with value 0", f"{path}[0]")
     summits = sum(space.kind is SpaceKind.SUMMIT for space in spaces)

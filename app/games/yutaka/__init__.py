@@ -1,4 +1,4 @@
-"""Yutakâ (Alexandre Droit, Ferti Games 2019) for two players, per RULES.md §2: `GAME` is the engine.
+"""Yutakâ (Alexandre Droit, Ferti Games 2019) for two players, per docs/rules.md §2: `GAME` is the engine.
 
 Modules: `components` (pieces and limits), `options` (match options), `deal` (shuffles or an
 explicit setup), `actions` and `events` (orders and facts), `state` (the fold), `rules` (legal

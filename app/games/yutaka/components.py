@@ -1,6 +1,6 @@
 """The physical pieces of Yutakâ as data: tile types, cards, the deck, the islands and the limits.
 
-Everything here is fixed by the box (RULES §2.1) except the tile values, which no source prints and
+Everything here is fixed by the box (docs/rules.md §2.1) except the tile values, which no source prints and
 which are **reconstructed** from the rulebook's worked example; a match may replace them through the
 `tile_values` option (see `options`). Cards and tiles are small frozen values that the JSON codec
 writes as `{"kind": "dagger", "value": 3}` and `{"type": "crystal", "value": 11}`.
@@ -68,7 +68,7 @@ TILE_COLOURS: Mapping[TileType, str] = MappingProxyType(
 TILE_COUNTS: Mapping[TileType, int] = MappingProxyType(
     {TileType.IDOL: 3, TileType.DAGGER: 4, TileType.AMPHORA: 5, TileType.CRYSTAL: 6, TileType.EQUIPMENT: 7}
 )
-# Reconstructed (RULES §2.1): each type totals 30 and the worked example comes out exactly.
+# Reconstructed (docs/rules.md §2.1): each type totals 30 and the worked example comes out exactly.
 RECONSTRUCTED_TILE_VALUES: Mapping[TileType, tuple[int, ...]] = MappingProxyType(
     {
         TileType.IDOL: (5, 10, 15),

@@ -1,4 +1,4 @@
-"""The deal of a Yutakâ match (RULES §2.3): shuffle each deck separately and the 25 tiles, lay 4 per
+"""The deal of a Yutakâ match (docs/rules.md §2.3): shuffle each deck separately and the 25 tiles, lay 4 per
 island and set 5 aside; or take an explicit development `setup` instead, validated like user input.
 
 A setup is `{"decks": [[24 cards, top first] per seat], "islands": [[4 tiles] per island],

@@ -112,7 +112,7 @@ def catalogue() -> JSON:
 
 
 class YutakaGame:
-    """Yutakâ for exactly two seats; see RULES.md §2."""
+    """Yutakâ for exactly two seats; see docs/rules.md §2."""
 
     info: GameInfo = INFO
     action_types: Mapping[str, type[Action]] = ACTION_TYPES

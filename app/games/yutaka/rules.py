@@ -1,5 +1,5 @@
 """What a seat may do and what it causes: `legal_actions(state, seat)` and `decide(state, seat,
-action) -> events` (RULES §2.3–2.4). `decide` checks the order, refusing it with `IllegalAction`
+action) -> events` (docs/rules.md §2.3–2.4). `decide` checks the order, refusing it with `IllegalAction`
 in words the acting player understands, and returns the facts: the play, reveal or end of turn,
 then the draw that closes the turn, or the end of the game when the last face-down island tile
 shows. `is_barrier` and `finish_action` tell the match layer where a turn may no longer be undone

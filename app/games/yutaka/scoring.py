@@ -1,4 +1,4 @@
-"""Final scoring of Yutakâ (RULES §2.5): per island and tile type, who wins the tiles, then totals
+"""Final scoring of Yutakâ (docs/rules.md §2.5): per island and tile type, who wins the tiles, then totals
 and the tie-break chain. Pure functions of the card columns and the tile layout, so tests can score
 any position directly and the engine scores the real one the same way.
 """
@@ -39,7 +39,7 @@ class TieBreak(enum.StrEnum):
     SHARED = "shared"  # equal totals share the win at once
 
 
-# Decision (RULES §2.5): the criteria compared in order under each `tie_break`; when all of them
+# Decision (docs/rules.md §2.5): the criteria compared in order under each `tie_break`; when all of them
 # are equal too, the tied players share the win.
 TIE_BREAK_CHAINS: Mapping[TieBreak, tuple[TieBreak, ...]] = MappingProxyType(
     {
