@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Annotated
 
 from app.games.codec import ONCE, Doc, encode_once
@@ -48,7 +49,7 @@ class MountDragoView:
         tuple[Card, ...] | None, Doc("The viewer's hand in canonical order; null for a spectator.")
     ]
     hand_sizes: Annotated[tuple[int, ...], PerSeat]
-    positions: Annotated[Mapping[Dragon, int], Doc("Every dragon's space, as an index into `track`.")]
+    positions: Annotated[Mapping[Dragon, int], ONCE, Doc("Every dragon's space, as an index into `track`.")]
     summit_dragons: Annotated[tuple[Dragon, ...], Doc("Dragons on a summit space, in canonical order.")]
     riders: Annotated[tuple[Dragon, ...], Doc("The dragon each seat rides.")]
     rider_piles: Annotated[tuple[RiderPile, ...], PerSeat]
@@ -66,16 +67,15 @@ class MountDragoView:
 
 
 def view(state: State, seat: int | None) -> MountDragoView:
-    positions = state.positions
-    summit = state.track.summit_start
+    positions, summit_dragons = _board(state.positions, state.track.summit_start)
     return MountDragoView(
         players=state.players,
         phase=state.phase,
         current_player=state.current,
         hand=None if seat is None else _cards(state.hands[seat]),
         hand_sizes=tuple(map(len, state.hands)),
-        positions=dict(zip(DRAGONS, positions, strict=True)),
-        summit_dragons=tuple([d for d, p in zip(DRAGONS, positions, strict=True) if p >= summit]),
+        positions=positions,
+        summit_dragons=summit_dragons,
         riders=tuple([DRAGONS[d] for d in state.riders]),
         rider_piles=tuple([_pile(p[-1], len(p)) for p in state.piles]),
         scores=state.scores,
@@ -86,6 +86,14 @@ def view(state: State, seat: int | None) -> MountDragoView:
         options=state.options,
         track=state.track.spaces,
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _board(positions: tuple[int, ...], summit: int) -> tuple[Mapping[Dragon, int], tuple[Dragon, ...]]:
+    """The dragons' spaces and those on the summit: shared by every viewer of a position (one
+    read-only object, so its JSON is encoded once)."""
+    where = dict(zip(DRAGONS, positions, strict=True))
+    return MappingProxyType(where), tuple([d for d, p in where.items() if p >= summit])
 
 
 def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
