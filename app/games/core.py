@@ -101,8 +101,7 @@ class Game(Protocol[S, A, E]):
     info: GameInfo
     action_types: Mapping[str, type[A]]
     event_types: Mapping[str, type[E]]
-
-    view_type: type[Any]
+    view_type: type[Any]  # the frozen dataclass `view` returns
 
     def schemas(self) -> Mapping[str, JSON]:
         """The JSON Schemas `SCHEMA_KINDS` (see `game_schemas`); shared objects, not to be mutated."""
