@@ -21,10 +21,10 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
-from app.api import errors
+from app.api import docs, errors
 from app.api.logs import configure_logging
 from app.api.metrics import Metrics
-from app.api.middleware import BodyLimit, RequestContext
+from app.api.middleware import BodyLimit, InputGuard, RequestContext
 from app.api.routes import ROUTERS
 from app.api.streaming import Streaming
 from app.broadcast import create_broadcaster
@@ -83,6 +83,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1.0.0",
         summary="Authoritative server for Mount Drago and Yutakâ: matches, seats, actions, per-player views.",
         lifespan=lifespan,
+        openapi_url=None,  # served by `docs.install`, with self-hosted /docs and /redoc
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.metrics = Metrics()
@@ -90,8 +93,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
-    # Added innermost first: the request context wraps everything, CORS wraps the body limit.
+    docs.install(app)
+    # Added innermost first: the request context wraps everything, then CORS (so refusals carry its
+    # headers), the input guard (before routing), the body limit.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(InputGuard)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

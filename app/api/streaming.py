@@ -45,6 +45,7 @@ from app.api.frames import (
     parse_client_frame,
 )
 from app.api.metrics import Metrics
+from app.api.schemas import SEQ_LIMIT
 from app.service import errors as svc
 from app.service.live import GoingAway, LiveHub, SlowConsumer, Subscription
 from app.service.matches import MatchService
@@ -66,7 +67,7 @@ class _NoQueryStrings(logging.Filter):
 logging.getLogger("uvicorn.error").addFilter(_NoQueryStrings())
 
 _TRUE, _FALSE = ("1", "true"), ("0", "false", "")
-_MAX_AFTER = 2**62
+_AFTER = re.compile(r"[0-9]{1,19}")  # ASCII digits only, as HTTP query integers: `after=١` is refused
 CLOSE_WAIT = 5.0  # seconds the lifespan's end waits for streams to send their close
 
 
@@ -287,8 +288,8 @@ class Session:
         if len(self.match_id) > 64:
             raise svc.NotFound("no such match")
         after = query.get("after")
-        if after is not None and (not re.fullmatch(r"\d{1,18}", after) or int(after) > _MAX_AFTER):
-            raise ProtocolError("after must be a whole number ≥ 0")
+        if after is not None and (not _AFTER.fullmatch(after) or int(after) >= SEQ_LIMIT):
+            raise ProtocolError(f"after must be a whole number from 0 to {SEQ_LIMIT - 1}")
         self._views = _flag(query.get("views"), "views")
         spectate = _flag(query.get("spectate"), "spectate")
         header = self.ws.headers.get("authorization")
