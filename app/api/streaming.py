@@ -55,17 +55,6 @@ from app.settings import Settings
 log = logging.getLogger("app.stream")
 
 
-class _NoQueryStrings(logging.Filter):
-    """uvicorn logs each WebSocket handshake with its query string, where a `token` may be: cut it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple) and "WebSocket" in str(record.msg):
-            record.args = tuple(a.partition("?")[0] if isinstance(a, str) else a for a in record.args)
-        return True
-
-
-logging.getLogger("uvicorn.error").addFilter(_NoQueryStrings())
-
 _TRUE, _FALSE = ("1", "true"), ("0", "false", "")
 _AFTER = re.compile(r"[0-9]{1,19}")  # ASCII digits only, as HTTP query integers: `after=١` is refused
 CLOSE_WAIT = 5.0  # seconds the lifespan's end waits for streams to send their close
