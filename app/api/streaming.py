@@ -10,8 +10,12 @@ consumer, a bad frame, the server going away — resolves its outcome once; then
 cancelled and the socket is closed with that code (`app.api.frames.Close`).
 
 Graceful shutdown: uvicorn closes open WebSockets with 1012 *before* the app's lifespan ends, so
-`Streaming` also hooks SIGTERM/SIGINT (chaining to the server's handler) to close every stream
-with 1001 first; at the lifespan's end it does the same for whatever is left.
+`Streaming` hooks SIGTERM/SIGINT: the first signal closes every stream with 1001 — those still
+waiting for their `auth` frame too — and waits (at most `CLOSE_WAIT`) until each close frame is
+out, and only then hands the signal to the server's own handler, which stops accepting, lets
+in-flight HTTP requests finish and ends the lifespan. (Handing it over at once, as before, raced
+uvicorn's shutdown: with many streams some got 1012.) A second signal goes to the server at once.
+At the lifespan's end whatever is left gets 1001 the same way.
 """
 
 from __future__ import annotations
@@ -75,6 +79,8 @@ class Streaming:
         self.metrics = metrics
         self.sessions: set[Session] = set()
         self.closing = False
+        self._signalled = False
+        self._draining: asyncio.Task[None] | None = None
         self._hooked: dict[int, tuple[Callable[[int, FrameType | None], Any], Any]] = {}
         tap.listener = self.streams.notified
         metrics.watch("drago_live", hub.stats, gauges=("matches", "subscribers"))
@@ -94,10 +100,27 @@ class Streaming:
         """At the lifespan's end: 1001 to every stream still open, then wait (briefly) for them."""
         self._unhook_signals()
         self.going_away()
-        waiting = [s.finished.wait() for s in self.sessions]
-        if waiting:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.gather(*waiting), CLOSE_WAIT)
+        await self._all_closed()
+
+    async def _all_closed(self) -> None:
+        """Wait (at most `CLOSE_WAIT`) until every session has sent its close, those that open
+        meanwhile included."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLOSE_WAIT
+        while self.sessions and (left := deadline - loop.time()) > 0:
+            waits = [asyncio.ensure_future(s.finished.wait()) for s in self.sessions]
+            try:
+                await asyncio.wait(waits, timeout=left)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+
+    async def _go_away_then(self, server_handler: Callable[[], None]) -> None:
+        try:
+            self.going_away()
+            await self._all_closed()
+        finally:
+            server_handler()  # now uvicorn may shut down: no stream is left for it to close with 1012
 
     def _hook_signals(self) -> None:
         if threading.current_thread() is not threading.main_thread():
@@ -109,12 +132,20 @@ class Streaming:
                 continue  # no server handler to chain to: nothing would close the sockets early
 
             def handler(signum: int, frame: FrameType | None, previous: Any = previous) -> None:
-                with contextlib.suppress(RuntimeError):  # the loop may be closed already
-                    loop.call_soon_threadsafe(self.going_away)
-                previous(signum, frame)
+                if self._signalled:  # a second signal: the server's own handling (a forced exit)
+                    previous(signum, frame)
+                    return
+                self._signalled = True
+                try:
+                    loop.call_soon_threadsafe(self._drain, lambda: previous(signum, frame))
+                except RuntimeError:  # the loop is closed already
+                    previous(signum, frame)
 
             signal.signal(sig, handler)
             self._hooked[sig] = (handler, previous)
+
+    def _drain(self, server_handler: Callable[[], None]) -> None:
+        self._draining = asyncio.get_running_loop().create_task(self._go_away_then(server_handler))
 
     def _unhook_signals(self) -> None:
         for sig, (handler, previous) in self._hooked.items():
@@ -155,7 +186,15 @@ class Session:
         edge.sessions.add(self)
         counters.connections += 1
         try:
-            if edge.closing:
+            await self._run()
+        finally:  # `finished` once the close frame is out: going away waits for it
+            edge.sessions.discard(self)
+            counters.connections -= 1
+            self.finished.set()
+
+    async def _run(self) -> None:
+        try:
+            if self.edge.closing:
                 self.end(Close.GOING_AWAY, "server going away")
             else:
                 self._spawn(self._stream())
@@ -165,11 +204,8 @@ class Session:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            edge.sessions.discard(self)
-            counters.connections -= 1
-            self.finished.set()
         code = "client" if outcome is None else str(outcome[0])
-        edge.metrics.stream_closed(code)
+        self.edge.metrics.stream_closed(code)
         log.info(
             "stream closed",
             extra={"match_id": self.match_id, "seat": self.seat, "code": code, "seq": self._sent_seq},
