@@ -25,6 +25,7 @@ from app.api import docs, errors
 from app.api.logs import configure_logging
 from app.api.metrics import Metrics
 from app.api.middleware import BodyLimit, InputGuard, RequestContext
+from app.api.ratelimit import Limiter, RateLimit, rules_from
 from app.api.routes import ROUTERS
 from app.api.streaming import Streaming
 from app.broadcast import create_broadcaster
@@ -66,13 +67,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.service = MatchService(
             store, app.state.notifier, dev_features=settings.dev_features, metrics=app.state.metrics
         )
-        streaming = app.state.streaming = Streaming(app.state.service, hub, tap, settings, app.state.metrics)
+        streaming = app.state.streaming = Streaming(
+            app.state.service, hub, tap, settings, app.state.metrics, app.state.limiter
+        )
         yield
     finally:
         if streaming is not None:
             await streaming.close()  # every stream gets 1001 while the hub still runs
         await hub.stop()  # ends live subscriptions with "going away" first
         await store.close()
+        if app.state.limiter is not None:
+            await app.state.limiter.close()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -90,13 +95,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.notifier = None  # None: the live hub, set at startup
+    app.state.limiter = None
+    if settings.rate_limit_enabled:
+        prefix = f"{settings.broadcast_prefix}:ratelimit"
+        app.state.limiter = Limiter(rules_from(settings), settings.rate_limit_storage_url, prefix)
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
     docs.install(app)
     # Added innermost first: the request context wraps everything, then CORS (so refusals carry its
-    # headers), the input guard (before routing), the body limit.
+    # headers), the input guard and the rate limits (before routing), the body limit.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    if app.state.limiter is not None:
+        app.add_middleware(RateLimit, limiter=app.state.limiter)
     app.add_middleware(InputGuard)
     if settings.cors_origins:
         app.add_middleware(

@@ -37,6 +37,7 @@ class Close(enum.IntEnum):
     UNAUTHORIZED = 4401  # a bad token, or no `auth` frame in time
     FORBIDDEN = 4403  # a token of another match
     NOT_FOUND = 4404  # no such match
+    RATE_LIMITED = 4429  # over the stream-connection or frame budget: wait, then reconnect with `after`
 
 
 CLOSE_CODES: dict[int, str] = {
@@ -51,6 +52,8 @@ CLOSE_CODES: dict[int, str] = {
     Close.UNAUTHORIZED: "unauthorized: bad token, or no auth frame in time",
     Close.FORBIDDEN: "forbidden: the token belongs to another match",
     Close.NOT_FOUND: "no such match",
+    Close.RATE_LIMITED: "rate limited: too many stream connections or frames; wait (the reason says how "
+    "long), then reconnect with after = last seq",
 }
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import re
 import signal
@@ -49,6 +50,7 @@ from app.api.frames import (
     parse_client_frame,
 )
 from app.api.metrics import Metrics
+from app.api.ratelimit import Limiter, client_ip
 from app.api.schemas import SEQ_LIMIT
 from app.service import errors as svc
 from app.service.live import GoingAway, LiveHub, SlowConsumer, Subscription
@@ -68,9 +70,17 @@ class Streaming:
     """The process's stream edge: settings, open sessions, going away."""
 
     def __init__(
-        self, service: MatchService, hub: LiveHub, tap: NotificationTap, settings: Settings, metrics: Metrics
+        self,
+        service: MatchService,
+        hub: LiveHub,
+        tap: NotificationTap,
+        settings: Settings,
+        metrics: Metrics,
+        limiter: Limiter | None = None,
     ) -> None:
         self.service = service
+        self.limiter = limiter
+        self.connection_ids = itertools.count(1)
         self.hub = hub
         self.streams = Streams(service.loader)
         self.heartbeat = settings.stream_heartbeat_seconds
@@ -162,6 +172,8 @@ class Session:
         self.ws = ws
         self.match_id = match_id
         self.seat: int | None = None
+        self.connection = f"{next(edge.connection_ids)}"  # the key of its frame budget
+        self.credential: str | None = None
         self.finished = asyncio.Event()
         self._outcome: asyncio.Future[tuple[int, str] | None] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -247,6 +259,7 @@ class Session:
     async def _stream(self) -> None:
         edge = self.edge
         after, token = await self._handshake()
+        self.credential = token
         self.seat = None if token is None else await edge.service.authorize(self.match_id, token)
         async with edge.streams.open(self.match_id) as frames:
             self._frames = frames
@@ -351,6 +364,9 @@ class Session:
         """The client frame in an ASGI message (None when the client left)."""
         if message["type"] == "websocket.disconnect":
             return None
+        limiter = self.edge.limiter
+        if limiter is not None and (refusal := limiter.frame(self.connection)) is not None:
+            raise refusal.error()  # an error frame, then close 4429
         text = message.get("text")
         if text is None:
             raise ProtocolError("frames are JSON text", Close.UNSUPPORTED_DATA)
@@ -380,8 +396,14 @@ class Session:
 
     async def _act(self, frame: ActionFrame) -> None:
         error: svc.ServiceError
+        limiter = self.edge.limiter
+        refusal = None
+        if limiter is not None and self.seat is not None:
+            refusal = await limiter.check("actions", client_ip(self.ws.scope), self.credential)
         if self.seat is None:
             error = svc.Unauthorized("spectators cannot act: connect with a seat token")
+        elif refusal is not None:
+            error = refusal.error()  # the same budget as HTTP actions: the socket is no way around it
         else:
             try:
                 reply = await self.edge.service.submit_action(

@@ -100,6 +100,8 @@ async def test_a_full_game_at_debug_leaves_no_token_or_secret_in_the_output(tmp_
         view = await table.view(0)
         if 0 in view["to_act"]:  # one action over the socket, the rest over HTTP
             await by_query.send(json.dumps({"type": "action", "id": 1, "action": view["legal_actions"][0]}))
+            while json.loads(await asyncio.wait_for(by_query.recv(), 10)).get("id") != 1:
+                pass  # events and views until the ack
         await play_to_end(table, random.Random(5))
         await client.get(f"{table.url}/events", params={"token": table.tokens[1]})  # a token in a query
         bad = await client.get(f"{table.url}/view", headers={"Authorization": f"Bearer {table.tokens[0]}x"})
