@@ -35,7 +35,7 @@ from app.service.ports import EventStore
 from app.service.streams import NotificationTap
 from app.settings import Settings
 from app.store.memory import MemoryEventStore
-from app.store.migrate import upgrade_async
+from app.store.migrate import at_head_async, upgrade_async
 from app.store.sql import create_store
 
 MEMORY_URL = "memory://"
@@ -62,6 +62,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         app.state.store = store
         app.state.hub = hub
+        if settings.database_url != MEMORY_URL:  # `/readyz` is 503 until the schema is at head
+            app.state.schema_at_head = lambda: at_head_async(settings.database_url)
         if app.state.notifier is None:
             app.state.notifier = hub
         app.state.service = MatchService(
@@ -96,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     app.state.notifier = None  # None: the live hub, set at startup
     app.state.limiter = None
+    app.state.schema_at_head = None  # set at startup for SQL stores: async () -> bool
     if settings.rate_limit_enabled:
         prefix = f"{settings.broadcast_prefix}:ratelimit"
         app.state.limiter = Limiter(rules_from(settings), settings.rate_limit_storage_url, prefix)
