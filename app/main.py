@@ -24,7 +24,7 @@ from starlette.middleware.cors import CORSMiddleware
 from app.api import docs, errors
 from app.api.logs import configure_logging
 from app.api.metrics import Metrics
-from app.api.middleware import BodyLimit, InputGuard, RequestContext
+from app.api.middleware import BodyLimit, InputGuard, Readiness, RequestContext, SchemaGate
 from app.api.ratelimit import Limiter, RateLimit, rules_from
 from app.api.routes import ROUTERS
 from app.api.streaming import Streaming
@@ -62,8 +62,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         app.state.store = store
         app.state.hub = hub
-        if settings.database_url != MEMORY_URL:  # `/readyz` is 503 until the schema is at head
-            app.state.schema_at_head = lambda: at_head_async(settings.database_url)
+        if settings.database_url != MEMORY_URL and not settings.run_migrations_on_start:
+            # Not migrated here: `/readyz` and every `/v1/` request answer 503 until it is at head.
+            readiness: Readiness = app.state.readiness
+            readiness.probe = lambda: at_head_async(settings.database_url)
+            readiness.ready = False
+            await readiness.check()
         if app.state.notifier is None:
             app.state.notifier = hub
         app.state.service = MatchService(
@@ -98,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     app.state.notifier = None  # None: the live hub, set at startup
     app.state.limiter = None
-    app.state.schema_at_head = None  # set at startup for SQL stores: async () -> bool
+    app.state.readiness = Readiness()  # the schema is at head (set at startup when not migrating)
     if settings.rate_limit_enabled:
         prefix = f"{settings.broadcast_prefix}:ratelimit"
         app.state.limiter = Limiter(rules_from(settings), settings.rate_limit_storage_url, prefix)
@@ -111,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if app.state.limiter is not None:
         app.add_middleware(RateLimit, limiter=app.state.limiter)
+    app.add_middleware(SchemaGate, readiness=app.state.readiness)
     app.add_middleware(InputGuard)
     if settings.cors_origins:
         app.add_middleware(

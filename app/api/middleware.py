@@ -11,6 +11,10 @@ percent-decoded or that holds a control character (NUL included): 422 `validatio
 HTTP; over a WebSocket an `error` frame then close 4400, as the stream reports bad query
 parameters. No such value can reach a database (PostgreSQL refuses NUL in text).
 
+`SchemaGate` answers 503 `unavailable` (with `Retry-After`) to every `/v1/` request while the
+database schema is not the newest migration (`Readiness`), instead of letting queries fail with
+500s; operations (`/healthz`, `/readyz`, `/metrics`) and the docs stay served.
+
 `BodyLimit` refuses a body over the limit before the app sees it: at once from `Content-Length`,
 otherwise while counting the streamed bytes (it buffers at most the limit, which is small). The
 refusal is the error envelope with 413 `payload_too_large`.
@@ -18,11 +22,14 @@ refusal is the error envelope with 413 `payload_too_large`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import math
 import re
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
@@ -33,7 +40,7 @@ from app.api.errors import render
 from app.api.frames import close_code, error_frame
 from app.api.logs import request_id
 from app.api.metrics import Metrics
-from app.service.errors import InternalError, PayloadTooLarge, ValidationFailed
+from app.service.errors import InternalError, PayloadTooLarge, ServiceError, Unavailable, ValidationFailed
 
 access_log = logging.getLogger("app.access")
 error_log = logging.getLogger("app.api")
@@ -86,8 +93,8 @@ class InputGuard:
         await self.app(scope, receive, send)
 
 
-async def _refuse_socket(ws: WebSocket, error: ValidationFailed) -> None:
-    """As the stream refuses a bad query parameter: accept, one `error` frame, close 4400."""
+async def _refuse_socket(ws: WebSocket, error: ServiceError) -> None:
+    """As the stream refuses a connection: accept, one `error` frame, close with the error's code."""
     with contextlib.suppress(Exception):  # the client went away first: nothing left to tell it
         await ws.accept()
         await ws.send_text(error_frame(None, error))
@@ -214,6 +221,54 @@ async def _close_quietly(send: Send) -> None:
     """Close a WebSocket whose handler failed: 1011 (before the handshake the server answers 403)."""
     with contextlib.suppress(Exception):  # already closed: nothing to do
         await send({"type": "websocket.close", "code": 1011, "reason": "internal error"})
+
+
+class Readiness:
+    """Whether the database schema is the newest: `probe()` asked at most once a second until it
+    says yes, then never again (a schema at head stays at head for this process's code)."""
+
+    RECHECK = 1.0
+
+    def __init__(self, probe: Callable[[], Awaitable[bool]] | None = None) -> None:
+        self.probe = probe
+        self.ready = probe is None
+        self._checked = -math.inf
+        self._lock = asyncio.Lock()
+
+    async def check(self) -> bool:
+        if self.ready or self.probe is None:
+            return True
+        async with self._lock:
+            if not self.ready and time.monotonic() - self._checked >= self.RECHECK:
+                self._checked = time.monotonic()
+                try:
+                    self.ready = await self.probe()
+                except Exception:
+                    error_log.warning("the database schema cannot be read", exc_info=True)
+        return self.ready
+
+
+class SchemaGate:
+    """503 `unavailable` for `/v1/` requests until `readiness` says the schema is the newest."""
+
+    def __init__(self, app: ASGIApp, readiness: Readiness) -> None:
+        self.app = app
+        self.readiness = readiness
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            not self.readiness.ready
+            and scope["type"] in ("http", "websocket")
+            and scope["path"].startswith("/v1/")
+            and not await self.readiness.check()
+        ):
+            error = Unavailable("the database schema is not the newest: run `python -m app migrate`")
+            if scope["type"] == "http":
+                await render(error, {"Retry-After": "5"})(scope, receive, send)
+            else:
+                await _refuse_socket(WebSocket(scope, receive, send), error)
+            return
+        await self.app(scope, receive, send)
 
 
 def _route_template(scope: Scope) -> str:

@@ -3,6 +3,7 @@ the port the server really uses, the LICENSE, and a README that lists every sett
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from app.api.middleware import Readiness
 from app.settings import Settings
 from app.store.migrate import at_head_async, upgrade_async
 from tests.api.conftest import started
@@ -41,9 +43,18 @@ async def test_readiness_waits_for_the_schema_and_migrate_brings_it(sqlite_url: 
         assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
         assert "migrate" in r.json()["error"]["message"]
         assert (await client.get("/healthz")).status_code == 200  # alive, not ready
+        for call in (
+            client.get("/v1/matches"),
+            client.post("/v1/matches", json={"game": "yutaka", "players": 2}),
+        ):
+            r = await call  # no 500 from a missing table: 503 until migrated
+            assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+            assert r.headers["retry-after"]
+        assert (await client.get("/docs")).status_code == 200
         done = run_app("migrate", DRAGO_DATABASE_URL=sqlite_url)
         assert done.returncode == 0, done.stderr
         assert await at_head_async(sqlite_url)
+        await asyncio.sleep(Readiness.RECHECK)
         assert (await client.get("/readyz")).status_code == 200
         assert (await client.post("/v1/matches", json={"game": "yutaka", "players": 2})).status_code == 201
 
@@ -63,8 +74,16 @@ async def test_an_unreadable_schema_is_not_ready(sqlite_url: str) -> None:
         async def broken() -> bool:
             raise OSError("gone")
 
-        app.state.schema_at_head = broken
+        app.state.readiness.probe, app.state.readiness.ready = broken, False
         assert (await client.get("/readyz")).status_code == 503
+        assert (await client.get("/v1/games")).status_code == 503
+
+
+async def test_a_migrated_database_is_ready_without_migrating_on_start(sqlite_url: str) -> None:
+    await upgrade_async(sqlite_url)
+    async with started(sqlite_url, run_migrations_on_start=False) as (_, client):
+        assert (await client.get("/readyz")).status_code == 200
+        assert (await client.get("/v1/games")).status_code == 200
 
 
 async def test_the_healthcheck_probes_the_port_the_server_uses(tmp_path: Path) -> None:

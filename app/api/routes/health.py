@@ -27,15 +27,8 @@ async def healthz() -> Health:
 )
 async def readyz(request: Request, service: Service) -> Health:
     await service.ping()
-    state = request.app.state
-    if state.schema_at_head is not None:
-        try:
-            at_head = await state.schema_at_head()
-        except Exception:
-            raise Unavailable("the database schema cannot be read") from None
-        if not at_head:
-            raise Unavailable("the database schema is not the newest: run `python -m app migrate`")
-        state.schema_at_head = None  # at head once, at head for this process's code: stop checking
+    if not await request.app.state.readiness.check():
+        raise Unavailable("the database schema is not the newest: run `python -m app migrate`")
     return Health()
 
 
