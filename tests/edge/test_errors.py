@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
 import pytest
 import uvicorn
 
 from app.main import create_app
-from app.openapi import DEFAULT_PATH
+from app.openapi import DEFAULT_PATH, FRAMES_PATH
 from app.settings import Settings
 from tests.api.conftest import running, started
 from tests.stream.servers import free_port
@@ -124,3 +125,13 @@ async def test_docs_are_served_without_any_outside_address() -> None:
                 got = await client.get(asset)
                 assert got.status_code == 200 and len(got.content) > 1000, asset
         assert (await client.get("/openapi.json")).json() == OPENAPI
+
+
+def test_ping_and_pong_are_valid_against_the_frame_schemas_root() -> None:
+    schema = json.loads(FRAMES_PATH.read_text(encoding="utf-8"))
+    assert "anyOf" in schema and "oneOf" not in schema  # ping and pong are client and server frames
+    validator = jsonschema.Draft202012Validator(schema)
+    for frame in ({"type": "ping"}, {"type": "pong"}, {"type": "auth", "token": None}):
+        validator.validate(frame)
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({"type": "nope"})
