@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
+from limits import parse_many
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -62,6 +63,35 @@ class Settings(BaseSettings):
     stream_heartbeat_seconds: float = Field(default=20.0, gt=0)
     stream_auth_timeout_seconds: float = Field(default=5.0, gt=0)
     stream_queue_limit: int = Field(default=256, ge=1)
+    rate_limit_enabled: bool = True
+    rate_limit_storage_url: str = Field(default="memory://", pattern=r"^(memory|redis|rediss)://")
+    rate_limit_create_per_ip: str = "60/minute"
+    rate_limit_create_per_credential: str = "60/minute"
+    rate_limit_actions_per_ip: str = "100/second;6000/minute"
+    rate_limit_actions_per_credential: str = "50/second;3000/minute"
+    rate_limit_reads_per_ip: str = "100/second;6000/minute"
+    rate_limit_reads_per_credential: str = "50/second;3000/minute"
+    rate_limit_streams_per_ip: str = "120/minute"
+    rate_limit_streams_per_credential: str = "60/minute"
+    rate_limit_frames_per_connection: str = "60/second;3000/minute"
+
+    @field_validator(
+        "rate_limit_create_per_ip",
+        "rate_limit_create_per_credential",
+        "rate_limit_actions_per_ip",
+        "rate_limit_actions_per_credential",
+        "rate_limit_reads_per_ip",
+        "rate_limit_reads_per_credential",
+        "rate_limit_streams_per_ip",
+        "rate_limit_streams_per_credential",
+        "rate_limit_frames_per_connection",
+    )
+    @classmethod
+    def _limits(cls, value: str) -> str:
+        text = value.strip()
+        if text and text.lower() != "none":
+            parse_many(text)  # raises ValueError on a malformed limit
+        return text
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -239,7 +239,13 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
         url = f"sqlite+aiosqlite:///{tmp.name}/bench.db"
     else:
         url = pg_database(args.pg_url, True, pg_name)
-    env = dict(os.environ, DRAGO_DATABASE_URL=url, PORT=str(port), DRAGO_LOG_LEVEL="WARNING")
+    env = dict(
+        os.environ,
+        DRAGO_DATABASE_URL=url,
+        PORT=str(port),
+        DRAGO_LOG_LEVEL="WARNING",
+        DRAGO_RATE_LIMIT_ENABLED="0",
+    )
     env.pop("DATABASE_URL", None)
     proc = subprocess.Popen(["taskset", "-c", "0", sys.executable, "-m", "app"], env=env, cwd=tmp.name)
     results: dict[int, dict[str, float]] = {}

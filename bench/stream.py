@@ -122,7 +122,11 @@ class Server:
         self.log = log_dir / f"{name}.log"
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
-                cmd, env={**base, **env}, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT
+                cmd,
+                env={**base, "DRAGO_RATE_LIMIT_ENABLED": "0", **env},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
             )
 
     async def ready(self) -> None:

@@ -34,7 +34,15 @@ async def _settings(request: Request) -> Settings:
 
 Service = Annotated[MatchService, Depends(_service)]
 AppSettings = Annotated[Settings, Depends(_settings)]
-MatchId = Annotated[str, Path(min_length=1, max_length=64, description="The match id from `createMatch`.")]
+MatchId = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        description="The match id from `createMatch`.",
+    ),
+]
 
 
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]

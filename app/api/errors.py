@@ -2,13 +2,13 @@
 
 Service errors carry their own code and status. Framework errors are mapped here: request
 validation and malformed JSON → 422 `validation_error`, unknown routes → 404 `not_found`, wrong
-methods → 405 `method_not_allowed`; anything unexpected → 500 `internal_error` (logged, never
-shown).
+methods → 405 `method_not_allowed` with an `Allow` header naming every method of that path (the
+router itself names only those of the first route it matched). Anything unexpected becomes 500
+`internal_error` in `app.api.middleware.RequestContext`, logged once, never shown.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,10 +17,10 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
+from starlette.routing import Match
+from starlette.types import Scope
 
 from app.service import errors as svc
-
-log = logging.getLogger("app.api")
 
 
 class ErrorBody(BaseModel):
@@ -106,14 +106,25 @@ def install(app: FastAPI) -> None:
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         error = from_http(exc)
-        headers = {"Allow": exc.headers["Allow"]} if exc.headers and "Allow" in exc.headers else None
+        headers = None
+        if exc.status_code == 405:
+            headers = {"Allow": allowed_methods(request.app, request.scope)}
         return render(error, headers)
-
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.error("unhandled error", exc_info=exc)
-        return render(svc.InternalError())
 
     app.add_exception_handler(svc.ServiceError, service_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
-    app.add_exception_handler(Exception, unexpected)
+
+
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(app: Any, scope: Scope) -> str:
+    """Every method some route serves at this path, for the `Allow` header of a 405 (the router
+    names only those of the first route whose path matched)."""
+    allowed = []
+    for method in _METHODS:
+        probe = {**scope, "type": "http", "method": method}
+        if any(route.matches(probe)[0] is Match.FULL for route in app.router.routes):
+            allowed.append(method)
+    return ", ".join(allowed)

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from app.api.errors import ErrorBody, validation_failed
-from app.api.schemas import EventOut, ViewOut
+from app.api.schemas import SEQ_LIMIT, EventOut, ViewOut
 from app.service import errors as svc
 from app.service.streams import dumps
 
@@ -37,6 +37,7 @@ class Close(enum.IntEnum):
     UNAUTHORIZED = 4401  # a bad token, or no `auth` frame in time
     FORBIDDEN = 4403  # a token of another match
     NOT_FOUND = 4404  # no such match
+    RATE_LIMITED = 4429  # over the stream-connection or frame budget: wait, then reconnect with `after`
 
 
 CLOSE_CODES: dict[int, str] = {
@@ -51,6 +52,8 @@ CLOSE_CODES: dict[int, str] = {
     Close.UNAUTHORIZED: "unauthorized: bad token, or no auth frame in time",
     Close.FORBIDDEN: "forbidden: the token belongs to another match",
     Close.NOT_FOUND: "no such match",
+    Close.RATE_LIMITED: "rate limited: too many stream connections or frames; wait (the reason says how "
+    "long), then reconnect with after = last seq",
 }
 
 
@@ -104,8 +107,11 @@ class ActionFrame(Frame):
     type: Literal["action"]
     id: ClientId = Field(description="Chosen by the client; echoed in the answer.")
     action: dict[str, Any] = Field(description="One of `legal_actions` of the seat's view.")
-    expected_seq: int | None = Field(
-        None, ge=0, description="Apply only while the match is at this seq (else `version_conflict`)."
+    expected_seq: StrictInt | None = Field(
+        None,
+        ge=0,
+        lt=SEQ_LIMIT,
+        description="Apply only while the match is at this seq (else `version_conflict`).",
     )
     idempotency_key: str | None = Field(
         None,
@@ -348,7 +354,8 @@ def frames_schema() -> dict[str, Any]:
         "description": "Frames of WS /v1/matches/{id}/stream: JSON text, one object per frame. The "
         "client sends ClientFrame, the server ServerFrame; x-close-codes lists the close codes. "
         "See docs/streams.md.",
-        "oneOf": [{"$ref": "#/$defs/ClientFrame"}, {"$ref": "#/$defs/ServerFrame"}],
+        # anyOf, not oneOf: `ping` and `pong` are both client and server frames.
+        "anyOf": [{"$ref": "#/$defs/ClientFrame"}, {"$ref": "#/$defs/ServerFrame"}],
         "$defs": dict(sorted(defs.items())),
         "x-close-codes": {str(int(code)): text for code, text in sorted(CLOSE_CODES.items())},
     }

@@ -2,16 +2,49 @@
 
 Game-specific parts (options, setup, actions, views, event payloads) are JSON objects whose
 schemas each game publishes at `GET /v1/games/{game}`.
+
+Input is bounded here, before anything reaches a query: seqs fit the store's 64-bit column, paging
+stays small, and envelope fields are strict (`players` is a JSON integer, not `"2"` or `2.0`;
+`bots` are integers, not booleans), so the OpenAPI schema says exactly what the server accepts.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
+
+from app.games.registry import GAMES
 
 Status = Literal["waiting", "active", "finished"]
+
+SEQ_LIMIT = 2**63
+"""Seqs a request names are below this: the store's `seq` column is a signed 64-bit integer."""
+MAX_OFFSET = 1_000_000
+"""Paging goes this deep at most (listing further is a scan, not a use case)."""
+MAX_LIMIT = 10_000
+"""A page size asked for; the server caps it further (`DRAGO_MAX_PAGE_SIZE`…)."""
+_DIGITS = re.compile(r"[0-9]{1,30}")
+
+
+def _ascii_digits(value: Any) -> Any:
+    """Query and path integers are written in ASCII digits: not "1.0", " 1", "1_0" or "١"."""
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise ValueError("must be a whole number written with the digits 0-9")
+    return value
+
+
+ASCII_DIGITS = BeforeValidator(_ascii_digits)
+"""For integers in a URL (path or query): `Annotated[int, Query(...), ASCII_DIGITS]`, parsed as the
+stream parses `after`. (Placed after `Query`, so the bounds still reach the OpenAPI schema.)"""
+
+MIN_PLAYERS = min((g.info.min_players for g in GAMES.values()), default=1)
+MAX_PLAYERS = max((g.info.max_players for g in GAMES.values()), default=1)
+MAX_NAME = 40
+NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
+"""No control character, and not blank (the server trims the name it keeps)."""
 
 
 class Model(BaseModel):
@@ -40,18 +73,33 @@ class GameDetail(GameOut):
 
 
 class CreateMatch(Model):
-    game: str = Field(description="A game name from `listGames`.", examples=["mount_drago"])
-    players: int = Field(description="Number of seats.", examples=[3])
+    game: StrictStr = Field(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[a-z0-9_]+$",
+        description="A game name from `listGames`.",
+        examples=["mount_drago"],
+    )
+    players: StrictInt = Field(
+        ge=MIN_PLAYERS,
+        le=MAX_PLAYERS,
+        description="Number of seats, within the game's `min_players`..`max_players`.",
+        examples=[3],
+    )
     options: dict[str, Any] = Field(
         default_factory=dict, description="Game options; see `options_schema` of `getGame`."
     )
-    bots: list[int] = Field(
-        default_factory=list, description="Seats (0-based) that server bots fill at creation.", examples=[[2]]
+    bots: list[Annotated[StrictInt, Field(ge=0, le=MAX_PLAYERS - 1)]] = Field(
+        default_factory=list,
+        max_length=MAX_PLAYERS,
+        description="Seats (0-based, distinct, each below `players`) that server bots fill at creation.",
+        examples=[[2]],
     )
     seed: str | None = Field(
         None,
         min_length=1,
         max_length=256,
+        pattern=r"^[^\x00-\x1f\x7f]+$",
         description="Development only (refused with 403 `forbidden` unless the server enables dev features): "
         "the match's secret, which seeds every roll, instead of a random one.",
     )
@@ -99,7 +147,13 @@ class MatchPage(Model):
 
 
 class JoinSeat(Model):
-    name: str = Field(min_length=1, max_length=40, description="The player's display name.")
+    name: StrictStr = Field(
+        min_length=1,
+        max_length=MAX_NAME,
+        pattern=NAME_PATTERN,
+        description=f"The player's display name: 1 to {MAX_NAME} printable characters, no control "
+        "characters, not blank; leading and trailing spaces are trimmed.",
+    )
 
 
 class SeatToken(Model):
@@ -116,9 +170,10 @@ class SubmitAction(Model):
         "seat's view.",
         examples=[{"type": "play", "card": {"dragon": "red", "value": 3}}],
     )
-    expected_seq: int | None = Field(
+    expected_seq: StrictInt | None = Field(
         None,
         ge=0,
+        lt=SEQ_LIMIT,
         description="If set, the action applies only while the match is at this seq "
         "(else 409 `version_conflict`).",
     )

@@ -10,14 +10,19 @@ consumer, a bad frame, the server going away — resolves its outcome once; then
 cancelled and the socket is closed with that code (`app.api.frames.Close`).
 
 Graceful shutdown: uvicorn closes open WebSockets with 1012 *before* the app's lifespan ends, so
-`Streaming` also hooks SIGTERM/SIGINT (chaining to the server's handler) to close every stream
-with 1001 first; at the lifespan's end it does the same for whatever is left.
+`Streaming` hooks SIGTERM/SIGINT: the first signal closes every stream with 1001 — those still
+waiting for their `auth` frame too — and waits (at most `CLOSE_WAIT`) until each close frame is
+out, and only then hands the signal to the server's own handler, which stops accepting, lets
+in-flight HTTP requests finish and ends the lifespan. (Handing it over at once, as before, raced
+uvicorn's shutdown: with many streams some got 1012.) A second signal goes to the server at once.
+At the lifespan's end whatever is left gets 1001 the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import re
 import signal
@@ -45,6 +50,8 @@ from app.api.frames import (
     parse_client_frame,
 )
 from app.api.metrics import Metrics
+from app.api.ratelimit import Limiter, client_ip
+from app.api.schemas import SEQ_LIMIT
 from app.service import errors as svc
 from app.service.live import GoingAway, LiveHub, SlowConsumer, Subscription
 from app.service.matches import MatchService
@@ -54,19 +61,8 @@ from app.settings import Settings
 log = logging.getLogger("app.stream")
 
 
-class _NoQueryStrings(logging.Filter):
-    """uvicorn logs each WebSocket handshake with its query string, where a `token` may be: cut it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple) and "WebSocket" in str(record.msg):
-            record.args = tuple(a.partition("?")[0] if isinstance(a, str) else a for a in record.args)
-        return True
-
-
-logging.getLogger("uvicorn.error").addFilter(_NoQueryStrings())
-
 _TRUE, _FALSE = ("1", "true"), ("0", "false", "")
-_MAX_AFTER = 2**62
+_AFTER = re.compile(r"[0-9]{1,19}")  # ASCII digits only, as HTTP query integers: `after=١` is refused
 CLOSE_WAIT = 5.0  # seconds the lifespan's end waits for streams to send their close
 
 
@@ -74,9 +70,17 @@ class Streaming:
     """The process's stream edge: settings, open sessions, going away."""
 
     def __init__(
-        self, service: MatchService, hub: LiveHub, tap: NotificationTap, settings: Settings, metrics: Metrics
+        self,
+        service: MatchService,
+        hub: LiveHub,
+        tap: NotificationTap,
+        settings: Settings,
+        metrics: Metrics,
+        limiter: Limiter | None = None,
     ) -> None:
         self.service = service
+        self.limiter = limiter
+        self.connection_ids = itertools.count(1)
         self.hub = hub
         self.streams = Streams(service.loader)
         self.heartbeat = settings.stream_heartbeat_seconds
@@ -85,6 +89,8 @@ class Streaming:
         self.metrics = metrics
         self.sessions: set[Session] = set()
         self.closing = False
+        self._signalled = False
+        self._draining: asyncio.Task[None] | None = None
         self._hooked: dict[int, tuple[Callable[[int, FrameType | None], Any], Any]] = {}
         tap.listener = self.streams.notified
         metrics.watch("drago_live", hub.stats, gauges=("matches", "subscribers"))
@@ -104,10 +110,27 @@ class Streaming:
         """At the lifespan's end: 1001 to every stream still open, then wait (briefly) for them."""
         self._unhook_signals()
         self.going_away()
-        waiting = [s.finished.wait() for s in self.sessions]
-        if waiting:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.gather(*waiting), CLOSE_WAIT)
+        await self._all_closed()
+
+    async def _all_closed(self) -> None:
+        """Wait (at most `CLOSE_WAIT`) until every session has sent its close, those that open
+        meanwhile included."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLOSE_WAIT
+        while self.sessions and (left := deadline - loop.time()) > 0:
+            waits = [asyncio.ensure_future(s.finished.wait()) for s in self.sessions]
+            try:
+                await asyncio.wait(waits, timeout=left)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+
+    async def _go_away_then(self, server_handler: Callable[[], None]) -> None:
+        try:
+            self.going_away()
+            await self._all_closed()
+        finally:
+            server_handler()  # now uvicorn may shut down: no stream is left for it to close with 1012
 
     def _hook_signals(self) -> None:
         if threading.current_thread() is not threading.main_thread():
@@ -119,12 +142,20 @@ class Streaming:
                 continue  # no server handler to chain to: nothing would close the sockets early
 
             def handler(signum: int, frame: FrameType | None, previous: Any = previous) -> None:
-                with contextlib.suppress(RuntimeError):  # the loop may be closed already
-                    loop.call_soon_threadsafe(self.going_away)
-                previous(signum, frame)
+                if self._signalled:  # a second signal: the server's own handling (a forced exit)
+                    previous(signum, frame)
+                    return
+                self._signalled = True
+                try:
+                    loop.call_soon_threadsafe(self._drain, lambda: previous(signum, frame))
+                except RuntimeError:  # the loop is closed already
+                    previous(signum, frame)
 
             signal.signal(sig, handler)
             self._hooked[sig] = (handler, previous)
+
+    def _drain(self, server_handler: Callable[[], None]) -> None:
+        self._draining = asyncio.get_running_loop().create_task(self._go_away_then(server_handler))
 
     def _unhook_signals(self) -> None:
         for sig, (handler, previous) in self._hooked.items():
@@ -141,6 +172,8 @@ class Session:
         self.ws = ws
         self.match_id = match_id
         self.seat: int | None = None
+        self.connection = f"{next(edge.connection_ids)}"  # the key of its frame budget
+        self.credential: str | None = None
         self.finished = asyncio.Event()
         self._outcome: asyncio.Future[tuple[int, str] | None] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -165,7 +198,15 @@ class Session:
         edge.sessions.add(self)
         counters.connections += 1
         try:
-            if edge.closing:
+            await self._run()
+        finally:  # `finished` once the close frame is out: going away waits for it
+            edge.sessions.discard(self)
+            counters.connections -= 1
+            self.finished.set()
+
+    async def _run(self) -> None:
+        try:
+            if self.edge.closing:
                 self.end(Close.GOING_AWAY, "server going away")
             else:
                 self._spawn(self._stream())
@@ -175,11 +216,8 @@ class Session:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            edge.sessions.discard(self)
-            counters.connections -= 1
-            self.finished.set()
         code = "client" if outcome is None else str(outcome[0])
-        edge.metrics.stream_closed(code)
+        self.edge.metrics.stream_closed(code)
         log.info(
             "stream closed",
             extra={"match_id": self.match_id, "seat": self.seat, "code": code, "seq": self._sent_seq},
@@ -221,6 +259,7 @@ class Session:
     async def _stream(self) -> None:
         edge = self.edge
         after, token = await self._handshake()
+        self.credential = token
         self.seat = None if token is None else await edge.service.authorize(self.match_id, token)
         async with edge.streams.open(self.match_id) as frames:
             self._frames = frames
@@ -287,8 +326,8 @@ class Session:
         if len(self.match_id) > 64:
             raise svc.NotFound("no such match")
         after = query.get("after")
-        if after is not None and (not re.fullmatch(r"\d{1,18}", after) or int(after) > _MAX_AFTER):
-            raise ProtocolError("after must be a whole number ≥ 0")
+        if after is not None and (not _AFTER.fullmatch(after) or int(after) >= SEQ_LIMIT):
+            raise ProtocolError(f"after must be a whole number from 0 to {SEQ_LIMIT - 1}")
         self._views = _flag(query.get("views"), "views")
         spectate = _flag(query.get("spectate"), "spectate")
         header = self.ws.headers.get("authorization")
@@ -325,6 +364,9 @@ class Session:
         """The client frame in an ASGI message (None when the client left)."""
         if message["type"] == "websocket.disconnect":
             return None
+        limiter = self.edge.limiter
+        if limiter is not None and (refusal := limiter.frame(self.connection)) is not None:
+            raise refusal.error()  # an error frame, then close 4429
         text = message.get("text")
         if text is None:
             raise ProtocolError("frames are JSON text", Close.UNSUPPORTED_DATA)
@@ -354,8 +396,14 @@ class Session:
 
     async def _act(self, frame: ActionFrame) -> None:
         error: svc.ServiceError
+        limiter = self.edge.limiter
+        refusal = None
+        if limiter is not None and self.seat is not None:
+            refusal = await limiter.check("actions", client_ip(self.ws.scope), self.credential)
         if self.seat is None:
             error = svc.Unauthorized("spectators cannot act: connect with a seat token")
+        elif refusal is not None:
+            error = refusal.error()  # the same budget as HTTP actions: the socket is no way around it
         else:
             try:
                 reply = await self.edge.service.submit_action(

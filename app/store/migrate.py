@@ -6,6 +6,7 @@ block and run their own event loop (Alembic's environment is synchronous); from 
 `upgrade_async`, which runs `upgrade` in a worker thread. Alembic keeps its running environment
 in module globals, so commands in one process are serialised by a lock; across processes (several
 servers starting at once) the environment serialises them in the database (`migrations/env.py`).
+`at_head_async(url)` tells whether the database is at the newest migration (readiness).
 """
 
 from __future__ import annotations
@@ -16,8 +17,13 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
 
 import migrations
+from app.store.engine import async_url
 
 _ALEMBIC = threading.Lock()  # `alembic.context` is process-global
 
@@ -45,3 +51,20 @@ def check(url: str) -> None:
     schema the migrations build (the database must be at head: `alembic.util.CommandError`)."""
     with _ALEMBIC:
         command.check(alembic_config(url))
+
+
+async def at_head_async(url: str) -> bool:
+    """Whether the database at `url` has exactly the newest schema of the packaged migrations
+    (False for an empty database, one behind, or one the migrations do not know)."""
+    heads = set(ScriptDirectory.from_config(alembic_config(url)).get_heads())
+    engine = create_async_engine(async_url(url), poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            current = await connection.run_sync(lambda c: MigrationContext.configure(c).get_current_heads())
+    finally:
+        await engine.dispose()
+    return set(current) == heads
+
+
+def at_head(url: str) -> bool:
+    return asyncio.run(at_head_async(url))

@@ -32,8 +32,14 @@ def sql_database_url(request: pytest.FixtureRequest) -> str:
 
 @asynccontextmanager
 async def started(database_url: str, **settings: Any) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
-    """A freshly started app (dev features on unless said otherwise) and a client of it."""
-    options: dict[str, Any] = {"dev_features": True, "log_level": "WARNING", **settings}
+    """A freshly started app (dev features on, rate limits off, unless said otherwise) and a client
+    of it. The suites play at machine speed from one address; `tests/edge` tests the limits."""
+    options: dict[str, Any] = {
+        "dev_features": True,
+        "log_level": "WARNING",
+        "rate_limit_enabled": False,
+        **settings,
+    }
     app = create_app(Settings(database_url=database_url, **options))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

@@ -41,7 +41,12 @@ def _free_port() -> int:
 def server(database_url: str, workdir: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("DRAGO_") and k != "DATABASE_URL"}
-    env.update(DRAGO_DATABASE_URL=database_url, PORT=str(port), DRAGO_LOG_LEVEL="WARNING")
+    env.update(
+        DRAGO_DATABASE_URL=database_url,
+        PORT=str(port),
+        DRAGO_LOG_LEVEL="WARNING",
+        DRAGO_RATE_LIMIT_ENABLED="0",
+    )
     proc = subprocess.Popen(
         [sys.executable, "-m", "app"], cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )

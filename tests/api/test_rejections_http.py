@@ -57,6 +57,9 @@ async def test_creating_with_bad_input(client: httpx.AsyncClient) -> None:
     error = error_of(await create(client, "yutaka", 3), 422, "validation_error")
     assert error["details"]["field"] == "players"
     error_of(await create(client, "mount_drago", 6), 422, "validation_error")
+    error_of(await create(client, "yutaka", 2.0), 422, "validation_error")  # type: ignore[arg-type]
+    error_of(await create(client, "yutaka", "2"), 422, "validation_error")  # type: ignore[arg-type]
+    error_of(await create(client, "yutaka", 2, bots=[True]), 422, "validation_error")
     error = error_of(
         await create(client, "mount_drago", 2, options={"colour": "red"}), 422, "validation_error"
     )
@@ -73,7 +76,7 @@ async def test_creating_with_bad_input(client: httpx.AsyncClient) -> None:
     error_of(await client.get("/v1/matches", params={"status": "over"}), 422, "validation_error")
     error_of(await client.get("/v1/nowhere"), 404, "not_found")
     r = await client.delete("/v1/matches")
-    assert error_of(r, 405, "method_not_allowed") and r.headers["allow"] == "POST"
+    assert error_of(r, 405, "method_not_allowed") and r.headers["allow"] == "GET, POST"
 
 
 async def test_dev_features_are_refused_when_off(database_url: str) -> None:

@@ -93,9 +93,10 @@ def test_dockerfile_steps_start_a_ready_server(tmp_path: Path) -> None:
         else:
             shutil.copy2(path, src / item)
     venv = tmp_path / "venv"
+    constraints = ["-c", str(src / "constraints.txt")] if (src / "constraints.txt").exists() else []
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run(
-        [str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", str(src)],
+        [str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", *constraints, str(src)],
         check=True,
     )
     home = tmp_path / "home"

@@ -103,15 +103,23 @@ class Reader:
 
 
 @cache
-def _validator(kind: str) -> jsonschema.Draft202012Validator:
+def _validator(kind: str | None) -> jsonschema.Draft202012Validator:
+    """The committed file's validator for one kind of frame, or (None) its root, which a consumer
+    of the file would use: any frame of the protocol."""
     schema = json.loads(FRAMES_PATH.read_text(encoding="utf-8"))  # the committed file
+    if kind is None:
+        return jsonschema.Draft202012Validator(schema)
     return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{kind}", "$defs": schema["$defs"]})
 
 
 def check_server_frame(frame: Frame) -> None:
-    """Raise unless `frame` is a valid server frame of the committed protocol."""
-    _validator("ServerFrame").validate(json.loads(json.dumps(frame)))
+    """Raise unless `frame` is a valid server frame of the committed protocol (and so valid
+    against the schema's root)."""
+    data = json.loads(json.dumps(frame))
+    _validator("ServerFrame").validate(data)
+    _validator(None).validate(data)
 
 
 def check_client_frame(frame: Frame) -> None:
     _validator("ClientFrame").validate(frame)
+    _validator(None).validate(frame)

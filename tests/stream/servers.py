@@ -75,6 +75,7 @@ async def serving(
         "DRAGO_PORT": str(port),
         "DRAGO_LOG_LEVEL": "WARNING",
         "DRAGO_DEV_FEATURES": "1",
+        "DRAGO_RATE_LIMIT_ENABLED": "0",  # tests play at machine speed from one address
         **env,
     }
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("DRAGO_") and k != "DATABASE_URL"}

@@ -25,5 +25,7 @@ async def list_games(service: Service) -> GameList:
     summary="A game: player counts, option and setup schemas, drawing data",
     responses=error_responses(404, 422),
 )
-async def get_game(game: Annotated[str, Path(max_length=64)], service: Service) -> GameDetail:
+async def get_game(
+    game: Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[a-z0-9_]+$")], service: Service
+) -> GameDetail:
     return GameDetail.model_validate(service.describe_game(game))

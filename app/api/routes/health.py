@@ -1,4 +1,4 @@
-"""Liveness, readiness (the store answers) and Prometheus metrics."""
+"""Liveness, readiness (the store answers and its schema is the newest) and Prometheus metrics."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from app.api.deps import Service
 from app.api.errors import error_responses
 from app.api.metrics import CONTENT_TYPE, Metrics
 from app.api.schemas import Health
+from app.service.errors import Unavailable
 
 router = APIRouter(tags=["operations"])
 
@@ -21,11 +22,13 @@ async def healthz() -> Health:
     "/readyz",
     operation_id="readyz",
     response_model=Health,
-    summary="Readiness: the database is reachable",
+    summary="Readiness: the database is reachable and migrated to the newest schema",
     responses=error_responses(503),
 )
-async def readyz(service: Service) -> Health:
+async def readyz(request: Request, service: Service) -> Health:
     await service.ping()
+    if not await request.app.state.readiness.check():
+        raise Unavailable("the database schema is not the newest: run `python -m app migrate`")
     return Health()
 
 

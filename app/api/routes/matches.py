@@ -8,7 +8,16 @@ from fastapi import APIRouter, Body, Query, Response
 
 from app.api.deps import AppSettings, MatchId, Service
 from app.api.errors import error_responses
-from app.api.schemas import CreateMatch, MatchOut, MatchPage, RevealOut, Status
+from app.api.schemas import (
+    ASCII_DIGITS,
+    MAX_LIMIT,
+    MAX_OFFSET,
+    CreateMatch,
+    MatchOut,
+    MatchPage,
+    RevealOut,
+    Status,
+)
 from app.games.registry import GAMES
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"])
@@ -61,9 +70,11 @@ async def list_matches(
     service: Service,
     settings: AppSettings,
     status: Status | None = None,
-    game: Annotated[str | None, Query(max_length=64)] = None,
-    limit: Annotated[int | None, Query(ge=1, description="Page size (capped by the server).")] = None,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    game: Annotated[str | None, Query(min_length=1, max_length=64, pattern=r"^[a-z0-9_]+$")] = None,
+    limit: Annotated[
+        int | None, Query(ge=1, le=MAX_LIMIT, description="Page size (capped by the server)."), ASCII_DIGITS
+    ] = None,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET, description="Matches to skip."), ASCII_DIGITS] = 0,
 ) -> MatchPage:
     size = min(limit or settings.page_size, settings.max_page_size)
     return MatchPage.model_validate(await service.list_matches(status, game, size, offset))

@@ -8,9 +8,13 @@ from fastapi import APIRouter, Header, Query
 
 from app.api.deps import AppSettings, MatchId, SeatDep, Service, Viewer
 from app.api.errors import error_responses
-from app.api.schemas import ActionReply, EventPage, SubmitAction, ViewOut
+from app.api.schemas import ASCII_DIGITS, MAX_LIMIT, SEQ_LIMIT, ActionReply, EventPage, SubmitAction, ViewOut
 
 router = APIRouter(prefix="/v1/matches", tags=["play"])
+
+# Spectators are served without a token: `{}` makes the seat token optional in OpenAPI (FastAPI
+# appends this list to the `SeatToken` requirement it derives from the dependency).
+TOKEN_OPTIONAL: dict[str, object] = {"security": [{}]}
 
 
 @router.get(
@@ -20,12 +24,15 @@ router = APIRouter(prefix="/v1/matches", tags=["play"])
     summary="The caller's view (seat token) or the spectator view (no token)",
     description="With `at`, the view as it was when the match was at that seq (replay).",
     responses=error_responses(401, 403, 404, 422),
+    openapi_extra=TOKEN_OPTIONAL,
 )
 async def get_view(
     match_id: MatchId,
     seat: Viewer,
     service: Service,
-    at: Annotated[int | None, Query(ge=1, description="Replay: the view at this seq.")] = None,
+    at: Annotated[
+        int | None, Query(ge=1, lt=SEQ_LIMIT, description="Replay: the view at this seq."), ASCII_DIGITS
+    ] = None,
 ) -> ViewOut:
     return ViewOut.model_validate(await service.get_view(match_id, seat, at))
 
@@ -60,14 +67,19 @@ async def submit_action(
     response_model=EventPage,
     summary="The event log redacted for the caller (history)",
     responses=error_responses(401, 403, 404, 422),
+    openapi_extra=TOKEN_OPTIONAL,
 )
 async def list_events(
     match_id: MatchId,
     seat: Viewer,
     service: Service,
     settings: AppSettings,
-    after: Annotated[int, Query(ge=0, description="Only events with a greater seq.")] = 0,
-    limit: Annotated[int | None, Query(ge=1, description="Page size (capped by the server).")] = None,
+    after: Annotated[
+        int, Query(ge=0, lt=SEQ_LIMIT, description="Only events with a greater seq."), ASCII_DIGITS
+    ] = 0,
+    limit: Annotated[
+        int | None, Query(ge=1, le=MAX_LIMIT, description="Page size (capped by the server)."), ASCII_DIGITS
+    ] = None,
 ) -> EventPage:
     size = min(limit or settings.events_page_size, settings.max_events_page_size)
     return EventPage.model_validate(await service.get_events(match_id, seat, after, size))

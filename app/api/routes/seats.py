@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path
 
 from app.api.deps import MatchId, Service
 from app.api.errors import error_responses
-from app.api.schemas import JoinSeat, SeatToken
+from app.api.schemas import ASCII_DIGITS, JoinSeat, SeatToken
 
 router = APIRouter(prefix="/v1/matches", tags=["seats"])
 
@@ -23,6 +23,6 @@ router = APIRouter(prefix="/v1/matches", tags=["seats"])
     responses=error_responses(404, 409, 413, 422),
 )
 async def join_seat(
-    match_id: MatchId, seat: Annotated[int, Path(ge=0, le=64)], body: JoinSeat, service: Service
+    match_id: MatchId, seat: Annotated[int, Path(ge=0, le=64), ASCII_DIGITS], body: JoinSeat, service: Service
 ) -> SeatToken:
     return SeatToken.model_validate(await service.join_seat(match_id, seat, body.name))

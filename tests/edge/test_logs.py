@@ -1,0 +1,116 @@
+"""No secret in any log at any level: the root filter on records of every library, and a full game
+played against a real server at DEBUG whose whole output is searched for every token issued."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import random
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from app.api.logs import REDACTED, JsonFormatter, SecretFilter, configure_logging, scrub
+from tests.api.helpers import new_table, play_to_end
+from tests.stream.servers import serving
+
+TOKEN = "q3XvT0k-en_5ecret4567890abcdefghijklmnopqrs"
+
+
+def record(name: str, msg: str, *args: object, level: int = logging.DEBUG) -> logging.LogRecord:
+    return logging.LogRecord(name, level, __file__, 1, msg, args, None)
+
+
+@pytest.mark.parametrize(
+    "rec",
+    [
+        # uvicorn: the handshake line, with the query string in an argument
+        record(
+            "uvicorn.error", '%s - "WebSocket %s" [accepted]', "127.0.0.1:5", f"/v1/m/x/stream?token={TOKEN}"
+        ),
+        # websockets (through uvicorn's logger): request line, headers, frames
+        record("uvicorn.error", "< GET %s HTTP/1.1", f"/v1/matches/x/stream?after=1&token={TOKEN}"),
+        record("uvicorn.error", "< %s: %s", "authorization", f"Bearer {TOKEN}"),
+        record("websockets.server", "< %s", f'TEXT \'{{"type":"auth","token":"{TOKEN}"}}\' [62 bytes]'),
+        # httpx: a URL; asyncpg / anything: a repr of headers or a dict
+        record("httpx", 'HTTP Request: %s %s "%s"', "GET", f"http://h/v1/x?key={TOKEN}", "HTTP/1.1 200 OK"),
+        record("asyncpg", "headers %r", [(b"authorization", f"Bearer {TOKEN}".encode())]),
+        record("app", "body %s", json.dumps({"player_key": TOKEN})),
+        record("uvicorn.error", "%s", f"Authorization: Basic {TOKEN}", level=logging.ERROR),
+    ],
+)
+def test_the_filter_removes_credentials_from_every_kind_of_line(rec: logging.LogRecord) -> None:
+    raw = rec.getMessage()
+    assert TOKEN in raw  # the line leaks without the filter
+    assert SecretFilter().filter(rec)
+    assert (TOKEN not in rec.getMessage() and REDACTED in rec.getMessage()) or "?" not in rec.getMessage()
+    assert TOKEN not in JsonFormatter().format(rec)
+
+
+def test_tracebacks_and_extra_fields_are_scrubbed_too() -> None:
+    try:
+        raise RuntimeError(f"refused Bearer {TOKEN}")
+    except RuntimeError:
+        rec = logging.LogRecord("app", logging.ERROR, __file__, 1, "failed", (), sys.exc_info())
+    rec.__dict__["url"] = f"/v1/x?token={TOKEN}"
+    SecretFilter().filter(rec)
+    line = JsonFormatter().format(rec)
+    assert "RuntimeError" in line and TOKEN not in line
+
+
+def test_ordinary_lines_pass_unchanged() -> None:
+    for text in ("request", "stream closed", "match abc at seq 12", "what?", "key point: 3 seats"):
+        assert scrub(text) == text
+
+
+def test_the_filter_is_installed_by_the_logging_configuration_on_every_root_handler() -> None:
+    root = logging.getLogger()
+    other = logging.StreamHandler(io.StringIO())
+    root.addHandler(other)
+    try:
+        configure_logging("DEBUG")
+        assert all(any(isinstance(f, SecretFilter) for f in h.filters) for h in root.handlers)
+        assert logging.getLogger("sqlalchemy.engine").getEffectiveLevel() >= logging.INFO
+        logging.getLogger("websockets.client").debug("> GET /x?token=%s HTTP/1.1", TOKEN)
+        assert TOKEN not in other.stream.getvalue() and "GET /x HTTP/1.1" in other.stream.getvalue()
+    finally:
+        root.removeHandler(other)
+        configure_logging("WARNING")
+
+
+@pytest.mark.slow
+async def test_a_full_game_at_debug_leaves_no_token_or_secret_in_the_output(tmp_path: Path) -> None:
+    env = {"DRAGO_LOG_LEVEL": "DEBUG", "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}"}
+    async with serving(tmp_path, "debug", env) as server, httpx.AsyncClient(base_url=server.url) as client:
+        table = await new_table(client, "yutaka", 2, seed="debug-logs")
+        ws_url = f"ws://127.0.0.1:{server.port}/v1/matches/{table.match_id}/stream"
+        by_query = await connect(f"{ws_url}?token={table.tokens[0]}&views=1", compression=None)
+        by_header = await connect(
+            ws_url, compression=None, additional_headers={"Authorization": f"Bearer {table.tokens[1]}"}
+        )
+        by_frame = await connect(f"{ws_url}?after=0", compression=None)
+        await by_frame.send(json.dumps({"type": "auth", "token": table.tokens[0]}))
+        for ws in (by_query, by_header, by_frame):
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "hello"
+        view = await table.view(0)
+        if 0 in view["to_act"]:  # one action over the socket, the rest over HTTP
+            await by_query.send(json.dumps({"type": "action", "id": 1, "action": view["legal_actions"][0]}))
+            while json.loads(await asyncio.wait_for(by_query.recv(), 10)).get("id") != 1:
+                pass  # events and views until the ack
+        await play_to_end(table, random.Random(5))
+        await client.get(f"{table.url}/events", params={"token": table.tokens[1]})  # a token in a query
+        bad = await client.get(f"{table.url}/view", headers={"Authorization": f"Bearer {table.tokens[0]}x"})
+        assert bad.status_code == 401
+        secret = (await client.get(f"{table.url}/reveal")).json()["secret"]
+        for ws in (by_query, by_header, by_frame):
+            await ws.close()
+    output = server.log.read_text(errors="replace")
+    assert '"level": "DEBUG"' in output and "< GET /v1/matches/" in output  # DEBUG lines were written
+    assert "TEXT" in output and "authorization" in output.lower()  # frames and headers were logged
+    for value in [*table.tokens.values(), secret]:
+        assert value not in output
