@@ -1,27 +1,25 @@
-"""Wiring: settings → store, notifier, service → the FastAPI app with its routers and middleware.
+"""Wiring: settings → store, broadcaster, service context → the FastAPI app with its routers,
+middleware and background workers. Every adapter is chosen and connected here, and only here.
 
-`create_app(settings)` builds the app; its lifespan opens the store (running the migrations first
-when `run_migrations_on_start`) and closes it at shutdown. Seams for the other adapters:
-
-- `app.state.hub` is the process's `LiveHub` (set at startup) over the broadcaster named by
-  `broadcast_url`; live streams subscribe to it.
-- `app.state.notifier` is told "match M is at seq N" after every commit: the hub, unless something
-  else was put there before startup (later: `app.state.service.notifier`).
-- `app.state.service` is the `MatchService` the routes use (set at startup).
-- `app.state.streaming` serves the WebSocket streams (set at startup). At shutdown it closes
-  them with 1001 before the hub stops; it also does so on SIGTERM/SIGINT, because uvicorn closes
-  WebSockets with 1012 before the lifespan ends.
+The lifespan opens the store (migrating it first when `run_migrations_on_start`; otherwise the
+readiness gate answers 503 until the schema is at head), starts the live hub over the broadcaster
+named by `broadcast_url`, builds the `Context` the routes use (`app.state.ctx`), and starts this
+process's bot runner and sweeper. At shutdown it closes every stream with 1001 before the hub
+stops (also on SIGTERM/SIGINT, see `app.api.streaming`), then stops the workers and the store.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
-from app.api import docs, errors
+from app.api import docs, errors, web
+from app.api.hot import HotRoutes
 from app.api.logs import configure_logging
 from app.api.metrics import Metrics
 from app.api.middleware import BodyLimit, InputGuard, Readiness, RequestContext, SchemaGate
@@ -29,57 +27,84 @@ from app.api.ratelimit import Limiter, RateLimit, rules_from
 from app.api.routes import ROUTERS
 from app.api.streaming import Streaming
 from app.broadcast import create_broadcaster
+from app.service.bots import BotRunner, level_chooser
+from app.service.context import Config, Context
 from app.service.live import LiveHub
-from app.service.matches import MatchService
-from app.service.ports import EventStore
-from app.service.streams import NotificationTap
+from app.service.ports import EventStore, utcnow
+from app.service.sweeping import Sweeper
 from app.settings import Settings
-from app.store.memory import MemoryEventStore
+from app.store.factory import MEMORY_URL, create_store
 from app.store.migrate import at_head_async, upgrade_async
-from app.store.sql import create_store
-
-MEMORY_URL = "memory://"
 
 
 async def open_store(settings: Settings) -> EventStore:
     """The event store named by `database_url`, migrated first if the settings say so."""
-    if settings.database_url == MEMORY_URL:
-        return MemoryEventStore()
-    if settings.run_migrations_on_start:
+    if settings.database_url != MEMORY_URL and settings.run_migrations_on_start:
         await upgrade_async(settings.database_url)
-    return create_store(settings.database_url)
+    return create_store(settings.database_url, pool_size=settings.db_pool_size)
+
+
+def service_config(settings: Settings) -> Config:
+    return Config(
+        dev_features=settings.dev_features,
+        default_bot_level=settings.bot_default_level,
+        takeover_bot_level=settings.bot_takeover_level,
+        waiting_expiry_s=settings.waiting_expiry_seconds or None,
+        idempotency_ttl_s=settings.idempotency_ttl_seconds,
+        samples_per_seat=settings.samples_per_seat,
+        require_player_key=settings.require_player_key,
+    )
+
+
+def bot_executor(settings: Settings) -> Executor:
+    """Bots search in worker processes (the event loop never waits on them); 0 workers: one thread."""
+    if settings.bot_workers > 0:
+        return ProcessPoolExecutor(settings.bot_workers)
+    return ThreadPoolExecutor(1, thread_name_prefix="bots")
 
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     store = await open_store(settings)
-    # The tap shows the streams every notification, also those the hub drops (a match starting).
-    tap = NotificationTap(create_broadcaster(settings.broadcast_url, prefix=settings.broadcast_prefix))
-    hub = LiveHub(store, tap, queue_limit=settings.stream_queue_limit)
+    broadcaster = create_broadcaster(settings.broadcast_url, prefix=settings.broadcast_prefix)
+    hub = LiveHub(store, broadcaster, queue_limit=settings.stream_queue_limit)
     streaming: Streaming | None = None
+    executor = bot_executor(settings) if settings.bots_enabled else None
+    ctx = Context(store, clock=app.state.clock, config=service_config(settings), metrics=app.state.metrics)
+    chooser = functools.partial(
+        level_chooser, millis=settings.bot_budget_ms or None, iterations=settings.bot_iterations or None
+    )
+    runner = BotRunner(ctx, chooser, executor)
+    sweeper = Sweeper(ctx, interval_s=settings.sweep_interval_seconds)
     try:
         await hub.start()
+        ctx.notifier = hub
         app.state.store = store
         app.state.hub = hub
+        app.state.ctx = ctx
+        app.state.runner = runner
+        app.state.sweeper = sweeper
         if settings.database_url != MEMORY_URL and not settings.run_migrations_on_start:
             # Not migrated here: `/readyz` and every `/v1/` request answer 503 until it is at head.
             readiness: Readiness = app.state.readiness
             readiness.probe = lambda: at_head_async(settings.database_url)
             readiness.ready = False
             await readiness.check()
-        if app.state.notifier is None:
-            app.state.notifier = hub
-        app.state.service = MatchService(
-            store, app.state.notifier, dev_features=settings.dev_features, metrics=app.state.metrics
-        )
-        streaming = app.state.streaming = Streaming(
-            app.state.service, hub, tap, settings, app.state.metrics, app.state.limiter
-        )
+        if executor is not None:
+            ctx.bots = runner
+            await runner.start()
+        if settings.sweep_interval_seconds > 0:
+            await sweeper.start()
+        streaming = app.state.streaming = Streaming(ctx, hub, settings, app.state.metrics, app.state.limiter)
         yield
     finally:
         if streaming is not None:
             await streaming.close()  # every stream gets 1001 while the hub still runs
+        await sweeper.stop()
+        await runner.stop()
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
         await hub.stop()  # ends live subscriptions with "going away" first
         await store.close()
         if app.state.limiter is not None:
@@ -91,7 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(settings.log_level)
     app = FastAPI(
         title="Drago game server",
-        version="1.0.0",
+        version="2.0.0",
         summary="Authoritative server for Mount Drago and Yutakâ: matches, seats, actions, per-player views.",
         lifespan=lifespan,
         openapi_url=None,  # served by `docs.install`, with self-hosted /docs and /redoc
@@ -100,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.metrics = Metrics()
-    app.state.notifier = None  # None: the live hub, set at startup
+    app.state.clock = utcnow  # tests may put a fake clock here before the lifespan starts
     app.state.limiter = None
     app.state.readiness = Readiness()  # the schema is at head (set at startup when not migrating)
     if settings.rate_limit_enabled:
@@ -110,8 +135,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     docs.install(app)
+    web.install(app)
     # Added innermost first: the request context wraps everything, then CORS (so refusals carry its
-    # headers), the input guard and the rate limits (before routing), the body limit.
+    # headers), the input guard and the rate limits (before routing), the body limit, and innermost
+    # the hot routes (actions and views without FastAPI's routing, see `app.api.hot`).
+    app.add_middleware(HotRoutes, fastapi=app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if app.state.limiter is not None:
         app.add_middleware(RateLimit, limiter=app.state.limiter)
@@ -123,7 +151,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST", "OPTIONS"],
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
-            expose_headers=["X-Request-ID", "Location"],
+            expose_headers=[
+                "X-Request-ID",
+                "Location",
+                "Retry-After",
+                "RateLimit-Limit",
+                "RateLimit-Remaining",
+                "RateLimit-Reset",
+            ],
         )
     app.add_middleware(RequestContext, metrics=app.state.metrics)
     return app

@@ -8,6 +8,7 @@ comma-separated list.
 | setting                  | env                                    | default                          |
 |--------------------------|----------------------------------------|----------------------------------|
 | database_url             | DRAGO_DATABASE_URL, DATABASE_URL       | sqlite+aiosqlite:///./drago.db   |
+| db_pool_size             | DRAGO_DB_POOL_SIZE                     | 8 (see below)                    |
 | broadcast_url            | DRAGO_BROADCAST_URL                    | memory://                        |
 | broadcast_prefix         | DRAGO_BROADCAST_PREFIX                 | drago (channel names)            |
 | cors_origins             | DRAGO_CORS_ORIGINS                     | [] (no CORS)                     |
@@ -26,12 +27,17 @@ comma-separated list.
 | stream_queue_limit       | DRAGO_STREAM_QUEUE_LIMIT               | 256 (events a stream may lag)    |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
+
+`db_pool_size` is the event store's connection count per process (`app.store.factory`): on
+PostgreSQL one pool of that many connections, on SQLite that many reader connections plus the one
+writer. A PostgreSQL deployment needs `processes × (db_pool_size + the broadcaster's connections)`
+below the server's `max_connections`.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from limits import parse_many
 from pydantic import AliasChoices, Field, field_validator
@@ -45,6 +51,7 @@ class Settings(BaseSettings):
         default="sqlite+aiosqlite:///./drago.db",
         validation_alias=AliasChoices("DRAGO_DATABASE_URL", "DATABASE_URL", "database_url"),
     )
+    db_pool_size: int = Field(default=8, ge=1, le=100)
     broadcast_url: str = "memory://"
     broadcast_prefix: str = Field(default="drago", min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.:-]+$")
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
@@ -63,6 +70,17 @@ class Settings(BaseSettings):
     stream_heartbeat_seconds: float = Field(default=20.0, gt=0)
     stream_auth_timeout_seconds: float = Field(default=5.0, gt=0)
     stream_queue_limit: int = Field(default=256, ge=1)
+    bots_enabled: bool = True
+    bot_workers: int = Field(default=1, ge=0, le=64)
+    bot_default_level: Literal["random", "greedy", "ismcts"] = "greedy"
+    bot_takeover_level: Literal["random", "greedy", "ismcts"] = "ismcts"
+    bot_budget_ms: float = Field(default=140.0, ge=0, le=60_000)
+    bot_iterations: int = Field(default=0, ge=0, le=1_000_000)
+    sweep_interval_seconds: float = Field(default=0.5, ge=0)
+    waiting_expiry_seconds: float = Field(default=7 * 86_400.0, ge=0)
+    idempotency_ttl_seconds: float = Field(default=86_400.0, gt=0)
+    samples_per_seat: int = Field(default=10_000, ge=0)
+    require_player_key: bool = False
     rate_limit_enabled: bool = True
     rate_limit_storage_url: str = Field(default="memory://", pattern=r"^(memory|redis|rediss)://")
     rate_limit_create_per_ip: str = "60/minute"

@@ -10,7 +10,8 @@ turn passes to the other seat, that seat acts on the view its WebSocket stream p
 (`views=1`, as the reference pushes each player its view; `--mode http` reads `GET .../view`
 instead). A finished match is replaced by a new one. It prints actions/s and
 the p50/p99 latency of `POST .../actions`, then runs `../shared/bench-reference/reference.sh` for
-the same store in the same session and prints the ratios (ours / reference).
+the same store in the same session, and boardgame.io (`../shared/bench-reference/bgio/run.sh`, in
+memory) once, and prints the ratios (ours / reference, ours / boardgame.io).
 
 The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so that the load generator
 costs little next to the server.
@@ -36,6 +37,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT.parent / "shared" / "bench-reference" / "reference.sh"
+BGIO = ROOT.parent / "shared" / "bench-reference" / "bgio" / "run.sh"
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 
 
@@ -92,7 +94,8 @@ async def new_match(port: int) -> tuple[str, list[Http], list[dict[str, Any]]]:
 
 
 class Stream:
-    """A seat's live stream with `views=1`: keeps the latest view the server pushed."""
+    """A seat's live stream with `views=1`: keeps the latest view the server pushed (in `hello` and
+    in each `commit` frame)."""
 
     def __init__(self, port: int, match_id: str, token: str) -> None:
         self.url = f"ws://127.0.0.1:{port}/v1/matches/{match_id}/stream?views=1&token={token}"
@@ -110,7 +113,7 @@ class Stream:
     async def _read(self) -> None:
         async for raw in self.ws:
             frame = json.loads(raw)
-            if frame["type"] in ("hello", "view"):
+            if frame.get("view") is not None and frame["type"] in ("hello", "commit"):
                 self.view = frame["view"]
                 self.changed.set()
 
@@ -292,6 +295,39 @@ def reference(store: str, args: argparse.Namespace) -> dict[int, dict[str, float
     return results
 
 
+def bgio() -> dict[int, dict[str, float]]:
+    """boardgame.io 0.50.2, in memory (not durable), the same load shape (its own `run.sh`)."""
+    out = subprocess.run(["bash", str(BGIO), "1", "16"], capture_output=True, text=True, check=False)
+    results: dict[int, dict[str, float]] = {}
+    for line in out.stdout.splitlines():
+        m = re.match(r"bgio,\s*(\d+) matches: (\{.*\})", line.strip())
+        if m:
+            data = json.loads(m.group(2))
+            results[int(m.group(1))] = {
+                "actions_per_s": data["moves_per_s"],
+                "p50_ms": data["p50_us"] / 1e3,
+                "p99_ms": data["p99_us"] / 1e3,
+            }
+            print(f"bgio      (memory) {line.strip()}", flush=True)
+    if not results:
+        print(f"bgio: no figures ({out.stderr.strip()[-300:]})", flush=True)
+    return results
+
+
+def ratios(
+    name: str, store: str, ours: dict[int, dict[str, float]], other: dict[int, dict[str, float]]
+) -> None:
+    for matches in (1, 16):
+        if matches in other and matches in ours:
+            o, r = ours[matches], other[matches]
+            rate = o["actions_per_s"] / r["actions_per_s"]
+            print(
+                f"ratio to {name:<9} {store:<6} {matches:>2} matches: actions/s {rate:.2f}x"
+                f"  p50 {o['p50_ms'] / r['p50_ms']:.2f}x  p99 {o['p99_ms'] / r['p99_ms']:.2f}x",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -310,20 +346,13 @@ def main() -> None:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {1})
+    peer = {} if args.no_reference or not BGIO.exists() else bgio()
     for store in args.stores.split(","):
         ours = bench_store(store, args)
         if args.no_reference or not REFERENCE.exists():
             continue
-        ref = reference(store, args)
-        for matches in (1, 16):
-            if matches in ref and matches in ours:
-                o, r = ours[matches], ref[matches]
-                rate = o["actions_per_s"] / r["actions_per_s"]
-                print(
-                    f"ratio     {store:<6} {matches:>2} matches: actions/s {rate:.2f}x"
-                    f"  p50 {o['p50_ms'] / r['p50_ms']:.2f}x  p99 {o['p99_ms'] / r['p99_ms']:.2f}x",
-                    flush=True,
-                )
+        ratios("reference", store, ours, reference(store, args))
+        ratios("bgio", store, ours, peer)
 
 
 if __name__ == "__main__":

@@ -6,14 +6,16 @@ false`); this client pins itself to core 1 and reads every socket with a minimal
 (an asyncio Protocol that only finds each event frame's seq), so the figures are the server's.
 
 - Latency of a frame: from just before the POST of the action that committed it until the LAST
-  subscriber has that event frame (p50/p99 over the frames). Subscribers mix the four seats of a
-  Mount Drago match and spectators; an action commits 1–4 events (~3.4 on average).
+  subscriber has that commit frame (p50/p99 over the frames). Subscribers mix the four seats of a
+  Mount Drago match and spectators; each action is one commit, hence one frame, holding 1–4 events
+  (~3.4 on average).
 - POST ms: the action's own HTTP round trip (p50), included in the latency.
 - CPU per frame: the streaming server's utime+stime (/proc/<pid>/stat) over the run divided by the
-  event frames it delivered; "net" subtracts the actions' own CPU, measured with no subscribers.
+  commit frames it delivered; "net" subtracts the actions' own CPU, measured with no subscribers.
 - Same-session reference: a bare FastAPI fan-out (one pre-serialized text per viewer sent to every
   socket in a loop from the POST handler: no store, no redaction, no per-connection task), publishing
-  as many frames at a time as each drago action of the same run committed, measured the same way.
+  one frame per action with as many events as each drago action of the same run committed, measured
+  the same way.
 - Memory: the server's RSS growth per idle connection (1,000 of them). Catch-up: from connecting
   with `after` = head − 500 to holding the 500th event frame (an all-bot 5-seat match).
 
@@ -52,7 +54,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 ROOT = Path(__file__).resolve().parent.parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 GUARD = 30.0  # seconds: a guard against hangs only
-EVENT = re.compile(rb'\{"type":"event","seq":(\d+),')
+FRAME = re.compile(rb'\{"type":"commit","seq":(\d+),')
 PLAYERS = 4
 VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
@@ -73,16 +75,19 @@ _BARE_EVENT = {
 async def bare_publish(request: Request) -> dict[str, int]:
     body = await request.json()
     first, count = int(body["seq"]), int(body.get("count", 1))
-    for seq in range(first, first + count):
-        for viewer, sockets in list(_bare.items()):
-            event = {**_BARE_EVENT, "seq": seq, "data": {**_BARE_EVENT["data"], "seat": viewer}}  # type: ignore[dict-item]
-            text = json.dumps({"type": "event", "seq": seq, "event": event}, separators=(",", ":"))
-            for ws in list(sockets):
-                try:
-                    await ws.send_text(text)
-                except Exception:  # a subscriber went away
-                    sockets.discard(ws)
-    return {"seq": first + count - 1}
+    last = first + count - 1
+    for viewer, sockets in list(_bare.items()):
+        events = [
+            {**_BARE_EVENT, "seq": seq, "commit": last, "data": {**_BARE_EVENT["data"], "seat": viewer}}
+            for seq in range(first, last + 1)
+        ]
+        text = json.dumps({"type": "commit", "seq": last, "events": events}, separators=(",", ":"))
+        for ws in list(sockets):
+            try:
+                await ws.send_text(text)
+            except Exception:  # a subscriber went away
+                sockets.discard(ws)
+    return {"seq": last}
 
 
 @bare_app.get("/healthz")
@@ -181,7 +186,7 @@ def _free_port() -> int:
 
 
 class Fanout:
-    """Counts, per seq, how many subscribers have its event frame and when the last one got it."""
+    """Counts, per frame seq, how many subscribers have that commit frame and when the last one got it."""
 
     def __init__(self, subscribers: int) -> None:
         self.n = subscribers
@@ -207,7 +212,7 @@ class Fanout:
 
 
 class Sub(asyncio.Protocol):
-    """One subscriber: handshake, then frames; event frames go to `fanout`, the first frame is hello."""
+    """One subscriber: handshake, then frames; commit frames go to `fanout`, the first frame is hello."""
 
     def __init__(self, host: str, path: str, fanout: Fanout | None) -> None:
         self.request = (
@@ -265,7 +270,7 @@ class Sub(asyncio.Protocol):
         del buf[:i]
 
     def _text(self, payload: bytes, now: float) -> None:
-        match = EVENT.match(payload)
+        match = FRAME.match(payload)
         if match is not None:
             seq = int(match.group(1))
             if self.fanout is not None:
@@ -315,7 +320,7 @@ def percentile(values: Sequence[float], p: float) -> float:
 
 
 class Row:
-    """One run: per event frame, the latency (s) of its last subscriber; per action, the POST round
+    """One run: per commit frame, the latency (s) of its last subscriber; per action, the POST round
     trip (s); the frames delivered and the server's CPU (s)."""
 
     def __init__(
@@ -365,12 +370,14 @@ async def new_match(
     client: httpx.AsyncClient, players: int = PLAYERS, **body: Any
 ) -> tuple[str, dict[int, str]]:
     body = {"game": "mount_drago", "players": players, "options": {"track": LONG_TRACK}, **body}
+    if "bots" in body:
+        body["bots"] = [{"seat": s, "level": "random"} for s in body["bots"]]
     r = await client.post("/v1/matches", json=body)
     r.raise_for_status()
     match_id = r.json()["id"]
     tokens = {}
     for seat in range(players):
-        if seat in body.get("bots", ()):
+        if any(b["seat"] == seat for b in body.get("bots", ())):
             continue
         j = await client.post(f"/v1/matches/{match_id}/seats/{seat}", json={"name": f"p{seat}"})
         j.raise_for_status()
@@ -427,7 +434,7 @@ async def measure(
                 reply = r.json()
                 done = await fanout.all_have(reply["seq"])  # (no subscribers: now)
                 if k >= warmup:
-                    lat.extend(fanout.last.get(s, done) - t0 for s in range(seq + 1, reply["seq"] + 1))
+                    lat.append(fanout.last.get(reply["seq"], done) - t0)  # one frame per commit
                     dones.append(done - t0)
                     posts.append(t_reply - t0)
                     counts.append(reply["seq"] - seq)
@@ -445,7 +452,8 @@ async def measure(
 
 
 async def measure_bare(server: Server, n: int, counts: Sequence[int], warmup: int) -> Row:
-    """The bare fan-out, publishing as many frames at a time as each action of a drago run did."""
+    """The bare fan-out, publishing one frame per action with as many events as each action of a
+    drago run committed."""
     fanout = Fanout(n)
     paths = [f"/ws/{'spectator' if VIEWERS[i % 5] is None else VIEWERS[i % 5]}" for i in range(n)]
     subs = await subscribe(server.port, paths, fanout)
@@ -464,7 +472,7 @@ async def measure_bare(server: Server, n: int, counts: Sequence[int], warmup: in
                 t_reply = time.perf_counter()
                 done = await fanout.all_have(seq + count)
                 if k >= warmup:
-                    lat.extend(fanout.last.get(s, done) - t0 for s in range(seq + 1, seq + count + 1))
+                    lat.append(fanout.last.get(seq + count, done) - t0)
                     dones.append(done - t0)
                     posts.append(t_reply - t0)
                 seq += count
@@ -493,8 +501,13 @@ async def idle_memory(server: Server, paths: Sequence[str]) -> float:
 async def catch_up(server: Server, events: int, repeat: int) -> list[float]:
     """Seconds from connecting with `after` = head − `events` to holding the last of them."""
     async with httpx.AsyncClient(base_url=server.url, timeout=GUARD) as client:
-        match_id, _ = await new_match(client, 5, bots=[0, 1, 2, 3, 4])  # bots play it to the end
-        head = (await client.get(f"/v1/matches/{match_id}")).json()["seq"]
+        match_id, _ = await new_match(client, 5, bots=[0, 1, 2, 3, 4])  # the bot runner plays it out
+        for _ in range(int(GUARD / 0.05)):
+            summary = (await client.get(f"/v1/matches/{match_id}")).json()
+            if summary["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+        head = summary["seq"]
     if head < events:
         raise RuntimeError(f"the catch-up match has only {head} events")
     times = []
@@ -506,7 +519,8 @@ async def catch_up(server: Server, events: int, repeat: int) -> list[float]:
 
         await asyncio.wait_for(_until_seq(sub, head), GUARD)
         times.append(sub.events[-1][1] - t0)
-        assert [s for s, _ in sub.events] == list(range(head - events + 1, head + 1))
+        seqs = [s for s, _ in sub.events]
+        assert seqs == sorted(set(seqs)) and seqs[-1] == head  # one frame per commit, in order
         sub.close()
         await asyncio.sleep(0.2)
     return times
@@ -584,7 +598,7 @@ async def run(args: argparse.Namespace) -> None:
             notes.append(f"bare reference: {mem / 1024:.1f} KiB RSS per idle connection (1,000)")
             idle = await measure_bare(bare, 0, drago[sizes[0]].counts, args.warmup)
             show(idle)
-            for n in sizes:  # the same number of frames per publish as each drago action
+            for n in sizes:  # one frame per publish, as many events as each drago action
                 row = await measure_bare(bare, n, drago[n].counts, args.warmup)
                 row.net_of(idle)
                 show(row)

@@ -1,7 +1,8 @@
 """Alembic environment: runs the migrations on an async engine (aiosqlite or asyncpg).
 
 The database URL is, in order: `config.attributes["url"]` (set by `app.store.migrate`), the
-`DATABASE_URL` environment variable, then `sqlalchemy.url` from `alembic.ini`. A caller may also
+`DRAGO_DATABASE_URL` and then the `DATABASE_URL` environment variables (the server's settings read
+the same two, in the same order), then `sqlalchemy.url` from `alembic.ini`. A caller may also
 hand over an open sync connection as `config.attributes["connection"]`.
 """
 
@@ -17,7 +18,7 @@ from alembic.autogenerate.api import AutogenContext
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from app.store.engine import async_url, create_migration_engine
+from app.store.migrate import async_url, migration_engine
 from app.store.tables import UTCDateTime, metadata
 
 # Any fixed number: serialises concurrent `upgrade`s of one PostgreSQL database, e.g. several
@@ -32,11 +33,12 @@ if config.config_file_name is not None:
 def _url() -> str:
     url = (
         config.attributes.get("url")
+        or os.environ.get("DRAGO_DATABASE_URL")
         or os.environ.get("DATABASE_URL")
         or config.get_main_option("sqlalchemy.url")
     )
     if not url:
-        raise RuntimeError("no database URL: set DATABASE_URL or sqlalchemy.url")
+        raise RuntimeError("no database URL: set DRAGO_DATABASE_URL, DATABASE_URL or sqlalchemy.url")
     return async_url(url).render_as_string(hide_password=False)
 
 
@@ -65,7 +67,7 @@ def _run(connection: Connection) -> None:
 
 
 async def _run_async() -> None:
-    engine = create_migration_engine(_url())
+    engine = migration_engine(_url())
     try:
         async with engine.connect() as connection:
             await connection.run_sync(_run)

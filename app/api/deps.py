@@ -1,7 +1,8 @@
-"""Dependencies of the routes, as `Annotated` aliases: the service, the settings, the caller's seat.
+"""Dependencies of the routes, as `Annotated` aliases: the service context, the settings, the caller.
 
-All are `async def`: FastAPI runs a plain `def` dependency in a worker thread, which costs more
-than the dependency itself on every request.
+All are `async def`: FastAPI runs a plain `def` dependency in a worker thread, which costs more than
+the dependency itself on every request. The caller is identified here once (a seat token, a player
+key) without loading any match; the use case then checks it against the match it loads.
 """
 
 from __future__ import annotations
@@ -11,20 +12,23 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.api.schemas import ASCII_DIGITS
+from app.service.auth import Caller, identify
+from app.service.context import Context
 from app.service.errors import Unauthorized
-from app.service.matches import MatchService
 from app.settings import Settings
 
 _bearer = HTTPBearer(
     auto_error=False,
-    scheme_name="SeatToken",
-    description="The seat token returned once by `joinSeat`: `Authorization: Bearer <token>`.",
+    scheme_name="Bearer",
+    description="A seat token (from `joinSeat`), a player key (`pk_…`, from `createPlayer`) or, for the "
+    "host's routes, the host token (`ht_…`, from `createMatch`): `Authorization: Bearer <secret>`.",
 )
 
 
-async def _service(request: Request) -> MatchService:
-    service: MatchService = request.app.state.service
-    return service
+async def _context(request: Request) -> Context:
+    ctx: Context = request.app.state.ctx
+    return ctx
 
 
 async def _settings(request: Request) -> Settings:
@@ -32,7 +36,7 @@ async def _settings(request: Request) -> Settings:
     return settings
 
 
-Service = Annotated[MatchService, Depends(_service)]
+Ctx = Annotated[Context, Depends(_context)]
 AppSettings = Annotated[Settings, Depends(_settings)]
 MatchId = Annotated[
     str,
@@ -43,7 +47,7 @@ MatchId = Annotated[
         description="The match id from `createMatch`.",
     ),
 ]
-
+SeatNo = Annotated[int, Path(ge=0, le=63, description="A seat, from 0."), ASCII_DIGITS]
 
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
@@ -56,20 +60,30 @@ def _token(request: Request, credentials: HTTPAuthorizationCredentials | None) -
     return credentials.credentials
 
 
-# `_seat` and `_viewer` reach the service through the request rather than through `Service`:
+async def _bearer_token(request: Request, credentials: Credentials) -> str | None:
+    return _token(request, credentials)
+
+
+# `_caller` and `_maybe_caller` reach the context through the request rather than through `Ctx`:
 # every dependency FastAPI resolves costs tens of microseconds on each request.
-async def _seat(request: Request, match_id: MatchId, credentials: Credentials) -> int:
-    service: MatchService = request.app.state.service
-    return await service.authorize(match_id, _token(request, credentials))
+async def _caller(request: Request, credentials: Credentials) -> Caller:
+    return await identify(request.app.state.ctx, _token(request, credentials))
 
 
-async def _viewer(request: Request, match_id: MatchId, credentials: Credentials) -> int | None:
-    service: MatchService = request.app.state.service
-    return await service.viewer(match_id, _token(request, credentials))
+async def _maybe_caller(request: Request, credentials: Credentials) -> Caller | None:
+    token = _token(request, credentials)
+    return None if token is None else await identify(request.app.state.ctx, token)
 
 
-SeatDep = Annotated[int, Depends(_seat)]
-"""The caller's seat in the path's match: 401 without a valid token, 403 for another match's."""
+BearerToken = Annotated[str | None, Depends(_bearer_token)]
+"""The raw bearer secret (for the host's routes: compared with the match's host token hash)."""
 
-Viewer = Annotated[int | None, Depends(_viewer)]
-"""The caller's seat, or `None` (a spectator) when no token is sent."""
+CallerDep = Annotated[Caller, Depends(_caller)]
+"""A seat token or a player key: 401 without a valid one."""
+
+MaybeCaller = Annotated[Caller | None, Depends(_maybe_caller)]
+"""The caller, or `None` (a spectator) when no credential is sent."""
+
+CREDENTIAL_OPTIONAL: dict[str, object] = {"security": [{}]}
+"""`openapi_extra` of routes that take a credential but serve callers without one too: `{}` makes
+the bearer optional in OpenAPI (FastAPI appends this to the requirement the dependency declares)."""

@@ -4,10 +4,12 @@
 by the `fastapi-offline` package (MIT; Swagger UI is Apache-2.0, ReDoc MIT), so both work on a
 machine without internet access.
 
-`openapi_document(app)` is FastAPI's document with one repair and one addition. FastAPI passes
+`openapi_document(app)` is FastAPI's document with one repair and two additions. FastAPI passes
 component schemas through a model whose bounds are floats, which turns `maximum: 5` into `5.0` and
 cannot hold 2**63 exactly; integral floats are written back as integers, so bounds read as the
-code says. And every `/v1/` operation documents the 429 the rate limits may answer.
+code says. Every `/v1/` operation documents the 429 the rate limits may answer. And the games'
+payloads are named components that the generic members refer to (`app.api.components`): views,
+actions, event data, options and setups are described exactly, per game.
 """
 
 from __future__ import annotations
@@ -23,7 +25,21 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 
+from app.api.components import prune, reference_games
+from app.games.registry import GAMES
+
 ASSETS = "/docs/assets"
+REF = "#/components/schemas/"
+GAME_MEMBERS = (
+    ("EventOut", "data", "event"),
+    ("SubmitAction", "action", "action"),
+    ("CreateMatch", "options", "options"),
+    ("CreateMatch", "setup", "setup"),
+    ("MatchOut", "options", "options"),
+    ("CreatedMatchOut", "options", "options"),
+    ("RevealOut", "options", "options"),
+)
+"""Members whose schema is a game's (`component`, `member`, kind of `wire_schemas`)."""
 
 
 def assets_dir() -> Path:
@@ -49,8 +65,17 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
             description=app.description,
             routes=app.routes,
         )
-        app.openapi_schema = _with_reasons(_with_rate_limits(_integral(document)))
+        app.openapi_schema = _with_games(_with_reasons(_with_rate_limits(_integral(document))))
     return app.openapi_schema
+
+
+def _with_games(document: dict[str, Any]) -> dict[str, Any]:
+    """The games' schemas as components, referenced by views, actions, event data, options, setups."""
+    schemas = document["components"]["schemas"]
+    games = [GAMES[name] for name in sorted(GAMES)]
+    reference_games(schemas, games, REF, GAME_MEMBERS)
+    prune(schemas, {k: v for k, v in document.items() if k != "components"}, REF)
+    return document
 
 
 # Why a request valid against the schema may still be 422: rules over several fields or over the
@@ -61,6 +86,7 @@ _WHY_422 = {
     '`2.0` or `"2"`).',
     "joinSeat": "the name must be printable in Unicode's sense (letters, marks, numbers, punctuation, "
     "symbols, spaces; no control, format or unassigned characters).",
+    "createPlayer": "the name must be printable in Unicode's sense, as for `joinSeat`.",
     "getView": "`at` must be the seq of an event that ends a commit, at most the match's seq.",
     "submitAction": "the action must be one the game understands (see `legal_actions`); "
     "`expected_seq` is a JSON integer.",

@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
 from starlette.routing import Match
@@ -22,10 +22,19 @@ from starlette.types import Scope
 
 from app.service import errors as svc
 
+_CODES: list[JsonValue] = [*sorted({e.code for e in svc.ALL_ERRORS})]
+_STATUSES: dict[str, JsonValue] = {
+    e.code: e.http_status for e in sorted(svc.ALL_ERRORS, key=lambda e: e.code)
+}
+
 
 class ErrorBody(BaseModel):
     code: str = Field(
-        description="Machine code: " + ", ".join(sorted({e.code for e in svc.ALL_ERRORS})) + "."
+        description="Machine code, one of the error tree's (`x-status` gives each one's HTTP status).",
+        json_schema_extra={
+            "enum": _CODES,
+            "x-status": _STATUSES,
+        },
     )
     message: str = Field(description="What went wrong, in words for the caller.")
     details: Any = Field(None, description="Structured details (e.g. the offending field).")
@@ -35,21 +44,15 @@ class ErrorEnvelope(BaseModel):
     error: ErrorBody
 
 
-_DESCRIPTIONS = {
-    401: "`unauthorized`: no seat token, or an unknown one.",
-    403: "`forbidden`: a token of another match, or a disabled development feature.",
-    404: "`not_found`.",
-    409: "`illegal_action`, `not_your_turn`, `match_over`, `version_conflict`, `seat_taken`, "
-    "`match_not_started` or `match_not_finished`.",
-    413: "`payload_too_large`.",
-    422: "`validation_error` (also malformed JSON) or `idempotency_key_reused`.",
-    503: "`unavailable`.",
-}
-
-
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """`responses=` for a route: each status documented with the envelope."""
-    return {s: {"model": ErrorEnvelope, "description": _DESCRIPTIONS[s]} for s in statuses}
+    return {s: {"model": ErrorEnvelope, "description": _description(s)} for s in statuses}
+
+
+def _description(status: int) -> str:
+    """The codes an HTTP status carries, derived from the one error tree (never restated by hand)."""
+    codes = sorted(cls.code for cls in svc.ALL_ERRORS if cls.http_status == status)
+    return ", ".join(f"`{c}`" for c in codes) + "."
 
 
 def render(error: svc.ServiceError, headers: dict[str, str] | None = None) -> JSONResponse:

@@ -2,9 +2,10 @@
 
 `WS /v1/matches/{id}/stream` speaks JSON text frames, each an object with a `type`. The models
 here describe every frame in both directions; `frames_schema()` renders them as the committed
-`openapi/stream-frames.schema.json` (written by `python -m app.openapi`). The server builds its
-hot frames (`event`, `view`) as pre-serialized text in `app.service.streams`; tests validate real
-frames against this schema. `docs/streams.md` is the prose version.
+`openapi/stream-frames.schema.json` (written by `python -m app.openapi`), where views, event data
+and actions refer to the games' own schemas, named as in `openapi.json` (`app.api.components`).
+The server builds its hot frames (`commit`) as pre-serialized text in `app.service.streams`; tests
+validate real frames against this schema. `docs/streams.md` is the prose version.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from app.api import examples
+from app.api.components import prune, reference_games
 from app.api.errors import ErrorBody, validation_failed
 from app.api.schemas import SEQ_LIMIT, EventOut, ViewOut
+from app.games.registry import GAMES
 from app.service import errors as svc
 from app.service.streams import dumps
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 class Close(enum.IntEnum):
@@ -140,19 +144,60 @@ ClientFrame = Annotated[AuthFrame | ActionFrame | PingFrame | PongFrame, Field(d
 
 # -- server → client ---------------------------------------------------------------------------
 
-_VIEW_EXAMPLE: dict[str, Any] = {
-    "match_id": "5f0c9a3e8b7d4e21a6c3f0b9d8e7a615",
-    "seq": 12,
-    "status": "active",
-    "seat": 0,
-    "to_act": [0],
-    "legal_actions": [{"type": "play", "card": {"dragon": "red", "value": 3}}],
-    "hand": [{"dragon": "red", "value": 3}],
-}
+
+def _hello_examples(schema: dict[str, Any]) -> None:
+    """A real view (`app.api.examples`): the example must fit the game's exact view schema."""
+    first = examples.opening()
+    hello = {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "match_id": examples.MATCH_ID,
+        "seat": first.seat,
+        "seq": examples.STARTED_SEQ,
+        "after": examples.STARTED_SEQ - 1,
+        "views": True,
+        "heartbeat": 20.0,
+        "view": first.view,
+    }
+    schema["examples"] = [hello]
+
+
+def _commit_examples(schema: dict[str, Any]) -> None:
+    """A real commit: the events of a first move, as its own seat receives them."""
+    events = examples.opening().events
+    schema["examples"] = [{"type": "commit", "seq": events[-1]["seq"], "events": events}]
 
 
 class HelloFrame(Frame):
     """The first server frame, once authenticated: who the connection is and the view now."""
+
+    model_config = ConfigDict(json_schema_extra=_hello_examples)
+    type: Literal["hello"]
+    protocol: Literal[2]
+    match_id: str
+    seat: int | None = Field(description="The connection's seat; null for a spectator.")
+    seq: int = Field(description="The match's seq now; `view` is the view at this seq.")
+    after: int = Field(description="Events with a greater seq follow, in order (`after` asked, else `seq`).")
+    views: bool = Field(description="Whether each `commit` frame carries the viewer's view (`views=1`).")
+    heartbeat: float = Field(description="Seconds between the server's `ping` frames.")
+    view: ViewOut
+
+
+class CommitFrame(Frame):
+    """One commit: its events in seq order, redacted for the connection's viewer (the last one's
+    `seq` is the frame's `seq`, and every event's `commit`). With `views=1` it also carries the
+    viewer's view at `seq`, when that is the newest state the server knows (so a client catching up
+    gets the view with the last commit of its backlog)."""
+
+    model_config = ConfigDict(json_schema_extra=_commit_examples)
+    type: Literal["commit"]
+    seq: int
+    events: list[EventOut]
+    view: ViewOut | None = Field(None, description="With `views=1`: the viewer's view at `seq`.")
+
+
+class PlayerHelloFrame(Frame):
+    """The first frame of a personal stream: the player and its notice cursor now."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -160,68 +205,61 @@ class HelloFrame(Frame):
                 {
                     "type": "hello",
                     "protocol": PROTOCOL,
-                    "match_id": _VIEW_EXAMPLE["match_id"],
-                    "seat": 0,
-                    "seq": 12,
-                    "after": 10,
-                    "views": True,
+                    "player_id": "a1",
+                    "cursor": 7,
+                    "after": 5,
                     "heartbeat": 20.0,
-                    "view": _VIEW_EXAMPLE,
                 }
             ]
         }
     )
     type: Literal["hello"]
-    protocol: Literal[1]
+    protocol: Literal[2]
+    player_id: str
+    cursor: int = Field(description="The player's last notice cursor now.")
+    after: int = Field(description="Notices with a greater cursor follow, in order.")
+    heartbeat: float
+
+
+class Notice(BaseModel):
+    """A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
+    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["match_started", "your_turn", "seat_taken_over", "match_ended"]
     match_id: str
-    seat: int | None = Field(description="The connection's seat; null for a spectator.")
-    seq: int = Field(description="The match's seq now; `view` is the view at this seq.")
-    after: int = Field(description="Events with a greater seq follow, in order (`after` asked, else `seq`).")
-    views: bool = Field(description="Whether a `view` frame follows each batch of events.")
-    heartbeat: float = Field(description="Seconds between the server's `ping` frames.")
-    view: ViewOut
+    seat: int
+    seq: int
+    recorded_at: str
+    deadline: str | None = None
+    reason: str | None = None
+    winners: list[int] | None = None
 
 
-class EventFrame(Frame):
-    """One event, redacted for the connection's viewer. Seqs follow each other without gaps."""
+class NoticeFrame(Frame):
+    """One notice; cursors follow each other without gaps."""
 
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
                 {
-                    "type": "event",
-                    "seq": 13,
-                    "event": {
-                        "seq": 13,
-                        "type": "card_played",
-                        "data": {
-                            "type": "card_played",
-                            "seat": 0,
-                            "card": {"dragon": "red", "value": 3},
-                            "from_space": 0,
-                            "to_space": 3,
-                        },
+                    "type": "notice",
+                    "cursor": 8,
+                    "notice": {
+                        "type": "your_turn",
+                        "match_id": "5f0c9a3e",
+                        "seat": 1,
+                        "seq": 31,
+                        "deadline": None,
                         "recorded_at": "2026-01-01T12:00:00Z",
                     },
                 }
             ]
         }
     )
-    type: Literal["event"]
-    seq: int
-    event: EventOut
-
-
-class ViewFrame(Frame):
-    """The viewer's view at `seq`: with `views=1` after each batch of events; always when the
-    match starts (filling the last seat writes no event)."""
-
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"type": "view", "seq": 12, "view": _VIEW_EXAMPLE}]}
-    )
-    type: Literal["view"]
-    seq: int
-    view: ViewOut
+    type: Literal["notice"]
+    cursor: int
+    notice: Notice
 
 
 class AckFrame(Frame):
@@ -263,8 +301,11 @@ class ErrorFrame(Frame):
 
 
 ServerFrame = Annotated[
-    HelloFrame | EventFrame | ViewFrame | AckFrame | ErrorFrame | PingFrame | PongFrame,
+    HelloFrame | CommitFrame | AckFrame | ErrorFrame | PingFrame | PongFrame,
     Field(discriminator="type"),
+]
+PlayerServerFrame = Annotated[
+    PlayerHelloFrame | NoticeFrame | ErrorFrame | PingFrame | PongFrame, Field(discriminator="type")
 ]
 
 CLIENT_FRAMES: dict[str, type[Frame]] = {
@@ -335,12 +376,17 @@ def _usable_id(value: object) -> bool:
 # -- the schema file ---------------------------------------------------------------------------
 
 
+_GAME_MEMBERS = (("EventOut", "data", "event"), ("ActionFrame", "action", "action"))
+"""Frame members whose schema is a game's (`component`, `member`, kind of `wire_schemas`)."""
+
+
 def frames_schema() -> dict[str, Any]:
     """JSON Schema (2020-12) of every frame: `#/$defs/ClientFrame` and `#/$defs/ServerFrame`."""
     defs: dict[str, Any] = {}
     adapters: tuple[tuple[str, TypeAdapter[Any]], ...] = (
         ("ClientFrame", TypeAdapter(ClientFrame)),
         ("ServerFrame", TypeAdapter(ServerFrame)),
+        ("PlayerServerFrame", TypeAdapter(PlayerServerFrame)),
     )
     for name, adapter in adapters:
         schema = adapter.json_schema(ref_template="#/$defs/{model}")
@@ -348,6 +394,14 @@ def frames_schema() -> dict[str, Any]:
             if defs.setdefault(key, value) != value:
                 raise RuntimeError(f"two different schemas are both named {key}")
         defs[name] = schema
+    root = [
+        {"$ref": "#/$defs/ClientFrame"},
+        {"$ref": "#/$defs/ServerFrame"},
+        {"$ref": "#/$defs/PlayerServerFrame"},
+    ]
+    games = [GAMES[name] for name in sorted(GAMES)]
+    reference_games(defs, games, "#/$defs/", _GAME_MEMBERS, discriminator=False)
+    prune(defs, root, "#/$defs/")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Drago live stream frames",
@@ -355,7 +409,7 @@ def frames_schema() -> dict[str, Any]:
         "client sends ClientFrame, the server ServerFrame; x-close-codes lists the close codes. "
         "See docs/streams.md.",
         # anyOf, not oneOf: `ping` and `pong` are both client and server frames.
-        "anyOf": [{"$ref": "#/$defs/ClientFrame"}, {"$ref": "#/$defs/ServerFrame"}],
+        "anyOf": root,
         "$defs": dict(sorted(defs.items())),
         "x-close-codes": {str(int(code)): text for code, text in sorted(CLOSE_CODES.items())},
     }

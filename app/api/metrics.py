@@ -8,6 +8,7 @@ plain ints on hot paths (the live hub, the streams) are read at scrape time thro
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -19,6 +20,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 class Metrics:
     def __init__(self) -> None:
+        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
         self.registry = CollectorRegistry()
         ProcessCollector(registry=self.registry)
         GCCollector(registry=self.registry)
@@ -76,8 +78,17 @@ class Metrics:
         self.conflicts.labels(game).inc()
 
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
-        self.requests.labels(method, route, str(status)).inc()
-        self.latency.labels(method, route).observe(seconds)
+        # The labelled children are looked up once per (method, route, status): `labels()` costs
+        # more than the observation itself on every request.
+        key = (method, route, status)
+        children = self._children.get(key)
+        if children is None:
+            children = self._children[key] = (
+                self.requests.labels(method, route, str(status)),
+                self.latency.labels(method, route),
+            )
+        children[0].inc()
+        children[1].observe(seconds)
 
     def render(self) -> bytes:
         result: bytes = generate_latest(self.registry)

@@ -1,11 +1,11 @@
-"""Request and response models of the HTTP API, separate from the service's data and the tables.
+"""Request and response models of the HTTP API, separate from the service's results and the tables.
 
-Game-specific parts (options, setup, actions, views, event payloads) are JSON objects whose
-schemas each game publishes at `GET /v1/games/{game}`.
-
-Input is bounded here, before anything reaches a query: seqs fit the store's 64-bit column, paging
-stays small, and envelope fields are strict (`players` is a JSON integer, not `"2"` or `2.0`;
-`bots` are integers, not booleans), so the OpenAPI schema says exactly what the server accepts.
+Responses are built from the service's typed results (`from_attributes`), never from dicts; the hot
+ones (views, action replies) are rendered straight from the results by `app.api.render` and these
+models only document them. Input is bounded here, before anything reaches a query: seqs fit the
+store's 64-bit columns, paging stays small, envelope fields are strict (`players` is a JSON integer,
+not `"2"` or `2.0`). Game-specific members (options, setup, actions, views, event payloads) have
+the JSON Schemas each game publishes at `GET /v1/games/{game}`, referenced from `openapi.json`.
 """
 
 from __future__ import annotations
@@ -14,18 +14,28 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from app.games.registry import GAMES
+from app.matches.settings import MAX_DECISION_S, MAX_INCREMENT_S, MAX_TAKEOVER_AFTER
+from app.service.ports import MAX_SEQ
 
-Status = Literal["waiting", "active", "finished"]
+Status = Literal["waiting", "active", "finished", "aborted"]
 
-SEQ_LIMIT = 2**63
-"""Seqs a request names are below this: the store's `seq` column is a signed 64-bit integer."""
 MAX_OFFSET = 1_000_000
 """Paging goes this deep at most (listing further is a scan, not a use case)."""
 MAX_LIMIT = 10_000
 """A page size asked for; the server caps it further (`DRAGO_MAX_PAGE_SIZE`…)."""
+MIN_PLAYERS = min((g.info.min_players for g in GAMES.values()), default=1)
+MAX_PLAYERS = max((g.info.max_players for g in GAMES.values()), default=1)
+MAX_NAME = 40
+NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
+"""No control character, and not blank (the server trims the name it keeps)."""
+SEQ_LIMIT = MAX_SEQ + 1
+"""Seqs a request names are below this: the store's seq columns are signed 64-bit integers."""
+Seq = Annotated[StrictInt, Field(ge=0, lt=SEQ_LIMIT)]
+"""In a body: FastAPI writes component schemas' bounds through floats, where 2**63 - 1 is 2**63 and
+`maximum` would admit one seq too many; `exclusiveMaximum: 2**63` is exact."""
 _DIGITS = re.compile(r"[0-9]{1,30}")
 
 
@@ -40,18 +50,21 @@ ASCII_DIGITS = BeforeValidator(_ascii_digits)
 """For integers in a URL (path or query): `Annotated[int, Query(...), ASCII_DIGITS]`, parsed as the
 stream parses `after`. (Placed after `Query`, so the bounds still reach the OpenAPI schema.)"""
 
-MIN_PLAYERS = min((g.info.min_players for g in GAMES.values()), default=1)
-MAX_PLAYERS = max((g.info.max_players for g in GAMES.values()), default=1)
-MAX_NAME = 40
-NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
-"""No control character, and not blank (the server trims the name it keeps)."""
-
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class GameOut(Model):
+class Out(BaseModel):
+    """A response model, filled from a service result's attributes."""
+
+    model_config = ConfigDict(extra="forbid", from_attributes=True)
+
+
+# Games
+
+
+class GameOut(Out):
     name: str = Field(description="The id used in URLs and in `createMatch`.")
     title: str
     min_players: int
@@ -60,7 +73,7 @@ class GameOut(Model):
     chance: bool
 
 
-class GameList(Model):
+class GameList(Out):
     items: list[GameOut]
 
 
@@ -69,129 +82,202 @@ class GameDetail(GameOut):
     setup_schema: dict[str, Any] = Field(
         description="JSON Schema of the development-only `setup` in `createMatch` (an explicit deal)."
     )
+    schemas: dict[str, Any] = Field(
+        description="Draft 2020-12 JSON Schemas of this game's payloads: `view` (what `getView` returns), "
+        "`action` (one of), `event` (every event as any viewer receives it), `options`, `setup`."
+    )
     catalogue: Any = Field(description="Static data a frontend needs to draw the game (board, cards, tiles).")
+
+
+# Creating and listing matches
+
+
+class PerDecisionClock(Model):
+    per_decision_s: StrictInt = Field(ge=1, le=MAX_DECISION_S, description="Seconds for every decision.")
+
+
+class BankClock(Model):
+    initial_s: StrictInt = Field(ge=1, le=MAX_DECISION_S, description="Each seat's bank of seconds.")
+    increment_s: StrictInt = Field(0, ge=0, le=MAX_INCREMENT_S, description="Seconds added per commit.")
+
+
+class BotSeat(Model):
+    seat: StrictInt = Field(ge=0, le=MAX_PLAYERS - 1)
+    level: Literal["random", "greedy", "ismcts"] | None = Field(
+        None, description="Null: the server's default."
+    )
 
 
 class CreateMatch(Model):
     game: StrictStr = Field(
-        min_length=1,
-        max_length=64,
-        pattern=r"^[a-z0-9_]+$",
-        description="A game name from `listGames`.",
+        min_length=1, max_length=64, pattern=r"^[a-z0-9_]+$", description="A game name from `listGames`.",
         examples=["mount_drago"],
-    )
+    )  # fmt: skip
     players: StrictInt = Field(
         ge=MIN_PLAYERS,
         le=MAX_PLAYERS,
-        description="Number of seats, within the game's `min_players`..`max_players`.",
+        description="Number of seats, within the game's player counts.",
         examples=[3],
     )
     options: dict[str, Any] = Field(
-        default_factory=dict, description="Game options; see `options_schema` of `getGame`."
+        default_factory=dict, description="Game options; see `schemas.options` of `getGame`."
     )
-    bots: list[Annotated[StrictInt, Field(ge=0, le=MAX_PLAYERS - 1)]] = Field(
+    bots: list[Annotated[StrictInt, Field(ge=0, le=MAX_PLAYERS - 1)] | BotSeat] = Field(
         default_factory=list,
         max_length=MAX_PLAYERS,
-        description="Seats (0-based, distinct, each below `players`) that server bots fill at creation.",
-        examples=[[2]],
+        description="Seats server bots take at creation: a seat number (the default level) or "
+        '`{"seat": 1, "level": "ismcts"}`; levels `random`, `greedy`, `ismcts`.',
+        examples=[[2], [{"seat": 1, "level": "ismcts"}]],
+    )
+    clock: PerDecisionClock | BankClock | None = Field(
+        None, description="A turn clock: none (default), per decision, or a bank with an increment."
+    )
+    on_timeout: Literal["bot", "forfeit"] = Field(
+        "bot",
+        description="When a clock runs out: `bot` (a server bot that sees only that seat decides; after "
+        "`takeover_after` timeouts in a row it plays the seat for good) or `forfeit` (the seat loses).",
+    )
+    takeover_after: StrictInt = Field(3, ge=1, le=MAX_TAKEOVER_AFTER)
+    visibility: Literal["public", "unlisted"] = Field(
+        "public", description="`unlisted`: not in the lobby, and seats are joined only with the invite code."
+    )
+    drafts: StrictBool = Field(False, description="Private turn drafts with `undo` and `finish_turn`.")
+    allow_samples: StrictBool = Field(
+        True, description="Whether seats may ask for determinizations (`samples`)."
     )
     seed: str | None = Field(
-        None,
-        min_length=1,
-        max_length=256,
-        pattern=r"^[^\x00-\x1f\x7f]+$",
-        description="Development only (refused with 403 `forbidden` unless the server enables dev features): "
-        "the match's secret, which seeds every roll, instead of a random one.",
-    )
+        None, min_length=1, max_length=256, pattern=r"^[^\x00-\x1f\x7f]+$",
+        description="Development only (403 `forbidden` unless the server enables dev features): the "
+        "match's secret, which seeds every roll, instead of a random one.",
+    )  # fmt: skip
     setup: dict[str, Any] | None = Field(
         None,
-        description="Development only (refused with 403 `forbidden` unless the server enables dev features): "
-        "an explicit deal (deck order, riders, tile layout…) instead of a shuffled one. Its format is the "
-        "game's `setup_schema`, published by `getGame` (`GET /v1/games/{game}`).",
+        description="Development only (403 `forbidden` unless the server enables dev features): an explicit "
+        "deal instead of a shuffled one; its format is the game's `schemas.setup`.",
     )
 
 
-class SeatOut(Model):
+class SeatClockOut(Out):
+    seat: int
+    deadline: str = Field(description="When this seat's time runs out (UTC, `Z`).")
+    bank_s: float | None = Field(None, description="Seconds left in the seat's bank (bank clocks).")
+
+
+class SeatOut(Out):
     seat: int
     name: str | None = Field(description="The player's name; null while the seat is free.")
-    bot: bool
     taken: bool
+    bot: bool = Field(description="A server bot plays this seat (from the start, or after a takeover).")
+    level: str | None
+    player_id: str | None = Field(description="The player holding this seat with a player key, if any.")
+    resigned: bool
 
 
-class MatchItem(Model):
+class MatchOut(Out):
     id: str
     game: str
     players: int
     options: dict[str, Any]
+    settings: dict[str, Any] = Field(
+        description="clock, on_timeout, takeover_after, visibility, drafts, allow_samples."
+    )
     status: Status
-    seq: int = Field(description="The last event's seq (1 = the deal).")
+    seq: int = Field(description="The last event's seq.")
     to_act: list[int] = Field(description="Seats whose decision it is (empty unless active).")
-    scores: list[int] | None = Field(description="Final scores, once finished.")
+    clock: list[SeatClockOut] = Field(description="Deadlines of the seats to act, under a clock.")
+    scores: list[int] | None = Field(
+        description="Final scores, once finished (null if the game was not played out)."
+    )
     winners: list[int] | None = Field(description="Winning seats, once finished.")
     commitment: str = Field(
-        description="SHA-256 (hex) of the canonical JSON of {deal, secret}; check it against `revealMatch`."
+        description="SHA-256 (hex) of the canonical JSON of {deal, secret}; see `revealMatch`."
     )
     created_at: datetime
     updated_at: datetime
-
-
-class MatchOut(MatchItem):
     seats: list[SeatOut]
+    visibility: Literal["public", "unlisted"]
 
 
-class MatchPage(Model):
-    items: list[MatchItem]
+class CreatedMatchOut(MatchOut):
+    host_token: str = Field(
+        description="The host's secret (shown this once): abort before the start, reissue a seat's token, "
+        "hand a silent seat to a bot. Send it as `Authorization: Bearer <host token>`."
+    )
+    invite: str | None = Field(
+        description="Unlisted matches: the code a seat is joined with (shown this once)."
+    )
+
+
+class MatchPage(Out):
+    items: list[MatchOut]
     total: int
     limit: int
     offset: int
 
 
+# Seats
+
+
 class JoinSeat(Model):
     name: StrictStr = Field(
-        min_length=1,
-        max_length=MAX_NAME,
-        pattern=NAME_PATTERN,
-        description=f"The player's display name: 1 to {MAX_NAME} printable characters, no control "
-        "characters, not blank; leading and trailing spaces are trimmed.",
+        min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN,
+        description=f"The player's display name: 1 to {MAX_NAME} printable characters, not blank; leading "
+        "and trailing spaces are trimmed.",
+    )  # fmt: skip
+    invite: StrictStr | None = Field(
+        None, max_length=200, description="The invite code of an unlisted match."
     )
 
 
-class SeatToken(Model):
+class SeatToken(Out):
     match_id: str
     seat: int
-    token: str = Field(
-        description="The seat's secret bearer token, shown this once: send `Authorization: Bearer <token>`."
-    )
+    token: str = Field(description="The seat's secret bearer token, shown this once.")
+
+
+# Playing
 
 
 class SubmitAction(Model):
     action: dict[str, Any] = Field(
-        description="One action object with a `type` member, as listed in `legal_actions` of the "
-        "seat's view.",
+        description="One action object with a `type`, as listed in `legal_actions` of the seat's view "
+        "(each game's `schemas.action`; with drafts also `undo` and `finish_turn`).",
         examples=[{"type": "play", "card": {"dragon": "red", "value": 3}}],
     )
-    expected_seq: StrictInt | None = Field(
+    expected_seq: Seq | None = Field(
         None,
-        ge=0,
-        lt=SEQ_LIMIT,
         description="If set, the action applies only while the match is at this seq "
         "(else 409 `version_conflict`).",
     )
 
 
-class EventOut(Model):
+class EventOut(Out):
     seq: int
     type: str
-    data: Any = Field(description="The event's payload, redacted for the caller.")
+    data: dict[str, Any] = Field(description="The event's payload, redacted for the caller.")
     recorded_at: datetime
+    commit: int = Field(description="The seq of the last event of this event's commit.")
+
+
+class OutcomeOut(Out):
+    reason: str
+    winners: list[int]
+    scores: list[int] | None
+    details: dict[str, Any]
+
+
+class DraftOut(Out):
+    steps: int
+    can_finish: bool
 
 
 class ViewOut(BaseModel):
-    """The game's view for the caller, plus these envelope members."""
+    """The caller's view: these envelope members beside the game's own (see the game's `schemas.view`)."""
 
     model_config = ConfigDict(extra="allow")
 
     match_id: str
+    game: str
     seq: int
     status: Status
     seat: int | None = Field(description="The caller's seat; null for a spectator.")
@@ -199,21 +285,25 @@ class ViewOut(BaseModel):
     legal_actions: list[dict[str, Any]] = Field(
         description="The caller's legal actions (empty unless to act)."
     )
+    outcome: OutcomeOut | None
+    clock: list[SeatClockOut]
+    draft: DraftOut | None = Field(description="The caller's own open turn draft (drafts only).")
 
 
-class ActionReply(Model):
-    seq: int = Field(description="The match's seq after this action.")
-    events: list[EventOut] = Field(description="The events this action caused, redacted for the caller.")
+class ActionReply(BaseModel):
+    seq: int = Field(description="The match's seq after this commit.")
+    events: list[EventOut] = Field(description="The events of this commit, redacted for the caller.")
     view: ViewOut
 
 
-class EventPage(Model):
+class EventPage(Out):
     match_id: str
+    game: str
     seq: int = Field(description="The match's current seq; page on with `after` = the last event's seq.")
     events: list[EventOut]
 
 
-class RevealOut(Model):
+class RevealOut(Out):
     match_id: str
     game: str
     players: int
@@ -223,6 +313,53 @@ class RevealOut(Model):
     commitment_scheme: str
     outcome: dict[str, Any]
     events: list[EventOut] = Field(description="The full, unredacted event log.")
+
+
+class SampleRequest(Model):
+    n: StrictInt = Field(1, ge=1, le=100, description="How many determinizations.")
+    seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1, description="Seed of the sampler's own RNG.")
+
+
+class SamplesOut(Out):
+    match_id: str
+    seat: int
+    seq: int = Field(description="The seq of the information the samples are consistent with.")
+    samples: list[dict[str, Any]] = Field(
+        description="Complete hidden states consistent with the seat's view."
+    )
+
+
+# Players
+
+
+class CreatePlayer(Model):
+    name: StrictStr = Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)
+
+
+class PlayerOut(Out):
+    player_id: str
+    name: str
+    created_at: datetime
+
+
+class PlayerKeyOut(Out):
+    player_id: str
+    name: str
+    key: str = Field(description="The player's secret key (`pk_…`), shown this once.")
+
+
+class PlayerMatchOut(Out):
+    match: MatchOut
+    seat: int = Field(description="The seat the player holds.")
+    my_turn: bool
+    deadline: str | None
+
+
+class PlayerMatchPage(Out):
+    items: list[PlayerMatchOut]
+    total: int
+    limit: int
+    offset: int
 
 
 class Health(Model):

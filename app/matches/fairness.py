@@ -36,8 +36,26 @@ def _seeded(material: str) -> random.Random:
     return random.Random(int.from_bytes(hashlib.sha256(material.encode("utf-8")).digest(), "big"))
 
 
+class _Lazy(random.Random):
+    """`Random` seeded from `material` on first use: most decisions roll no dice, and seeding the
+    Mersenne Twister costs more than deciding them (the same numbers come out either way)."""
+
+    def __init__(self, material: str) -> None:  # no super().__init__(): seeded on first use
+        self._material = material
+        self._real: random.Random | None = None
+
+    def __getattribute__(self, name: str) -> object:
+        if name.startswith("_") and name not in ("_randbelow",):
+            return object.__getattribute__(self, name)
+        real = object.__getattribute__(self, "_real")
+        if real is None:
+            real = _seeded(object.__getattribute__(self, "_material"))
+            object.__setattr__(self, "_real", real)
+        return getattr(real, name)
+
+
 def rng_for(secret: str, seq: int) -> random.Random:
-    return _seeded(f"{secret}:{seq}")
+    return _Lazy(f"{secret}:{seq}")
 
 
 def bot_rng_for(secret: str, seq: int) -> random.Random:

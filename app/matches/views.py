@@ -1,22 +1,39 @@
-"""Per-viewer envelopes: the only shapes in which match data leaves the service.
+"""Per-viewer output: the only shapes in which match data leaves the service.
 
-`view_for` encodes the game's typed `view` for one seat (or a spectator, `None`) and adds the
-envelope fields (`match_id`, `game`, `seq`, `status`, `seat`, `to_act`, `legal_actions`,
-`outcome`), which no game view contains. `redacted_events` passes each event through the game's
-`redact` for the viewer and encodes it. `full_events` is unredacted and is for the reveal after the end.
+`view_of(match, seat)` is the viewer's view: the game's typed view of the state that viewer sees
+(its own open draft applied) inside the match envelope, which alone owns `match_id`, `game`, `seq`,
+`status`, `seat`, `to_act`, `legal_actions`, `outcome`, `clock` and `draft` (a game's view never
+has these members). `record_of` redacts one stored event for a viewer: game events through the
+game's `redact`, match-level ones through `app.matches.events.redact` (a draft reaches its own seat
+only). `full_record` is unredacted and is for the reveal after the end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import Any, Final
 
 from app.games.codec import JSON, to_json
-from app.games.core import Game, Seat
-from app.matches.lifecycle import EventEnvelope, LoadedMatch, decode
+from app.games.core import Seat, decode_event
+from app.matches import events as match_events
+from app.matches.decide import FINISH_TURN, UNDO
+from app.matches.fold import EventEnvelope, Match, Status, decode
+from app.matches.settings import Bank
+
+ENVELOPE_FIELDS: Final = (
+    "match_id", "game", "seq", "status", "seat", "to_act", "legal_actions", "outcome", "clock", "draft"
+)  # fmt: skip
+ENVELOPE_MEMBERS: Final = frozenset(ENVELOPE_FIELDS)
+"""Members of a view that the envelope owns; a game's view must not have any of them."""
+
+_UNDO: Final = {"type": UNDO}
+_FINISH: Final = {"type": FINISH_TURN}
 
 
+@lru_cache(maxsize=4096)  # the events of a commit share their time, rendered for every viewer
 def timestamp(at: datetime) -> str:
     """ISO 8601 in UTC with `Z`, as the HTTP API renders times (a naive time is taken as UTC)."""
     if at.tzinfo is None:
@@ -24,54 +41,178 @@ def timestamp(at: datetime) -> str:
     return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def legal_actions_json(match: LoadedMatch, seat: Seat | None) -> list[JSON]:
-    """The seat's legal actions as JSON, empty unless it is that seat's decision."""
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """A seat to act and when its time runs out (`bank_s`: its bank when the clock is a bank)."""
+
+    seat: int
+    deadline: str
+    bank_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DraftInfo:
+    """The viewer's own open turn draft (`undo` / `finish_turn` are in its legal actions)."""
+
+    steps: int
+    can_finish: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """How the match ended; `scores` and `details` come from the game when it was played out."""
+
+    reason: str
+    winners: tuple[int, ...]
+    scores: tuple[int, ...] | None
+    details: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """One event as a viewer receives it; `commit` is the seq of the last event of its commit."""
+
+    seq: int
+    type: str
+    data: Mapping[str, JSON]
+    recorded_at: datetime
+    commit: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "data": self.data,
+            "recorded_at": timestamp(self.recorded_at),
+            "commit": self.commit,
+        }
+
+
+def legal_actions(match: Match, seat: Seat | None) -> list[JSON]:
+    """The viewer's legal actions as JSON (empty unless it is that seat's decision); with drafts
+    the game's end of turn is offered as `finish_turn`, and `undo` while the draft has steps."""
     if seat is None or seat not in match.to_act:
         return []
-    return [to_json(a) for a in match.game.legal_actions(match.state, seat)]
+    game = match.game
+    state = match.state_for(seat)
+    actions = game.legal_actions(state, seat)
+    draft = match.draft if match.draft is not None and match.draft.seat == seat else None
+    if not match.settings.drafts or draft is None or match.bot_plays(seat):
+        return [to_json(a) for a in actions]
+    finish = game.finish_action(state, draft.seat)
+    out = [to_json(a) for a in actions if a != finish]
+    out.append(dict(_UNDO))
+    if finish is not None:
+        out.append(dict(_FINISH))
+    return out
 
 
-def view_for(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
-    """The viewer's view of `match` with the envelope; built once per (state, viewer)."""
+def outcome_of(match: Match) -> MatchOutcome | None:
+    end = match.end
+    if end is None:
+        return None
+    played = match.game.outcome(match.state) if match.state is not None else None
+    details = dict(played.details) if played is not None else {}
+    return MatchOutcome(end.reason, end.winners, end.scores, details)
+
+
+def clocks(match: Match) -> list[SeatClock]:
+    bank = isinstance(match.settings.clock, Bank)
+    return [
+        SeatClock(seat, timestamp(at), round(match.banks[seat], 3) if bank else None)
+        for seat, at in sorted(match.deadlines().items())
+    ]
+
+
+@dataclass(frozen=True)
+class View:
+    """The viewer's view: the match envelope around `state`, the game's typed view of the state the
+    viewer sees (its own draft applied). `to_json()` puts them side by side in one object."""
+
+    match_id: str
+    game: str
+    seq: int
+    status: Status
+    seat: int | None
+    to_act: tuple[int, ...]
+    legal_actions: tuple[Mapping[str, JSON], ...]
+    outcome: MatchOutcome | None
+    clock: tuple[SeatClock, ...]
+    draft: DraftInfo | None
+    state: Any
+
+    def to_json(self) -> dict[str, JSON]:
+        """The view as one JSON object (built once per view; callers must not modify it)."""
+        return self._json
+
+    @cached_property
+    def _json(self) -> dict[str, JSON]:
+        game_view = to_json(self.state)
+        envelope = {name: to_json(getattr(self, name)) for name in ENVELOPE_FIELDS}
+        return {**{k: v for k, v in game_view.items() if k not in ENVELOPE_MEMBERS}, **envelope}
+
+
+def view_of(match: Match, seat: Seat | None) -> View:
+    """The viewer's view of `match`, built once per state and viewer."""
     if seat is not None and not 0 <= seat < match.players:
         raise ValueError(f"no seat {seat} in a match of {match.players}")  # never index a hand by -1
-    cached = match.views.get(seat)
+    key = ("view", seat)
+    cached: View | None = match.memo.get(key)
     if cached is None:
-        cached = match.views[seat] = _build_view(match, seat)
-    return dict(cached)  # a shallow copy: callers may add to it without touching the memo
+        cached = match.memo[key] = _build(match, seat)
+    return cached
 
 
-def _build_view(match: LoadedMatch, seat: Seat | None) -> dict[str, JSON]:
-    view = to_json(match.game.view(match.state, seat))
-    out: dict[str, JSON] = dict(view) if isinstance(view, dict) else {"view": view}
-    outcome = match.outcome
-    out.update(
+def view_json(match: Match, seat: Seat | None) -> dict[str, JSON]:
+    """`view_of(match, seat).to_json()`, built once per state and viewer (do not modify it)."""
+    return view_of(match, seat).to_json()
+
+
+def _build(match: Match, seat: Seat | None) -> View:
+    draft = match.draft if match.draft is not None and match.draft.seat == seat else None
+    info = None
+    if draft is not None:
+        info = DraftInfo(len(draft.steps), match.game.finish_action(draft.state, draft.seat) is not None)
+    return View(
         match_id=match.match_id,
         game=match.game.info.name,
         seq=match.seq,
         status=match.status,
         seat=seat,
-        to_act=list(match.to_act),
-        legal_actions=legal_actions_json(match, seat),
-        outcome=None if outcome is None else outcome.to_json(),
+        to_act=match.to_act,
+        legal_actions=tuple(legal_actions(match, seat)),
+        outcome=outcome_of(match),
+        clock=tuple(clocks(match)),
+        draft=info,
+        state=match.game.view(match.state_for(seat), seat),
     )
-    return out
 
 
-def redact_one(game: Game[Any, Any, Any], seq: int, event: Any, at: datetime, seat: Seat | None) -> JSON:
-    data = to_json(game.redact(event, seat))
-    return {"seq": seq, "type": event.TYPE, "data": data, "recorded_at": timestamp(at)}
+def redact(match_game: Any, event: Any, seat: Seat | None) -> Any:
+    """What `seat` may see of a decoded event (game or match-level)."""
+    if type(event) in _MATCH_TYPES:
+        seen = match_events.redact(event, seat)
+        if isinstance(seen, match_events.DraftStep):  # the seat's own draft: its game events, redacted
+            inner = tuple(to_json(match_game.redact(_decode_game(match_game, e), seat)) for e in seen.events)
+            return match_events.DraftStep(seen.seat, seen.action, inner)
+        return seen
+    return match_game.redact(event, seat)
 
 
-def redacted_events(
-    game: Game[Any, Any, Any], events: Iterable[EventEnvelope], seat: Seat | None
-) -> list[JSON]:
-    return [redact_one(game, e.seq, decode(game, e), e.recorded_at, seat) for e in events]
+def record_of(match_game: Any, stored: EventEnvelope, seat: Seat | None, decoded: Any = None) -> EventRecord:
+    """One stored event redacted for the viewer (`decoded`: the event, if decoded already)."""
+    event = decode(match_game, stored) if decoded is None else decoded
+    data = to_json(redact(match_game, event, seat))
+    return EventRecord(stored.seq, data.get("type", stored.type), data, stored.recorded_at, stored.commit)
 
 
-def full_events(events: Sequence[EventEnvelope]) -> list[JSON]:
-    """Unredacted events, for the reveal of a finished match only."""
-    return [
-        {"seq": e.seq, "type": e.type, "data": dict(e.data), "recorded_at": timestamp(e.recorded_at)}
-        for e in events
-    ]
+def full_record(stored: EventEnvelope) -> EventRecord:
+    """Unredacted: for the reveal of a finished match only."""
+    return EventRecord(stored.seq, stored.type, dict(stored.data), stored.recorded_at, stored.commit)
+
+
+def _decode_game(game: Any, data: Mapping[str, JSON]) -> Any:
+    return decode_event(game, dict(data))
+
+
+_MATCH_TYPES: Final = frozenset(match_events.MATCH_EVENT_TYPES.values())

@@ -1,267 +1,159 @@
-"""Submitting actions: decide, append at the expected `seq`, notify after the commit, let bots play.
+"""Acting on a match as a seat: an action (drafts included) or resigning, with idempotency keys.
 
-One path for humans and server bots: load (cached fold + new events) → decode → `game.decide`
-with the dice of `(secret, seq)` → `store.append(expected_seq=seq)` → `notifier.notify`. A
-per-match lock in this process avoids most conflicts; the store's `(match_id, seq)` key settles
-the rest across processes: an unpinned request reloads and decides again (a bounded number of
-times), a request that pinned `expected_seq` gets `version_conflict`.
+One path for people and server bots: load (the cached fold plus new events) → the caller's seat →
+`app.matches.decide` with the dice of `(secret, seq)` → `commit` at that seq. A per-match lock in
+this process avoids most conflicts; the store's `(match_id, seq)` key settles the rest across
+processes: a request without `expected_seq` reloads and decides again (a bounded number of times),
+one that pinned `expected_seq` gets `version_conflict`. A retry carrying the same
+`Idempotency-Key` gets the first reply, rebuilt from the events that first request appended.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Sequence
-from typing import Any
+import random
+from collections.abc import Callable
+from typing import Any, Final
 
-from app.games.codec import JSON, DecodeError, to_json
-from app.games.core import IllegalAction, Seat, decode_action
-from app.matches.fairness import bot_rng_for, canonical_json, rng_for
-from app.matches.lifecycle import LoadedMatch, Projection, advance, project
-from app.matches.views import redact_one, view_for
-from app.service.cache import MatchLocks
-from app.service.errors import (
-    IdempotencyKeyReused,
-    MatchNotStarted,
-    MatchOver,
-    NotYourTurn,
-    ServiceError,
-    ValidationFailed,
-    VersionConflictError,
-    from_illegal,
-)
-from app.service.hooks import BotPolicy, ServiceMetrics
-from app.service.loading import Loaded, Loader
-from app.service.ports import (
-    Clock,
-    EventStore,
-    IdempotencyRecord,
-    MatchUpdate,
-    NewEvent,
-    Notifier,
-    VersionConflict,
-)
+import orjson
+
+from app.games.codec import JSON
+from app.games.core import Seat
+from app.matches import decide
+from app.matches.decide import Refused
+from app.matches.fairness import rng_for
+from app.matches.fold import Match
+from app.matches.views import record_of, view_of
+from app.service.auth import Caller, seat_in
+from app.service.committing import Idempotency, commit
+from app.service.context import Context
+from app.service.errors import IdempotencyKeyReused, ServiceError, StaleVersion, ValidationFailed, from_code
+from app.service.loading import Loaded
+from app.service.ports import VersionConflict
+from app.service.results import ActionResult
 
 log = logging.getLogger("app.service")
 
-MAX_RETRIES = 8  # reload-and-decide attempts of an unpinned action under write contention
-MAX_BOT_CONFLICTS = 8
+MAX_RETRIES: Final = 8  # reload-and-decide attempts of an unpinned request under write contention
+
+Decider = Callable[[Match, Seat, random.Random], list[Any]]
+"""What a request decides once its seat is known: the events of one commit (or `Refused`)."""
 
 
-def update_of(projection: Projection) -> MatchUpdate:
-    return MatchUpdate(projection.status, projection.to_act, projection.scores, projection.winners)
-
-
-def request_hash(action: JSON, expected_seq: int | None) -> str:
+def request_hash(kind: str, body: JSON, expected_seq: int | None) -> str:
+    """What an idempotency key is bound to: the request, in a canonical form (sorted keys)."""
     try:
-        body = canonical_json({"action": action, "expected_seq": expected_seq})
-    except ValueError:
-        raise ValidationFailed("numbers in an action must be finite", {"field": "action"}) from None
-    return hashlib.sha256(body).hexdigest()
-
-
-class Actions:
-    def __init__(
-        self,
-        loader: Loader,
-        notifier: Notifier,
-        metrics: ServiceMetrics,
-        bot: BotPolicy,
-        clock: Clock,
-    ) -> None:
-        self.loader = loader
-        self.store: EventStore = loader.store
-        self.notifier = notifier
-        self.metrics = metrics
-        self.bot = bot
-        self.clock = clock
-        self.locks = MatchLocks()
-
-    async def submit(
-        self,
-        match_id: str,
-        seat: Seat,
-        action: JSON,
-        expected_seq: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> dict[str, JSON]:
-        digest = request_hash(action, expected_seq)
-        if idempotency_key is not None:
-            first = await self._first_reply(match_id, seat, idempotency_key, digest)
-            if first is not None:
-                return first
-        reply: dict[str, JSON] = {}
-        bots_next = False
-        async with self.locks.get(match_id):
-            fresh = False  # the first try acts on this process's cached state, without reading
-            for _ in range(MAX_RETRIES):
-                try:
-                    reply, bots_next = await self._attempt(
-                        match_id, seat, action, expected_seq, idempotency_key, digest, fresh
-                    )
-                    break
-                except VersionConflict:
-                    first = await self._after_failure(match_id, seat, idempotency_key, digest)
-                    if first is not None:
-                        return first
-                    if expected_seq is not None:
-                        raise VersionConflictError(details={"expected_seq": expected_seq}) from None
-                    fresh = True
-                except ServiceError:
-                    if not fresh:  # judged on a cached state: judge again on the store's
-                        fresh = True
-                        continue
-                    first = await self._after_failure(match_id, seat, idempotency_key, digest)
-                    if first is not None:
-                        return first
-                    raise
-            else:
-                raise VersionConflictError("the match is busy; try again")
-        await self.notify(match_id, int(reply["seq"]))
-        if bots_next:
-            await self.run_bots(match_id)
-        return reply
-
-    async def _attempt(
-        self,
-        match_id: str,
-        seat: Seat,
-        action_json: JSON,
-        expected_seq: int | None,
-        key: str | None,
-        digest: str,
-        fresh: bool,
-    ) -> tuple[dict[str, JSON], bool]:
-        """One try: the reply, and whether a server bot is to act next.
-
-        Not `fresh`: on the cached state when there is one (a stale one makes the append conflict).
-        """
-        loaded = (None if fresh else self.loader.cached(match_id)) or await self.loader.load(match_id)
-        match = loaded.match
-        game = match.game
-        if match.status == "waiting":
-            raise MatchNotStarted()
-        if match.status == "finished":
-            raise MatchOver()
-        if expected_seq is not None and expected_seq != match.seq:
-            raise VersionConflictError(details={"expected_seq": expected_seq, "seq": match.seq})
-        try:
-            action = decode_action(game, action_json)
-        except DecodeError as e:
-            raise ValidationFailed(str(e), {"field": "action"}) from None
-        if seat not in match.to_act:
-            raise NotYourTurn(details={"to_act": list(match.to_act)})
-        try:
-            events = game.decide(match.state, seat, action, rng_for(loaded.record.secret, match.seq))
-        except IllegalAction as e:
-            log.info("action refused", extra={"match_id": match_id, "seat": seat, "code": e.code})
-            raise from_illegal(e) from None
-        reply, after = await self._commit(loaded, seat, events, key, digest, bot=False)
-        return reply, bool(set(after.to_act) & loaded.bots)
-
-    async def _commit(
-        self,
-        loaded: Loaded,
-        seat: Seat,
-        events: Sequence[Any],
-        key: str | None,
-        digest: str,
-        bot: bool,
-    ) -> tuple[dict[str, JSON], LoadedMatch]:
-        """Append `events` at the loaded `seq`; raises `VersionConflict` if another writer won."""
-        match = loaded.match
-        after: LoadedMatch = advance(match, events)
-        at = self.clock()
-        reply: dict[str, JSON] = {
-            "seq": after.seq,
-            "events": [redact_one(match.game, match.seq + i + 1, e, at, seat) for i, e in enumerate(events)],
-            "view": view_for(after, seat),
-        }
-        idem = IdempotencyRecord(match.match_id, seat, key, digest, reply) if key is not None else None
-        try:
-            await self.store.append(
-                match.match_id,
-                match.seq,
-                [NewEvent(e.TYPE, to_json(e)) for e in events],
-                update_of(project(after)),
-                at,
-                idem,
-            )
-        except VersionConflict:
-            self.metrics.version_conflict(loaded.record.game)
-            raise
-        self.loader.remember(loaded, after)
-        self.metrics.action_appended(loaded.record.game, bot)
-        log.log(
-            logging.DEBUG if bot else logging.INFO,
-            "action appended",
-            extra={"match_id": match.match_id, "seat": seat, "seq": after.seq, "bot": bot},
+        data = orjson.dumps(
+            {"kind": kind, "body": body, "expected_seq": expected_seq}, option=orjson.OPT_SORT_KEYS
         )
-        return reply, after
+    except TypeError:
+        raise ValidationFailed("an action is plain JSON with 64-bit integers", {"field": "action"}) from None
+    return hashlib.sha256(data).hexdigest()
 
-    async def _first_reply(self, match_id: str, seat: Seat, key: str, digest: str) -> dict[str, JSON] | None:
-        record = await self.store.get_idempotent(match_id, seat, key)
-        if record is None:
-            return None
-        if record.request_hash != digest:
-            raise IdempotencyKeyReused(details={"idempotency_key": key})
-        return dict(record.response)
 
-    async def _after_failure(
-        self, match_id: str, seat: Seat, key: str | None, digest: str
-    ) -> dict[str, JSON] | None:
-        """A failed attempt may have lost to a duplicate of itself: then its first reply stands."""
-        if key is None:
-            return None
-        return await self._first_reply(match_id, seat, key, digest)
+async def submit_action(
+    ctx: Context,
+    match_id: str,
+    caller: Caller,
+    action: JSON,
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
+) -> ActionResult:
+    """Apply one action of the caller's seat; the new seq, its events and view, for that seat."""
 
-    async def notify(self, match_id: str, seq: int) -> None:
-        try:
-            await self.notifier.notify(match_id, seq)
-        except Exception:  # the commit stands; live readers catch up on their next read
-            log.exception("notify failed", extra={"match_id": match_id, "seq": seq})
+    def decider(m: Match, seat: Seat, rng: random.Random) -> list[Any]:
+        return decide.act(m, seat, action, rng)
 
-    async def run_bots(self, match_id: str) -> None:
-        """Play server bots' decisions until a human is to act or the match ends (bounded)."""
-        conflicts = 0
-        budget: int | None = None
-        fresh = False  # as for humans: act on the cached state until a conflict says it is stale
-        while budget is None or budget > 0:
-            async with self.locks.get(match_id):
-                loaded = (None if fresh else self.loader.cached(match_id)) or await self.loader.load(match_id)
-                match = loaded.match
-                if budget is None:
-                    budget = match.game.info.max_actions
-                budget -= 1
-                seats = [s for s in match.to_act if s in loaded.bots]
-                if match.status != "active" or not seats:
-                    return
-                seat = seats[0]
-                events = self._bot_decision(loaded, seat)
-                if events is None:
-                    return
-                try:
-                    reply, _ = await self._commit(loaded, seat, events, None, "", bot=True)
-                except VersionConflict:
-                    conflicts += 1
-                    if conflicts > MAX_BOT_CONFLICTS:
-                        return  # another process is playing this match's bots
+    digest = request_hash("action", action, expected_seq)
+    return await run(ctx, match_id, caller, decider, digest, expected_seq, idempotency_key)
+
+
+async def resign(
+    ctx: Context, match_id: str, caller: Caller, idempotency_key: str | None = None
+) -> ActionResult:
+    """The caller's seat resigns: with two players the other wins; with more a bot plays on."""
+    level = ctx.config.takeover_bot_level
+
+    def decider(m: Match, seat: Seat, rng: random.Random) -> list[Any]:
+        return decide.resign(m, seat, level)
+
+    return await run(
+        ctx, match_id, caller, decider, request_hash("resign", None, None), None, idempotency_key
+    )
+
+
+async def run(
+    ctx: Context,
+    match_id: str,
+    caller: Caller | Seat,
+    decider: Decider,
+    digest: str,
+    expected_seq: int | None,
+    key: str | None,
+    *,
+    bot: bool = False,
+) -> ActionResult:
+    """Decide and commit for a seat (`caller`, or a seat number for the server's own bots)."""
+    if key is not None:
+        first = await _first_reply(ctx, match_id, caller, key, digest)
+        if first is not None:
+            return first
+    async with ctx.locks.get(match_id):
+        fresh = False  # the first try acts on this process's cached state, without reading
+        for _ in range(MAX_RETRIES):
+            loaded = (None if fresh else ctx.loader.cached(match_id)) or await ctx.loader.load(match_id)
+            try:
+                seat = caller if isinstance(caller, int) else seat_in(loaded, caller)
+                events = _decide(loaded, seat, decider, expected_seq)
+            except ServiceError:
+                if not fresh:  # judged on a cached state: judge again on the store's
                     fresh = True
                     continue
-            await self.notify(match_id, int(reply["seq"]))
-        log.warning("bot move budget exhausted", extra={"match_id": match_id})
+                if key is not None and (first := await _first_reply(ctx, match_id, caller, key, digest)):
+                    return first  # lost to a duplicate of itself
+                raise
+            idem = None if key is None else Idempotency(seat, key, digest)
+            try:
+                done = await commit(ctx, loaded, events, by=seat, idempotency=idem, bot=bot)
+            except VersionConflict:
+                if key is not None and (first := await _first_reply(ctx, match_id, caller, key, digest)):
+                    return first
+                if expected_seq is not None:
+                    raise StaleVersion(details={"expected_seq": expected_seq}) from None
+                fresh = True
+                continue
+            match = done.loaded.match
+            records = tuple(
+                record_of(match.game, s, seat, d) for s, d in zip(done.stored, done.decoded, strict=True)
+            )
+            return ActionResult(match.seq, records, view_of(match, seat))
+        raise StaleVersion("the match is busy; try again")
 
-    def _bot_decision(self, loaded: Loaded, seat: Seat) -> Sequence[Any] | None:
-        match = loaded.match
-        game = match.game
-        legal = game.legal_actions(match.state, seat)
-        if not legal:
-            log.error("bot has no legal action", extra={"match_id": match.match_id, "seat": seat})
-            return None
-        secret = loaded.record.secret
-        action = self.bot.choose(view_for(match, seat), legal, bot_rng_for(secret, match.seq))
-        try:
-            return game.decide(match.state, seat, action, rng_for(secret, match.seq))
-        except IllegalAction as e:
-            log.error("bot action refused", extra={"match_id": match.match_id, "seat": seat, "code": e.code})
-            return None
+
+def _decide(loaded: Loaded, seat: Seat, decider: Decider, expected_seq: int | None) -> list[Any]:
+    match = loaded.match
+    if expected_seq is not None and expected_seq != match.seq:
+        raise StaleVersion(details={"expected_seq": expected_seq, "seq": match.seq})
+    try:
+        return decider(match, seat, rng_for(loaded.record.secret, match.seq))
+    except Refused as r:
+        log.info("request refused", extra={"match_id": match.match_id, "seat": seat, "code": r.code})
+        raise from_code(r.code, r.message, r.details) from None
+
+
+async def _first_reply(
+    ctx: Context, match_id: str, caller: Caller | Seat, key: str, digest: str
+) -> ActionResult | None:
+    """The reply to the first request with this key, rebuilt from the events it appended."""
+    loaded = await ctx.loader.load(match_id)
+    seat = caller if isinstance(caller, int) else seat_in(loaded, caller)
+    record = await ctx.store.get_idempotent(match_id, seat, key)
+    if record is None:
+        return None
+    if record.request_hash != digest:
+        raise IdempotencyKeyReused(details={"idempotency_key": key})
+    past, events = await ctx.loader.at(loaded.record, record.last_seq)
+    game = past.game
+    mine = tuple(record_of(game, e, seat) for e in events if e.seq >= record.first_seq)
+    return ActionResult(record.last_seq, mine, view_of(past, seat))

@@ -1,8 +1,7 @@
-"""Process-local caches: folded match state keyed by `seq`, and one `asyncio.Lock` per match.
+"""Process-local caches: folded matches keyed by `seq`, seat tokens, and one `asyncio.Lock` per match.
 
 The store is the truth. A cached entry is only ever a state this process saw committed, so
-loading a match reads just the events after the cached `seq`. Seats are cached once every seat is
-filled (they never change after that).
+loading a match reads just the events after the cached `seq`.
 """
 
 from __future__ import annotations
@@ -12,16 +11,15 @@ import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from app.matches.lifecycle import LoadedMatch
+from app.matches.fold import Match
 from app.service.ports import MatchRecord, SeatRecord
 
 
 @dataclass(frozen=True, slots=True)
 class CacheEntry:
-    match: LoadedMatch
+    match: Match
     seats: tuple[SeatRecord, ...]
-    # The record as last read; only its fixed members (game, players, secret…) are relied on.
-    record: MatchRecord | None = None
+    record: MatchRecord  # as first read: only its fixed members (game, players, secret…) are relied on
 
 
 class StateCache:
@@ -45,9 +43,15 @@ class StateCache:
         while len(self._entries) > self._size:
             self._entries.popitem(last=False)
 
+    def __len__(self) -> int:
+        return len(self._entries)
+
 
 class TokenCache:
-    """Seat-token hash → (match id, seat): a claimed seat's token never changes, so a hit is final."""
+    """Credential hash → what it named when last looked up (a seat, a player).
+
+    Only a hint: a reissued token or a rotated key still hits here, so every use checks the hash
+    against the current seat row or player (`app.service.auth`)."""
 
     def __init__(self, size: int = 65536) -> None:
         self._size = size
@@ -60,6 +64,9 @@ class TokenCache:
         self._entries[token_hash] = owner
         if len(self._entries) > self._size:
             self._entries.popitem(last=False)
+
+    def drop(self, token_hash: str) -> None:
+        self._entries.pop(token_hash, None)
 
 
 class MatchLocks:

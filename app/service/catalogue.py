@@ -1,39 +1,57 @@
-"""The games catalogue: what each registered game declares, for lobbies and frontends."""
+"""The games catalogue: what each registered game declares, for lobbies, frontends and SDKs."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from app.games.codec import JSON
 from app.games.core import Game
+from app.matches.contract import wire_schemas
+from app.service.context import Context
 from app.service.errors import NotFound
 
 
-def game_summary(game: Game[Any, Any, Any]) -> dict[str, JSON]:
-    info = game.info
-    return {
-        "name": info.name,
-        "title": info.title,
-        "min_players": info.min_players,
-        "max_players": info.max_players,
-        "hidden_information": info.hidden_information,
-        "chance": info.chance,
-    }
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    hidden_information: bool
+    chance: bool
 
 
-def list_games(games: Mapping[str, Game[Any, Any, Any]]) -> list[dict[str, JSON]]:
-    return [game_summary(games[name]) for name in sorted(games)]
+@dataclass(frozen=True, slots=True)
+class GameList:
+    items: tuple[GameSummary, ...]
 
 
-def describe_game(games: Mapping[str, Game[Any, Any, Any]], name: str) -> dict[str, JSON]:
-    game = games.get(name)
+@dataclass(frozen=True, slots=True)
+class GameDetail(GameSummary):
+    options_schema: Mapping[str, JSON]
+    setup_schema: Mapping[str, JSON]
+    schemas: Mapping[str, JSON]
+    catalogue: JSON
+
+
+def _summary(game: Game[Any, Any, Any]) -> GameSummary:
+    i = game.info
+    return GameSummary(i.name, i.title, i.min_players, i.max_players, i.hidden_information, i.chance)
+
+
+def list_games(ctx: Context) -> GameList:
+    return GameList(tuple(_summary(ctx.games[name]) for name in sorted(ctx.games)))
+
+
+def describe_game(ctx: Context, name: str) -> GameDetail:
+    game = ctx.games.get(name)
     if game is None:
-        raise NotFound(f"unknown game {name!r}", {"known": sorted(games)})
-    schemas = game.schemas()
-    return {
-        **game_summary(game),
-        "options_schema": schemas["options"],
-        "setup_schema": schemas["setup"],
-        "catalogue": game.catalogue(),
-    }
+        raise NotFound(f"unknown game {name!r}", {"known": sorted(ctx.games)})
+    schemas = wire_schemas(game)
+    s = _summary(game)
+    return GameDetail(
+        s.name, s.title, s.min_players, s.max_players, s.hidden_information, s.chance,
+        schemas["options"], schemas["setup"], schemas, game.catalogue(),
+    )  # fmt: skip

@@ -14,9 +14,13 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     │   ├── IllegalActionError  illegal_action
     │   ├── NotYourTurn         not_your_turn
     │   ├── MatchOver           match_over
-    │   ├── VersionConflictError version_conflict
-    │   ├── SeatTakenError      seat_taken
+    │   ├── StaleVersion        version_conflict
+    │   ├── SeatTaken           seat_taken
+    │   ├── SeatNotHeld         seat_not_held
+    │   ├── AlreadySeated       already_seated
+    │   ├── AlreadyResigned     already_resigned
     │   ├── MatchNotStarted     match_not_started
+    │   ├── MatchStarted        match_started
     │   └── MatchNotFinished    match_not_finished
     ├── PayloadTooLarge         payload_too_large       413
     ├── RateLimited             rate_limited            429
@@ -28,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN, IllegalAction
+from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN
 
 
 class ServiceError(Exception):
@@ -100,19 +104,39 @@ class MatchOver(Conflict):
     default_message = "the match is over"
 
 
-class VersionConflictError(Conflict):
+class StaleVersion(Conflict):
     code = "version_conflict"
     default_message = "the match has moved on since expected_seq; reload the view and decide again"
 
 
-class SeatTakenError(Conflict):
+class SeatTaken(Conflict):
     code = "seat_taken"
     default_message = "this seat is already taken"
+
+
+class SeatNotHeld(Conflict):
+    code = "seat_not_held"
+    default_message = "no person holds this seat"
+
+
+class AlreadySeated(Conflict):
+    code = "already_seated"
+    default_message = "you already hold a seat in this match"
+
+
+class AlreadyResigned(Conflict):
+    code = "already_resigned"
+    default_message = "this seat has resigned already"
 
 
 class MatchNotStarted(Conflict):
     code = "match_not_started"
     default_message = "the match has not started: not every seat is filled yet"
+
+
+class MatchStarted(Conflict):
+    code = "match_started"
+    default_message = "the match has started"
 
 
 class MatchNotFinished(Conflict):
@@ -144,35 +168,19 @@ class Unavailable(ServiceError):
     default_message = "the service is not ready"
 
 
-_BY_RULE_CODE: dict[str, type[Conflict]] = {
-    NOT_YOUR_TURN: NotYourTurn,
-    GAME_OVER: MatchOver,
-    ILLEGAL: IllegalActionError,
-}
+def _leaves(cls: type[ServiceError]) -> list[type[ServiceError]]:
+    out: list[type[ServiceError]] = []
+    for sub in cls.__subclasses__():
+        out.extend(_leaves(sub) if sub.__subclasses__() else [sub])
+    return out
 
 
-def from_illegal(exc: IllegalAction) -> Conflict:
-    """Map a rules refusal; its message is for the acting seat only (it is the one who gets it)."""
-    cls = _BY_RULE_CODE.get(exc.code, IllegalActionError)
-    return cls(exc.message, {"reason": exc.reason})
+ALL_ERRORS: tuple[type[ServiceError], ...] = tuple(_leaves(ServiceError))
+"""Every concrete error class, derived from the tree (never restated by hand)."""
+
+BY_CODE: dict[str, type[ServiceError]] = {cls.code: cls for cls in ALL_ERRORS}
 
 
-ALL_ERRORS: tuple[type[ServiceError], ...] = (
-    ValidationFailed,
-    IdempotencyKeyReused,
-    Unauthorized,
-    Forbidden,
-    NotFound,
-    MethodNotAllowed,
-    IllegalActionError,
-    NotYourTurn,
-    MatchOver,
-    VersionConflictError,
-    SeatTakenError,
-    MatchNotStarted,
-    MatchNotFinished,
-    PayloadTooLarge,
-    RateLimited,
-    InternalError,
-    Unavailable,
-)
+def from_code(code: str, message: str, details: Any = None) -> ServiceError:
+    """The error for a machine code raised by a lower layer (a rules refusal, a match refusal)."""
+    return BY_CODE.get(code, IllegalActionError)(message, details)

@@ -7,8 +7,10 @@ them into every subscriber's bounded queue. A subscriber that starts behind the 
 backlog from the store itself (page by page, on demand) and then joins the live feed. Either way it
 sees every seq > `after` exactly once and in order.
 
-The hub hands out raw, unredacted `StoredEvent`s. Redacting for each viewer is the job of whoever
-sends them on (the WebSocket handler), never the hub's.
+Channels are match ids (the items are the match's `StoredEvent`s) and `player:<id>` (the items are
+that player's `StoredNotice`s, public facts only); both are read from the store after a cursor,
+and each item's position is its `seq`. The hub hands out raw, unredacted events: redacting for each
+viewer is the job of whoever sends them on (the WebSocket handler), never the hub's.
 """
 
 from __future__ import annotations
@@ -16,9 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Sequence
 from types import TracebackType
+from typing import Any
 
-from app.service.ports import Broadcaster, EventStore, StoredEvent
+from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
+
+PLAYER_CHANNEL = "player:"
+Item = StoredEvent | StoredNotice
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +40,7 @@ _COUNTERS = (
     "store_reads",
     "events_read",  # by the per-match readers, once for all subscribers
     "backlog_events_read",  # by subscribers catching up
+    "events_offered",  # handed over by a commit in this process, not read back
     "slow_consumers",
     "publish_errors",
     "read_errors",
@@ -109,13 +117,17 @@ class LiveHub:
         """Events of `match_id` with seq > `after`: `async with hub.subscribe(m, after) as sub:`."""
         return Subscription(self, match_id, after)
 
-    async def notify(self, match_id: str, seq: int) -> None:
+    async def notify(self, match_id: str, seq: int, events: Sequence[Any] = ()) -> None:
         """Match `match_id` committed up to `seq`: wake local readers and tell the other processes.
 
-        Local subscribers are woken directly; the broadcaster's echo of the same seq is then stale
+        With the committed `events` (the committing process has them), a live feed that is right
+        before them pushes them at once instead of reading them back from the store. Either way
+        local subscribers are served directly; the broadcaster's echo of the same seq is then stale
         and ignored, so each event still reaches each subscriber once. A failing publish is logged,
         not raised: the commit has happened and other processes catch up on the next notification.
         """
+        if events:
+            self._offer(match_id, events)
         self._wake(match_id, seq)
         if not self._running:
             return
@@ -134,6 +146,18 @@ class LiveHub:
         }
 
     # Notifications
+
+    def _offer(self, match_id: str, events: Sequence[Any]) -> None:
+        feed = self._feeds.get(match_id)
+        if feed is None or not feed.ready.done() or events[0].seq != feed.cursor + 1:
+            return  # not served here, starting, or behind: the reader reads the store as usual
+        # No await: the cursor and every live queue move together (as in `_read_new`, which skips
+        # whatever this already pushed).
+        for event in events:
+            feed.cursor = event.seq
+            for sub in list(feed.subscribers):
+                sub._push(event)
+        self._counters["events_offered"] += len(events)
 
     def _on_message(self, match_id: str, seq: int) -> None:
         self._counters["notifications"] += 1
@@ -198,8 +222,7 @@ class LiveHub:
         try:
             await self._broadcaster.subscribe(feed.match_id)
             feed.subscribed = True
-            match = await self._store.get_match(feed.match_id)
-            feed.cursor = match.seq if match is not None else 0
+            feed.cursor = await self._head(feed.match_id)
         except Exception as exc:
             log.exception("starting the live feed of match %s failed", feed.match_id)
             if self._feeds.get(feed.match_id) is feed:
@@ -228,7 +251,7 @@ class LiveHub:
 
     async def _read_new(self, feed: _Feed) -> None:
         while True:
-            events = await self._store.read(feed.match_id, after=feed.cursor, limit=self._queue_limit)
+            events = await self._read(feed.match_id, feed.cursor, self._queue_limit)
             self._counters["store_reads"] += 1
             self._counters["events_read"] += len(events)
             # No await from here to the end of the loop: the cursor and every live queue move together.
@@ -241,8 +264,21 @@ class LiveHub:
             if len(events) < self._queue_limit:
                 return
 
-    async def _read_backlog(self, match_id: str, after: int) -> list[StoredEvent]:
-        events = await self._store.read(match_id, after=after, limit=self._queue_limit)
+    async def _head(self, channel: str) -> int:
+        """The channel's position now: the match's seq, or the player's notice cursor."""
+        if channel.startswith(PLAYER_CHANNEL):
+            player = await self._store.get_player(channel.removeprefix(PLAYER_CHANNEL))
+            return player.cursor if player is not None else 0
+        match = await self._store.get_match(channel)
+        return match.seq if match is not None else 0
+
+    async def _read(self, channel: str, after: int, limit: int) -> list[Any]:
+        if channel.startswith(PLAYER_CHANNEL):
+            return await self._store.read_notices(channel.removeprefix(PLAYER_CHANNEL), after, limit)
+        return await self._store.read(channel, after=after, limit=limit)
+
+    async def _read_backlog(self, match_id: str, after: int) -> list[Any]:
+        events = await self._read(match_id, after, self._queue_limit)
         self._counters["store_reads"] += 1
         self._counters["backlog_events_read"] += len(events)
         return events
@@ -267,7 +303,7 @@ class Subscription:
         self._feed: _Feed | None = None
         self._pos = after  # the seq of the last event queued
         self._live = False  # catching up from the store until the hub's cursor is reached
-        self._queue: deque[StoredEvent] = deque()
+        self._queue: deque[Any] = deque()
         self._ended: SubscriptionEnded | None = None
         self._closed = False
         self._signal = asyncio.Event()
@@ -290,7 +326,7 @@ class Subscription:
     def __aiter__(self) -> Subscription:
         return self
 
-    async def __anext__(self) -> StoredEvent:
+    async def __anext__(self) -> Any:
         feed = self._feed
         if feed is None or self._closed:
             raise RuntimeError("iterate a Subscription inside `async with hub.subscribe(...)`")
@@ -315,7 +351,18 @@ class Subscription:
                     self._queue.extend(events)
                     self._pos = events[-1].seq
 
-    def _push(self, event: StoredEvent) -> None:
+    async def next_batch(self) -> list[Any]:
+        """Everything queued now, in order (at least one event): one wake-up of the reader per
+        batch rather than per event, which is what a fan-out to many connections pays for."""
+        first = await self.__anext__()
+        if not self._queue:
+            return [first]
+        batch = [first, *self._queue]
+        self._queue.clear()
+        self.last_seq = batch[-1].seq
+        return batch
+
+    def _push(self, event: Any) -> None:
         if not self._live or event.seq <= self._pos:
             return
         if len(self._queue) >= self._hub._queue_limit:

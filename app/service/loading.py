@@ -1,28 +1,37 @@
-"""Loading a match: its record, its seats and its state folded from the store through the cache."""
+"""Loading a match: its record, its seats and its state folded from the store through the cache.
+
+The store is the truth; the cache holds the last state this process committed or read, so a load
+reads only the events after the cached `seq`. Seat rows (token hashes, player ids) are re-read
+whenever new events change a seat, so a reissued token or a takeover on another process is seen.
+"""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from app.games.core import Game
-from app.matches.lifecycle import LoadedMatch, fold
+from app.matches.events import SeatJoined, SeatTakenOver, SeatTokenReissued
+from app.matches.fold import Match, fold, new_match
+from app.matches.settings import stored_settings
+from app.service import snapshots
 from app.service.cache import CacheEntry, StateCache
 from app.service.errors import InternalError, NotFound
-from app.service.ports import EventStore, MatchRecord, SeatRecord
+from app.service.ports import EventStore, MatchRecord, SeatRecord, StoredEvent
+
+log = logging.getLogger("app.service")
+
+SEAT_EVENTS: Final = frozenset(cls.TYPE for cls in (SeatJoined, SeatTokenReissued, SeatTakenOver))
 
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    record: MatchRecord
-    match: LoadedMatch
+    record: MatchRecord  # its fixed members (game, secret, settings…) are what callers rely on
+    match: Match
     seats: tuple[SeatRecord, ...]
-
-    @property
-    def bots(self) -> frozenset[int]:
-        return frozenset(s.seat for s in self.seats if s.bot)
 
 
 class Loader:
@@ -32,6 +41,7 @@ class Loader:
         self.store = store
         self.games = games
         self.cache = cache
+        self._pending: set[asyncio.Task[None]] = set()  # snapshots being written
 
     def game_of(self, record: MatchRecord) -> Game[Any, Any, Any]:
         game = self.games.get(record.game)
@@ -46,38 +56,80 @@ class Loader:
         return record
 
     def cached(self, match_id: str) -> Loaded | None:
-        """The last state this process committed or loaded, if every seat is filled; no I/O.
+        """The last state this process committed or loaded; no I/O.
 
         It may be behind the store when another process wrote since: callers that act on it
         append at its `seq`, so a stale state ends in a `VersionConflict` and a fresh `load`.
         """
         entry = self.cache.get(match_id)
-        if entry is None or entry.record is None or not entry.match.seated:
+        if entry is None:
             return None
         return Loaded(entry.record, entry.match, entry.seats)
 
     async def load(self, match_id: str) -> Loaded:
-        """The match as committed now: the cached fold plus only the events after its `seq`."""
-        record = await self.record(match_id)
-        game = self.game_of(record)
+        """The match as committed now: the cached fold (else the newest snapshot) plus only the
+        events after its `seq`."""
         entry = self.cache.get(match_id)
-        if entry is not None and entry.match.seated:
-            seats = entry.seats
-        else:
+        if entry is None:
+            record = await self.record(match_id)
             seats = tuple(await self.store.get_seats(match_id))
-        seated = bool(seats) and all(s.name is not None for s in seats)
-        base = entry.match if entry is not None else None
-        events = await self.store.read(match_id, after=base.seq if base is not None else 0)
-        if base is None or events:
-            try:
-                match = fold(match_id, game, record.players, events, seated, base)
-            except ValueError:
-                raise InternalError("this match has no readable events") from None
+            base = await self._snapshot(record) or self.empty(record, seats)
         else:
-            match = dataclasses.replace(base, seated=seated)
-        self.cache.put(CacheEntry(match, seats, record))
-        return Loaded(record, match, seats)
+            record, seats, base = entry.record, entry.seats, entry.match
+        events = await self.store.read(match_id, after=base.seq)
+        if not events and entry is not None:
+            return Loaded(record, base, seats)
+        match = self._fold(base, events)
+        if len(events) >= snapshots.EVERY:
+            self._keep(match)
+        if entry is not None and any(e.type in SEAT_EVENTS for e in events):
+            seats = tuple(await self.store.get_seats(match_id))
+        loaded = Loaded(record, match, seats)
+        self.remember(loaded)
+        return loaded
 
-    def remember(self, loaded: Loaded, match: LoadedMatch) -> None:
-        """Cache `match`, a state just committed on top of `loaded`."""
-        self.cache.put(CacheEntry(match, loaded.seats, loaded.record))
+    async def at(self, record: MatchRecord, seq: int) -> tuple[Match, list[StoredEvent]]:
+        """The match as it was at `seq` (a replay, folded from the start), and its events."""
+        seats = (
+            tuple(await self.store.get_seats(record.id))
+            if not stored_settings(record.settings).lifecycle
+            else ()
+        )
+        events = await self.store.read(record.id, 0, seq)
+        return self._fold(self.empty(record, seats), events), events
+
+    async def _snapshot(self, record: MatchRecord) -> Match | None:
+        snapshot = await self.store.get_snapshot(record.id)
+        return None if snapshot is None else snapshots.load(snapshot, self.game_of(record))
+
+    def _keep(self, match: Match) -> None:
+        """Keep a snapshot in the background: a load never waits for it, and a failure only costs
+        the next cold load a longer fold."""
+
+        async def put() -> None:
+            try:
+                await self.store.put_snapshot(snapshots.dump(match))
+            except Exception:
+                log.warning("keeping a snapshot failed", extra={"match_id": match.match_id}, exc_info=True)
+
+        task = asyncio.create_task(put(), name=f"snapshot-{match.match_id}")
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    def empty(self, record: MatchRecord, seats: Sequence[SeatRecord]) -> Match:
+        return new_match(
+            record.id, self.game_of(record), record.players, stored_settings(record.settings), seats
+        )
+
+    def remember(self, loaded: Loaded) -> None:
+        self.cache.put(CacheEntry(loaded.match, loaded.seats, loaded.record))
+
+    @staticmethod
+    def _fold(base: Match, events: Sequence[StoredEvent]) -> Match:
+        try:
+            match = fold(base, events)
+        except (ValueError, KeyError) as e:
+            raise InternalError("this match's events cannot be read") from e
+        if match.seq == 0:
+            raise InternalError("this match has no events")
+        return match

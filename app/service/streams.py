@@ -1,48 +1,39 @@
 """Live-stream frames built once per viewer: the per-process fan-out cache behind the WebSocket.
 
-Every connection streaming a match gets each event redacted for its viewer (a seat, or `None` for
-a spectator). Many connections share a viewer (all spectators, a player's second tab, a bot and
-its watcher), so `MatchFrames` builds the JSON text of each frame once per `(seq, viewer)` in this
-process and hands the same `str` to every connection of that viewer; the edge sends it as it is.
-Views are cached the same way, per viewer, for the newest state this process has loaded.
+A match streams one `commit` frame per commit: the commit's events redacted for the viewer (a seat,
+or `None` for a spectator), and with `views=1` the viewer's view at that commit when it is the
+newest state this process knows. Many connections share a viewer (all spectators, a player's
+second tab, a bot and its watcher), so `MatchFrames` builds the JSON text of each frame once per
+`(commit, viewer, with view)` and hands the same `str` to every connection of that viewer.
 
-That state also answers "has this connection delivered everything committed?": a connection that
-asks for views gets one after an event only when that event's seq is the head, so a view never
-splits a commit. And since filling the last seat starts a match without writing an event,
-`NotificationTap` passes every "match M is at seq N" to `Streams`, which reloads a match that is
-still waiting and sets `MatchFrames.started` when it has started.
-
-`Streams` keeps one `MatchFrames` per match with open streams and drops it with the last one.
-The wire shapes of the frames built here (`event`, `view`) are described with the others in
-`app.api.frames` and checked against the schema in tests.
+`Streams` keeps one `MatchFrames` per match with open streams and drops it with the last one. The
+wire shapes of these frames are described with the others in `app.api.frames` and checked against
+the committed schema in tests.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Final
 
 import orjson
 
 from app.games.codec import JSON
 from app.games.core import Game, Seat
-from app.matches.lifecycle import LoadedMatch, decode
-from app.matches.views import redact_one, view_for
+from app.matches.fold import Match, decode
+from app.matches.views import record_of, view_json
 from app.service.loading import Loader
-from app.service.ports import Broadcaster, MessageHandler, StoredEvent
-
-log = logging.getLogger(__name__)
+from app.service.ports import StoredEvent
 
 Viewer = Seat | None
 """A seat, or `None` for a spectator."""
 
-DEFAULT_CACHE_SEQS = 128
-"""Seqs of events kept serialized per match: enough for every live connection (a connection more
-than the hub's queue limit behind is cut off) and for a herd of reconnects catching up together."""
+DEFAULT_CACHE_COMMITS: Final = 128
+"""Commits kept serialized per match: enough for every live connection (a connection more than the
+hub's queue limit behind is cut off) and for a herd of reconnects catching up together."""
 
 
 def dumps(value: JSON) -> str:
@@ -56,22 +47,12 @@ class StreamCounters:
     def __init__(self) -> None:
         self.connections = 0  # open streams (a gauge)
         self.frames_sent = 0
-        self.frames_built = 0  # event and view texts serialized (cache misses)
+        self.frames_built = 0  # frame texts serialized (cache misses)
         self.frame_hits = 0  # texts served from the cache
         self.state_loads = 0
 
     def as_dict(self) -> dict[str, int]:
         return dict(vars(self))
-
-
-class _Seq:
-    """One event, decoded once, and its frame text per viewer."""
-
-    __slots__ = ("decoded", "texts")
-
-    def __init__(self, decoded: Any) -> None:
-        self.decoded = decoded
-        self.texts: dict[Viewer, str] = {}
 
 
 class MatchFrames:
@@ -83,126 +64,103 @@ class MatchFrames:
         game: Game[Any, Any, Any],
         loader: Loader,
         counters: StreamCounters,
-        capacity: int = DEFAULT_CACHE_SEQS,
+        capacity: int = DEFAULT_CACHE_COMMITS,
     ) -> None:
         self.match_id = match_id
         self.game = game
-        self.state: LoadedMatch | None = None  # the newest state loaded in this process
-        self.status = "waiting"  # of `state`, computed once per state
-        self.started = asyncio.Event()  # set once a loaded state has every seat filled
+        self.state: Match | None = None  # the newest state loaded in this process
         self._loader = loader
         self._counters = counters
         self._capacity = capacity
-        self._events: OrderedDict[int, _Seq] = OrderedDict()
-        self._views: dict[Viewer, str] = {}  # view frames of `self.state`
-        self._loading: asyncio.Task[LoadedMatch] | None = None
-        self._refresh: asyncio.Task[None] | None = None
+        self._commits: OrderedDict[int, dict[tuple[Viewer, bool], str]] = OrderedDict()
+        self._decoded: OrderedDict[int, list[Any]] = OrderedDict()
+        self._loading: asyncio.Task[Match] | None = None
         self.users = 0
 
-    # Frames
-
-    def event_frame(self, event: StoredEvent, viewer: Viewer) -> str:
-        """`{"type":"event","seq":N,"event":{seq,type,data,recorded_at}}` redacted for `viewer`."""
-        entry = self._events.get(event.seq)
-        if entry is None:
-            entry = self._events[event.seq] = _Seq(decode(self.game, event))
-            if len(self._events) > self._capacity:
-                self._events.popitem(last=False)
-        else:
-            text = entry.texts.get(viewer)
-            if text is not None:
-                self._counters.frame_hits += 1
-                return text
-        body = redact_one(self.game, event.seq, entry.decoded, event.recorded_at, viewer)
-        text = entry.texts[viewer] = dumps({"type": "event", "seq": event.seq, "event": body})
+    def commit_frame(self, events: Sequence[StoredEvent], viewer: Viewer, view: Match | None = None) -> str:
+        """`{"type":"commit","seq":N,"events":[…]}` redacted for `viewer`, with its view at `seq`
+        (`view`, the state at the commit) when given."""
+        seq = events[-1].seq
+        texts = self._commits.get(seq)
+        if texts is None:
+            texts = self._commits[seq] = {}
+            if len(self._commits) > self._capacity:
+                self._commits.popitem(last=False)
+        key = (viewer, view is not None)
+        text = texts.get(key)
+        if text is not None:
+            self._counters.frame_hits += 1
+            return text
+        decoded = self._decoded.get(seq)
+        if decoded is None:  # once per commit, whatever the number of viewers
+            decoded = self._decoded[seq] = [
+                decode(self.game, e) if e.decoded is None else e.decoded for e in events
+            ]
+            if len(self._decoded) > self._capacity:
+                self._decoded.popitem(last=False)
+        frame: dict[str, JSON] = {
+            "type": "commit",
+            "seq": seq,
+            "events": [
+                record_of(self.game, e, viewer, d).to_json() for e, d in zip(events, decoded, strict=True)
+            ],
+        }
+        if view is not None:
+            frame["view"] = view_json(view, viewer)
+        text = texts[key] = dumps(frame)
         self._counters.frames_built += 1
         return text
 
-    def view_json(self, state: LoadedMatch, viewer: Viewer) -> str:
-        """The viewer's view of `state` as JSON text (cached while `state` is the newest)."""
-        if state is not self.state:
-            return dumps(view_for(state, viewer))
-        text = self._views.get(viewer)
-        if text is None:
-            text = self._views[viewer] = dumps(view_for(state, viewer))
-            self._counters.frames_built += 1
-        else:
-            self._counters.frame_hits += 1
-        return text
+    def view_text(self, state: Match, viewer: Viewer) -> str:
+        return dumps(view_json(state, viewer))
 
-    def view_frame(self, state: LoadedMatch, viewer: Viewer) -> str:
-        """`{"type":"view","seq":N,"view":{...}}` for `viewer`."""
-        return f'{{"type":"view","seq":{state.seq},"view":{self.view_json(state, viewer)}}}'
-
-    # State
-
-    async def current(self) -> LoadedMatch:
+    async def current(self) -> Match:
         """The match as committed now (one load, shared by concurrent callers)."""
         return await self._load()
 
-    async def at_least(self, seq: int) -> LoadedMatch:
-        """The newest loaded state if it has reached `seq`, else a fresh load."""
+    async def at(self, seq: int) -> Match | None:
+        """The state at exactly `seq` if this process has it (or can read up to it), else None."""
         state = self.state
-        if state is None or state.seq < seq:  # this process may have just committed it: no read
-            cached = self._loader.cached(self.match_id)
+        if state is None or state.seq < seq:
+            cached = self._loader.cached(self.match_id)  # this process may have just committed it
             if cached is not None:
                 self._adopt(cached.match)
                 state = self.state
-        while state is None or state.seq < seq:
-            before = state
+        if state is None or state.seq < seq:
             state = await self._load()
-            if state is before:  # the store has not got there (yet): do not spin
-                break
-        return state
-
-    def notified(self, seq: int) -> None:
-        """Someone says the match is at `seq`: reload it if it may have just started."""
-        if self.started.is_set() or (self._refresh is not None and not self._refresh.done()):
-            return
-        self._refresh = asyncio.create_task(self._reload(), name=f"stream-refresh-{self.match_id}")
+        return state if state.seq == seq else None
 
     async def close(self) -> None:
-        for task in (self._refresh, self._loading):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task  # also retrieves a failure nobody waited for
+        task = self._loading
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task  # also retrieves a failure nobody waited for
 
-    async def _reload(self) -> None:
-        try:
-            await self._load()
-        except Exception:
-            log.warning("reloading match %s for its streams failed", self.match_id, exc_info=True)
-
-    async def _load(self) -> LoadedMatch:
+    async def _load(self) -> Match:
         task = self._loading
         if task is None or task.done():
             task = self._loading = asyncio.create_task(self._fetch(), name=f"stream-load-{self.match_id}")
         # Shielded: one caller going away must not cancel the load the others wait for.
         return await asyncio.shield(task)
 
-    async def _fetch(self) -> LoadedMatch:
+    async def _fetch(self) -> Match:
         loaded = await self._loader.load(self.match_id)
         self._counters.state_loads += 1
         self._adopt(loaded.match)
         return self.state if self.state is not None else loaded.match
 
-    def _adopt(self, match: LoadedMatch) -> None:
-        old = self.state
-        if old is None or match.seq > old.seq or (match.seq == old.seq and match.seated and not old.seated):
+    def _adopt(self, match: Match) -> None:
+        if self.state is None or match.seq > self.state.seq:
             self.state = match
-            self.status = match.status
-            self._views = {}
-        if self.state is not None and self.state.seated:
-            self.started.set()
 
 
 class Streams:
     """This process's `MatchFrames`, one per match with open streams."""
 
-    def __init__(self, loader: Loader, *, cache_seqs: int = DEFAULT_CACHE_SEQS) -> None:
+    def __init__(self, loader: Loader, *, cache_commits: int = DEFAULT_CACHE_COMMITS) -> None:
         self._loader = loader
-        self._cache_seqs = cache_seqs
+        self._cache_commits = cache_commits
         self._matches: dict[str, MatchFrames] = {}
         self.counters = StreamCounters()
 
@@ -215,7 +173,7 @@ class Streams:
             game = self._loader.game_of(record)
             frames = self._matches.get(match_id)  # another connection may have opened it meanwhile
             if frames is None:
-                frames = MatchFrames(match_id, game, self._loader, self.counters, self._cache_seqs)
+                frames = MatchFrames(match_id, game, self._loader, self.counters, self._cache_commits)
                 self._matches[match_id] = frames
         frames.users += 1
         try:
@@ -226,46 +184,5 @@ class Streams:
                 del self._matches[match_id]
                 await frames.close()
 
-    def notified(self, match_id: str, seq: int) -> None:
-        frames = self._matches.get(match_id)
-        if frames is not None:
-            frames.notified(seq)
-
     def stats(self) -> dict[str, int]:
         return {"matches": len(self._matches), **self.counters.as_dict()}
-
-
-class NotificationTap:
-    """A broadcaster that also shows every "match M is at seq N" it delivers to a listener.
-
-    It wraps the process's broadcaster (the live hub gets it) so that streams learn of notifications
-    the hub drops because they carry no new seq, such as a match starting when its last seat fills.
-    Local commits are delivered back through the broadcaster too, so this sees them as well.
-    """
-
-    def __init__(self, inner: Broadcaster) -> None:
-        self.inner = inner
-        self.listener: MessageHandler | None = None
-
-    async def start(self, handler: MessageHandler) -> None:
-        def both(match_id: str, seq: int) -> None:
-            handler(match_id, seq)
-            if self.listener is not None:
-                try:
-                    self.listener(match_id, seq)
-                except Exception:
-                    log.exception("stream notification listener failed")
-
-        await self.inner.start(both)
-
-    async def stop(self) -> None:
-        await self.inner.stop()
-
-    async def publish(self, match_id: str, seq: int) -> None:
-        await self.inner.publish(match_id, seq)
-
-    async def subscribe(self, match_id: str) -> None:
-        await self.inner.subscribe(match_id)
-
-    async def unsubscribe(self, match_id: str) -> None:
-        await self.inner.unsubscribe(match_id)

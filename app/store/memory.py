@@ -1,4 +1,9 @@
-"""In-memory `EventStore`: the twin of the SQL store for unit tests and a single throwaway process."""
+"""In-memory `EventStore`: the twin of the SQL stores for unit tests and a single throwaway process.
+
+It keeps the same rules as the SQL stores (checked by the one contract suite): an append is all or
+nothing, conflicts on the expected seq and on every unique key, notices get gap-free cursors per
+player, and records come back as the frozen dataclasses that went in.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +13,23 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from app.service.ports import (
+    Append,
+    AppendResult,
     IdempotencyRecord,
     MatchFilter,
     MatchRecord,
-    MatchUpdate,
     NewEvent,
+    PlayerMatch,
+    PlayerMatchFilter,
+    PlayerRecord,
     SeatRecord,
-    SeatTaken,
+    Snapshot,
     StoredEvent,
+    StoredNotice,
     VersionConflict,
 )
+
+_LIVE = ("waiting", "active")
 
 
 class MemoryEventStore:
@@ -25,8 +37,13 @@ class MemoryEventStore:
         self._matches: dict[str, MatchRecord] = {}
         self._seats: dict[str, list[SeatRecord]] = {}
         self._events: dict[str, list[StoredEvent]] = {}
-        self._idem: dict[tuple[str, int, str], IdempotencyRecord] = {}
+        self._idem: dict[tuple[str, int, str], tuple[IdempotencyRecord, datetime]] = {}
+        self._players: dict[str, PlayerRecord] = {}
+        self._notices: dict[str, list[StoredNotice]] = {}
+        self._snapshots: dict[str, Snapshot] = {}
         self._lock = asyncio.Lock()
+
+    # Matches
 
     async def create_match(
         self, match: MatchRecord, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
@@ -36,10 +53,17 @@ class MemoryEventStore:
         async with self._lock:
             if match.id in self._matches:
                 raise ValueError(f"match {match.id} exists")
+            hashes = [s.token_hash for s in seats if s.token_hash is not None]
+            if len(set(hashes)) != len(hashes) or any(self._token_owner(h) for h in hashes):
+                raise ValueError("a token hash is in use")
+            players = [s.player_id for s in seats if s.player_id is not None]
+            if len(set(players)) != len(players) or any(p not in self._players for p in players):
+                raise ValueError("a player is seated twice, or unknown")
             self._matches[match.id] = match
             self._seats[match.id] = sorted(seats, key=lambda s: s.seat)
+            n = len(events)
             self._events[match.id] = [
-                StoredEvent(match.id, i, e.type, dict(e.data), match.created_at)
+                StoredEvent(match.id, i, e.type, dict(e.data), match.created_at, n)
                 for i, e in enumerate(events, 1)
             ]
 
@@ -47,75 +71,212 @@ class MemoryEventStore:
         return self._matches.get(match_id)
 
     async def list_matches(self, flt: MatchFilter) -> tuple[list[MatchRecord], int]:
-        rows = [
-            m
-            for m in self._matches.values()
-            if (flt.status is None or m.status == flt.status) and (flt.game is None or m.game == flt.game)
-        ]
+        rows = [m for m in self._matches.values() if _listed(m, flt)]
         rows.sort(key=lambda m: (m.created_at, m.id), reverse=True)
         return rows[flt.offset : flt.offset + flt.limit], len(rows)
 
     async def get_seats(self, match_id: str) -> list[SeatRecord]:
         return list(self._seats.get(match_id, ()))
 
-    async def claim_seat(self, match_id: str, seat: int, name: str, token_hash: str, at: datetime) -> None:
-        async with self._lock:
-            seats = self._seats.get(match_id)
-            if seats is None or not 0 <= seat < len(seats) or seats[seat].name is not None:
-                raise SeatTaken(f"seat {seat} of match {match_id} is not free")
-            seats[seat] = dataclasses.replace(seats[seat], name=name, token_hash=token_hash, joined_at=at)
-
     async def seat_by_token(self, token_hash: str) -> SeatRecord | None:
+        return self._token_owner(token_hash)
+
+    def _token_owner(self, token_hash: str) -> SeatRecord | None:
         for seats in self._seats.values():
             for s in seats:
                 if s.token_hash == token_hash:
                     return s
         return None
 
-    async def append(
-        self,
-        match_id: str,
-        expected_seq: int,
-        events: Sequence[NewEvent],
-        update: MatchUpdate,
-        at: datetime,
-        idempotency: IdempotencyRecord | None = None,
-    ) -> int:
+    # Appending
+
+    async def append(self, append: Append) -> AppendResult:
+        a = append
         async with self._lock:
-            stream = self._events.get(match_id)
-            match = self._matches.get(match_id)
+            stream = self._events.get(a.match_id)
+            match = self._matches.get(a.match_id)
             if stream is None or match is None:
-                raise KeyError(match_id)
-            if len(stream) != expected_seq:
-                raise VersionConflict(match_id, expected_seq, len(stream))
-            if idempotency is not None:
-                key = (match_id, idempotency.seat, idempotency.key)
+                raise KeyError(a.match_id)
+            conflict = VersionConflict(a.match_id, a.expected_seq, len(stream))
+            if len(stream) != a.expected_seq:
+                raise conflict
+            seats = list(self._seats[a.match_id])
+            for w in a.seats:
+                if not 0 <= w.seat < len(seats):
+                    raise KeyError(f"{a.match_id} seat {w.seat}")
+                if w.player_id is not None and w.player_id not in self._players:
+                    raise KeyError(f"player {w.player_id}")
+                seats[w.seat] = SeatRecord(
+                    a.match_id, w.seat, w.name, w.token_hash, w.bot, w.joined_at, w.player_id, w.bot_level
+                )
+            if a.seats and not self._seats_unique(a.match_id, seats):
+                raise conflict
+            if a.idempotency is not None:
+                if not 0 <= a.idempotency.seat < len(seats):
+                    raise KeyError(f"{a.match_id} seat {a.idempotency.seat}")
+                key = (a.match_id, a.idempotency.seat, a.idempotency.key)
                 if key in self._idem:
-                    raise VersionConflict(match_id, expected_seq, len(stream))
-                self._idem[key] = idempotency
-            for e in events:
-                stream.append(StoredEvent(match_id, len(stream) + 1, e.type, dict(e.data), at))
-            self._matches[match_id] = dataclasses.replace(
+                    raise conflict
+            for n in a.notices:
+                if n.player_id not in self._players:
+                    raise KeyError(f"player {n.player_id}")
+            # Nothing can fail from here on: write it all.
+            if a.idempotency is not None:
+                self._idem[(a.match_id, a.idempotency.seat, a.idempotency.key)] = (a.idempotency, a.at)
+            self._seats[a.match_id] = seats
+            last = a.expected_seq + len(a.events)
+            for e in a.events:
+                stream.append(StoredEvent(a.match_id, len(stream) + 1, e.type, dict(e.data), a.at, last))
+            u = a.update
+            self._matches[a.match_id] = dataclasses.replace(
                 match,
-                seq=len(stream),
-                status=update.status,
-                to_act=update.to_act,
-                scores=update.scores,
-                winners=update.winners,
-                updated_at=at,
+                seq=last,
+                status=u.status,
+                to_act=u.to_act,
+                scores=u.scores,
+                winners=u.winners,
+                deadline_at=u.deadline_at,
+                open_seats=u.open_seats,
+                bot_due=u.bot_due,
+                updated_at=a.at,
             )
-            return len(stream)
+            written: list[StoredNotice] = []
+            for n in a.notices:
+                player = self._players[n.player_id]
+                cursor = player.cursor + 1
+                self._players[n.player_id] = dataclasses.replace(player, cursor=cursor)
+                stored = StoredNotice(n.player_id, cursor, n.type, dict(n.data), a.at)
+                self._notices.setdefault(n.player_id, []).append(stored)
+                written.append(stored)
+            return AppendResult(last, tuple(written))
+
+    def _seats_unique(self, match_id: str, seats: list[SeatRecord]) -> bool:
+        players = [s.player_id for s in seats if s.player_id is not None]
+        hashes = [s.token_hash for s in seats if s.token_hash is not None]
+        if len(set(players)) != len(players) or len(set(hashes)) != len(hashes):
+            return False
+        for other_id, others in self._seats.items():
+            if other_id != match_id and any(s.token_hash in hashes for s in others if s.token_hash):
+                return False
+        return True
 
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         stream = self._events.get(match_id, [])
-        end = len(stream) if limit is None else min(len(stream), after + limit)
-        return stream[max(after, 0) : end]
+        start = max(after, 0)
+        end = len(stream) if limit is None else min(len(stream), start + limit)
+        return stream[start:end]
+
+    # Idempotency
 
     async def get_idempotent(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
-        return self._idem.get((match_id, seat, key))
+        found = self._idem.get((match_id, seat, key))
+        return None if found is None else found[0]
+
+    async def prune_idempotency(self, before: datetime) -> int:
+        async with self._lock:
+            old = [k for k, (_, at) in self._idem.items() if at < before]
+            for k in old:
+                del self._idem[k]
+            return len(old)
+
+    # Sweeping
+
+    async def due_matches(self, now: datetime, limit: int) -> list[str]:
+        due = [
+            m
+            for m in self._matches.values()
+            if m.status in _LIVE and m.deadline_at is not None and m.deadline_at <= now
+        ]
+        due.sort(key=lambda m: (m.deadline_at, m.id))
+        return [m.id for m in due[:limit]]
+
+    async def stalled_bots(self, before: datetime, limit: int) -> list[str]:
+        stalled = [
+            m for m in self._matches.values() if m.status == "active" and m.bot_due and m.updated_at <= before
+        ]
+        stalled.sort(key=lambda m: (m.updated_at, m.id))
+        return [m.id for m in stalled[:limit]]
+
+    # Players
+
+    async def create_player(self, player: PlayerRecord) -> None:
+        async with self._lock:
+            if player.id in self._players or any(
+                p.key_hash == player.key_hash for p in self._players.values()
+            ):
+                raise ValueError(f"player {player.id} or its key exists")
+            self._players[player.id] = player
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        return self._players.get(player_id)
+
+    async def player_by_key(self, key_hash: str) -> PlayerRecord | None:
+        for p in self._players.values():
+            if p.key_hash == key_hash:
+                return p
+        return None
+
+    async def set_player_key(self, player_id: str, key_hash: str) -> bool:
+        async with self._lock:
+            player = self._players.get(player_id)
+            if player is None:
+                return False
+            if any(p.key_hash == key_hash and p.id != player_id for p in self._players.values()):
+                raise ValueError("this key hash is in use")
+            self._players[player_id] = dataclasses.replace(player, key_hash=key_hash)
+            return True
+
+    async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
+        found: list[PlayerMatch] = []
+        for match_id, seats in self._seats.items():
+            m = self._matches[match_id]
+            for s in seats:
+                if s.player_id != flt.player_id:
+                    continue
+                if flt.status is not None and m.status != flt.status:
+                    continue
+                if flt.game is not None and m.game != flt.game:
+                    continue
+                if flt.to_act and s.seat not in m.to_act:
+                    continue
+                found.append(PlayerMatch(m, s.seat))
+        found.sort(key=lambda pm: (pm.record.updated_at, pm.record.id), reverse=True)
+        return found[flt.offset : flt.offset + flt.limit], len(found)
+
+    async def read_notices(
+        self, player_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredNotice]:
+        notices = self._notices.get(player_id, [])
+        start = max(after, 0)
+        end = len(notices) if limit is None else min(len(notices), start + limit)
+        return notices[start:end]
+
+    # Snapshots
+
+    async def get_snapshot(self, match_id: str) -> Snapshot | None:
+        return self._snapshots.get(match_id)
+
+    async def put_snapshot(self, snapshot: Snapshot) -> None:
+        if snapshot.match_id not in self._matches:
+            raise KeyError(snapshot.match_id)
+        kept = self._snapshots.get(snapshot.match_id)
+        if kept is None or kept.seq <= snapshot.seq:
+            self._snapshots[snapshot.match_id] = snapshot
+
+    # Operations
 
     async def ping(self) -> None:
         return None
 
     async def close(self) -> None:
         return None
+
+
+def _listed(m: MatchRecord, flt: MatchFilter) -> bool:
+    if m.visibility != "public" and not flt.include_unlisted:
+        return False
+    if flt.status is not None and m.status != flt.status:
+        return False
+    if flt.game is not None and m.game != flt.game:
+        return False
+    return flt.open is None or flt.open == (m.status == "waiting" and m.open_seats > 0)

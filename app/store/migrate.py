@@ -1,4 +1,4 @@
-"""Schema migrations from code: `upgrade(url)` to head and `check(url)` for drift.
+"""Schema migrations from code: `upgrade(url)` to head, `check(url)` for drift, `at_head(url)`.
 
 Uses the installed `migrations` package as Alembic's script location, so it works from a source
 checkout, an editable install and a wheel alike, without `alembic.ini`. `upgrade` and `check`
@@ -6,24 +6,31 @@ block and run their own event loop (Alembic's environment is synchronous); from 
 `upgrade_async`, which runs `upgrade` in a worker thread. Alembic keeps its running environment
 in module globals, so commands in one process are serialised by a lock; across processes (several
 servers starting at once) the environment serialises them in the database (`migrations/env.py`).
-`at_head_async(url)` tells whether the database is at the newest migration (readiness).
+
+This is the one place besides `app.store.tables` where SQLAlchemy runs: Alembic needs an engine
+(`migration_engine`). `at_head_async` answers readiness probes without it, on the stores' drivers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 import migrations
-from app.store.engine import async_url
+from app.store.factory import MEMORY_URL, DatabaseUrl, parse_url
 
 _ALEMBIC = threading.Lock()  # `alembic.context` is process-global
 
@@ -53,18 +60,85 @@ def check(url: str) -> None:
         command.check(alembic_config(url))
 
 
-async def at_head_async(url: str) -> bool:
-    """Whether the database at `url` has exactly the newest schema of the packaged migrations
-    (False for an empty database, one behind, or one the migrations do not know)."""
-    heads = set(ScriptDirectory.from_config(alembic_config(url)).get_heads())
-    engine = create_async_engine(async_url(url), poolclass=NullPool)
-    try:
-        async with engine.connect() as connection:
-            current = await connection.run_sync(lambda c: MigrationContext.configure(c).get_current_heads())
-    finally:
-        await engine.dispose()
-    return set(current) == heads
+@functools.cache
+def head_revisions() -> frozenset[str]:
+    """The newest revision(s) of the migration scripts shipped with this code."""
+    return frozenset(ScriptDirectory.from_config(alembic_config("")).get_heads())
 
 
 def at_head(url: str) -> bool:
+    """Whether the database at `url` is migrated to the newest revision (blocking).
+
+    False for a database never migrated (or one behind, or ahead of this code); raises if the
+    database cannot be reached.
+    """
     return asyncio.run(at_head_async(url))
+
+
+async def at_head_async(url: str) -> bool:
+    """`at_head` for async code (a readiness probe): one small query, no SQLAlchemy. The
+    in-memory store (`memory://`) has no schema to migrate: always True."""
+    if url == MEMORY_URL:
+        return True
+    db = parse_url(url)
+    if db.backend == "sqlite":
+        revisions = await asyncio.to_thread(_sqlite_revisions, db)
+    else:
+        revisions = await _postgres_revisions(db)
+    return revisions is not None and frozenset(revisions) == head_revisions()
+
+
+def _sqlite_revisions(db: DatabaseUrl) -> list[str] | None:
+    if not Path(db.target).exists():
+        return None  # connecting would create an empty file
+    conn = sqlite3.connect(f"file:{db.target}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+    except sqlite3.OperationalError:  # no such table: never migrated
+        return None
+    finally:
+        conn.close()
+    return [r[0] for r in rows]
+
+
+async def _postgres_revisions(db: DatabaseUrl) -> list[str] | None:
+    conn = await asyncpg.connect(db.target)
+    try:
+        if await conn.fetchval("SELECT to_regclass('alembic_version')") is None:
+            return None
+        return [r[0] for r in await conn.fetch("SELECT version_num FROM alembic_version")]
+    finally:
+        await conn.close()
+
+
+_ASYNC_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
+
+
+def async_url(url: str | URL) -> URL:
+    """The SQLAlchemy URL of `url` with the async driver Alembic runs on (same schemes as
+    `app.store.factory.create_store` accepts)."""
+    u = make_url(url) if isinstance(url, str) else url
+    backend = parse_url(u.render_as_string(hide_password=False)).backend
+    return u.set(drivername=_ASYNC_DRIVERS[backend])
+
+
+def migration_engine(url: str | URL) -> AsyncEngine:
+    """A pool-less engine for Alembic. On SQLite it runs each migration run in `BEGIN IMMEDIATE`:
+    atomic (pysqlite would otherwise autocommit each DDL statement) and one migrator at a time."""
+    u = async_url(url)
+    engine = create_async_engine(u, poolclass=NullPool)
+    if u.get_backend_name() == "sqlite":
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _connect(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000"):
+                cursor.execute(pragma)
+            cursor.close()
+            dbapi_connection.isolation_level = None  # pysqlite: we emit BEGIN ourselves
+
+        @event.listens_for(engine.sync_engine, "begin")
+        def _begin(conn: Connection) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine

@@ -1,9 +1,14 @@
 """The SQL schema of the event store, as SQLAlchemy Core tables on one `MetaData`.
 
-Alembic owns the schema in a database (`migrations/`); these definitions are what the store's
-queries are written against and what `alembic check` compares the migrated database with. Strings
-are unbounded (`String()`) so SQLite and PostgreSQL accept the same values; limits belong at the
-edge. Times are stored in UTC and always read back timezone-aware, on SQLite too.
+Alembic owns the schema in a database (`migrations/`); these definitions are what autogenerate
+and `alembic check` compare the migrated database with, and the reference the stores' hand-written
+SQL (`app.store.sqlite_*`, `app.store.postgres_*`) is written against: the stores do not import
+this module, so SQLAlchemy stays out of the running server. Strings are unbounded (`String()`) so
+SQLite and PostgreSQL accept the same values; limits belong at the edge. Seqs and cursors are
+64-bit (`BigInteger`). Times are stored in UTC and read back timezone-aware, on SQLite too.
+
+The lobby indexes are ascending: `ORDER BY created_at DESC, id DESC` is the same index scanned
+backwards, on both databases.
 """
 
 from __future__ import annotations
@@ -11,9 +16,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Column,
@@ -23,12 +28,18 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
+    UniqueConstraint,
+    false,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.types import TypeDecorator
+
+from app.store.rows import require_aware
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -39,18 +50,6 @@ NAMING_CONVENTION = {
 }
 
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
-
-
-def json_text(value: Any) -> str:
-    """How the store writes JSON columns: compact text (orjson; `null` for None)."""
-    return orjson.dumps(value).decode()
-
-
-def require_aware(at: datetime) -> datetime:
-    """The store keeps timezone-aware times only; a naive one is a bug in the caller."""
-    if at.utcoffset() is None:
-        raise ValueError(f"naive datetime {at!r}: the store keeps timezone-aware times only")
-    return at
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -86,7 +85,7 @@ matches = Table(
     Column("players", Integer(), nullable=False),
     Column("options", Json, nullable=False),
     Column("status", String(), nullable=False),
-    Column("seq", Integer(), nullable=False),
+    Column("seq", BigInteger(), nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("updated_at", UTCDateTime(), nullable=False),
     Column("secret", String(), nullable=False),
@@ -94,10 +93,46 @@ matches = Table(
     Column("to_act", Json, nullable=False),
     Column("scores", Json, nullable=True),
     Column("winners", Json, nullable=True),
-    CheckConstraint("status IN ('waiting', 'active', 'finished')", name="status"),
+    Column("settings", Json, nullable=False, server_default=text("'{}'")),
+    Column("visibility", String(), nullable=False, server_default="public"),
+    Column("host_token_hash", String(), nullable=True),
+    Column("invite_hash", String(), nullable=True),
+    Column("deadline_at", UTCDateTime(), nullable=True),
+    Column("open_seats", Integer(), nullable=False, server_default="0"),
+    Column("bot_due", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    CheckConstraint("status IN ('waiting', 'active', 'finished', 'aborted')", name="status"),
+    CheckConstraint("visibility IN ('public', 'unlisted')", name="visibility"),
     CheckConstraint("seq >= 0", name="seq"),
-    Index(None, "status", "created_at"),
-    Index(None, "game"),
+    CheckConstraint("open_seats >= 0", name="open_seats"),
+    # The lobby: a page filters on visibility (unless unlisted matches are included), then maybe on
+    # status (`open` is status 'waiting' with free seats) and game, ordered by (created_at, id).
+    Index(None, "created_at", "id"),
+    Index(None, "visibility", "status", "created_at", "id"),
+    Index(None, "visibility", "game", "created_at", "id"),
+    Index(None, "visibility", "game", "status", "created_at", "id"),
+    # The sweepers: deadlines due, and bots that owe a decision. No index holds `updated_at`, which
+    # every append changes, so PostgreSQL can update a match's row in place (HOT) whenever no
+    # indexed column changed: measured with 16 writers, 99.9% of the appends' updates were HOT and
+    # appends/s rose 12% against an index on (bot_due, updated_at, id), which made none HOT.
+    # The stalled bots are few: read through a partial index, then sorted.
+    Index(None, "deadline_at", "id"),
+    Index(
+        "ix_matches_bot_due",
+        "id",
+        postgresql_where=text("bot_due AND status = 'active'"),
+        sqlite_where=text("bot_due = 1 AND status = 'active'"),
+    ),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("name", String(), nullable=False),
+    Column("key_hash", String(), nullable=False, unique=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("cursor", BigInteger(), nullable=False, server_default="0"),  # the last notice's
+    CheckConstraint("cursor >= 0", name="cursor"),
 )
 
 seats = Table(
@@ -109,17 +144,23 @@ seats = Table(
     Column("token_hash", String(), nullable=True, unique=True),
     Column("bot", Boolean(create_constraint=False), nullable=False),
     Column("joined_at", UTCDateTime(), nullable=True),
+    Column("player_id", String(), ForeignKey("players.id"), nullable=True),
+    Column("bot_level", String(), nullable=True),
+    UniqueConstraint("match_id", "player_id"),  # one seat per player in a match
+    Index(None, "player_id"),  # a player's matches
 )
 
 events = Table(
     "events",
     metadata,
     Column("match_id", String(), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
-    Column("seq", Integer(), primary_key=True),
+    Column("seq", BigInteger(), primary_key=True),
+    Column("commit_seq", BigInteger(), nullable=False),  # the last seq of the append it came with
     Column("type", String(), nullable=False),
     Column("data", Json, nullable=False),
     Column("recorded_at", UTCDateTime(), nullable=False),
     CheckConstraint("seq >= 1", name="seq"),
+    CheckConstraint("commit_seq >= seq", name="commit_seq"),
 )
 
 idempotency_keys = Table(
@@ -129,7 +170,29 @@ idempotency_keys = Table(
     Column("seat", Integer(), primary_key=True),
     Column("key", String(), primary_key=True),
     Column("request_hash", String(), nullable=False),
-    Column("response", Json, nullable=False),
-    Column("created_at", UTCDateTime(), nullable=False),  # lets old keys be pruned
+    Column("first_seq", BigInteger(), nullable=False),
+    Column("last_seq", BigInteger(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
     ForeignKeyConstraint(["match_id", "seat"], ["seats.match_id", "seats.seat"], ondelete="CASCADE"),
+    Index(None, "created_at"),  # pruning
+)
+
+notices = Table(
+    "notices",
+    metadata,
+    Column("player_id", String(), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("cursor", BigInteger(), primary_key=True),
+    Column("type", String(), nullable=False),
+    Column("data", Json, nullable=False),
+    Column("recorded_at", UTCDateTime(), nullable=False),
+)
+
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("match_id", String(), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", BigInteger(), nullable=False),
+    Column("version", String(), nullable=False),
+    Column("data", LargeBinary(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
 )

@@ -1,11 +1,18 @@
 """API fixtures: the real app (lifespan run) over memory, SQLite and PostgreSQL, reached through
-`httpx.ASGITransport`."""
+`httpx.ASGITransport`.
+
+Server bots run in the app's bot runner on a thread (`bot_workers=0`), at the `random` level by
+default so that suites stay fast; the chooser is `tests.api.bots.chooser()` (the server's levels
+once `app.bots` exists, a random legal move before). A test that passes `clock=` gets that fake
+clock in the service and no background sweeper: it sweeps by hand (`app.state.sweeper.sweep_once()`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 import httpx
 import pytest
@@ -13,9 +20,23 @@ from fastapi import FastAPI
 
 from app.main import create_app
 from app.settings import Settings
+from tests.api.bots import chooser
 
 SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 BACKENDS = ["memory", *SQL_BACKENDS]
+
+TEST_SETTINGS: dict[str, Any] = {
+    "dev_features": True,
+    "log_level": "WARNING",
+    "rate_limit_enabled": False,  # the suites play at machine speed from one address; tests/edge tests them
+    "bot_workers": 0,  # bots decide on a thread of the test's process
+    "bot_default_level": "random",
+    "bot_takeover_level": "random",
+}
+
+
+class Clock(Protocol):
+    def __call__(self) -> datetime: ...
 
 
 @pytest.fixture(params=BACKENDS)
@@ -31,17 +52,19 @@ def sql_database_url(request: pytest.FixtureRequest) -> str:
 
 
 @asynccontextmanager
-async def started(database_url: str, **settings: Any) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
-    """A freshly started app (dev features on, rate limits off, unless said otherwise) and a client
-    of it. The suites play at machine speed from one address; `tests/edge` tests the limits."""
-    options: dict[str, Any] = {
-        "dev_features": True,
-        "log_level": "WARNING",
-        "rate_limit_enabled": False,
-        **settings,
-    }
+async def started(
+    database_url: str, *, clock: Clock | None = None, **settings: Any
+) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    """A freshly started app (`TEST_SETTINGS` unless said otherwise) and a client of it."""
+    options = {**TEST_SETTINGS, **settings}
+    if clock is not None:
+        options.setdefault("sweep_interval_seconds", 0)  # the test sweeps when its clock says so
     app = create_app(Settings(database_url=database_url, **options))
+    if clock is not None:
+        app.state.clock = clock
     async with app.router.lifespan_context(app):
+        if hasattr(app.state, "runner"):
+            app.state.runner.choose = chooser()
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             yield app, client

@@ -17,10 +17,10 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from app.games.core import decode_event, replay
 from app.games.registry import GAMES
-from app.matches.lifecycle import LoadedMatch
-from app.matches.views import view_for
+from app.matches.fold import fold, new_match
+from app.matches.settings import stored_settings
+from app.matches.views import view_json
 from tests.api.conftest import started
 from tests.api.helpers import Table, new_table
 
@@ -41,7 +41,7 @@ def clients(processes: list[Process]) -> list[httpx.AsyncClient]:
 
 
 def on(table: Table, client: httpx.AsyncClient) -> Table:
-    return Table(client, table.match_id, table.players, table.tokens)
+    return table.on(client)
 
 
 async def test_a_retry_returns_the_first_reply(clients: list[httpx.AsyncClient]) -> None:
@@ -89,19 +89,22 @@ async def _check_against_replay(processes: list[Process], table: Table, game: st
     log = await table.events(0, limit=1000)
     summary = await table.summary()
     assert [e["seq"] for e in log] == list(range(1, summary["seq"] + 1))  # gap-free
+    started = next(e["seq"] for e in log if e["type"] == "match_started")
     applied = sorted(e["seq"] for reply in ok for e in reply["events"])
-    assert applied == list(range(2, summary["seq"] + 1))  # every event from exactly one reply
+    assert applied == list(range(started + 1, summary["seq"] + 1))  # every event from exactly one reply
     assert len({reply["seq"] for reply in ok}) == len(ok)
     # The state every process serves is the fold of the stored log (the truth, read directly).
-    stored = await processes[0][0].state.store.read(table.match_id)
+    store = processes[0][0].state.store
+    record = await store.get_match(table.match_id)
+    assert record is not None
+    stored = await store.read(table.match_id)
     rules = GAMES[game]
-    state = replay(rules, [decode_event(rules, dict(e.data)) for e in stored])
-    truth = LoadedMatch(table.match_id, rules, state, len(stored), table.players, True)
+    truth = fold(new_match(table.match_id, rules, table.players, stored_settings(record.settings)), stored)
     for _, client in processes:
         for seat in range(table.players):
-            assert await on(table, client).view(seat) == normal(view_for(truth, seat))
+            assert await on(table, client).view(seat) == normal(view_json(truth, seat))
     if summary["status"] == "finished":
-        outcome = rules.outcome(state)
+        outcome = rules.outcome(truth.state)
         assert outcome is not None and list(outcome.scores) == summary["scores"]
 
 

@@ -26,6 +26,7 @@ import pytest
 
 from app.games.core import decode_event, replay
 from app.games.registry import GAMES
+from app.matches.events import MATCH_EVENT_TYPES
 
 pytestmark = pytest.mark.slow
 
@@ -74,10 +75,12 @@ def server(database_url: str, workdir: Path) -> Iterator[tuple[subprocess.Popen[
             proc.stderr.close()
 
 
-def _play(
-    client: httpx.Client, match_id: str, tokens: list[str], rng: random.Random
-) -> tuple[int, int] | None:
-    """One random legal action by the seat to act: (seq before, seq after), or None at the end."""
+Step = tuple[int, int, int, dict[str, Any]]
+
+
+def _play(client: httpx.Client, match_id: str, tokens: list[str], rng: random.Random) -> Step | None:
+    """One random legal action by the seat to act: (seq before, seq after, the seat, its view after),
+    or None at the end."""
     view = client.get(f"/v1/matches/{match_id}/view").json()
     if view["status"] != "active":
         return None
@@ -91,7 +94,7 @@ def _play(
         headers=headers,
     )
     assert r.status_code == 200, r.text
-    return mine["seq"], r.json()["seq"]
+    return mine["seq"], r.json()["seq"], seat, r.json()["view"]
 
 
 def _full_log(client: httpx.Client, match_id: str, token: str) -> list[dict[str, Any]]:
@@ -107,16 +110,20 @@ def _full_log(client: httpx.Client, match_id: str, token: str) -> list[dict[str,
         events.extend(page["events"])
 
 
+@pytest.mark.parametrize("drafts", [False, True], ids=["plain", "drafts"])
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_sigkill_mid_game_loses_nothing_acknowledged(
-    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+    backend: str, drafts: bool, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
+    """With drafts, an acknowledged draft step is as durable as any action: after the restart the
+    drafting seat's view (its draft included) is the one its last acknowledged reply showed."""
     database_url = str(request.getfixturevalue(f"{backend}_url"))
     rng = random.Random(7)
     acknowledged: list[int] = []
+    replies: dict[int, tuple[int, dict[str, Any]]] = {}
 
     with server(database_url, tmp_path) as (proc, base), httpx.Client(base_url=base, timeout=10) as client:
-        created = client.post("/v1/matches", json={"game": "mount_drago", "players": 2})
+        created = client.post("/v1/matches", json={"game": "mount_drago", "players": 2, "drafts": drafts})
         assert created.status_code == 201, created.text
         match_id = created.json()["id"]
         tokens = [
@@ -127,6 +134,7 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(
             step = _play(client, match_id, tokens, rng)
             assert step is not None
             acknowledged.append(step[1])
+            replies[step[1]] = step[2:]
 
         # A burst of actions in a thread; SIGKILL lands while some are in flight.
         stop = threading.Event()
@@ -141,6 +149,7 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(
                     if step is None:
                         return
                     acknowledged.append(step[1])
+                    replies[step[1]] = step[2:]
 
         worker = threading.Thread(target=burst)
         worker.start()
@@ -157,6 +166,12 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(
         seqs = [e["seq"] for e in log]
         assert seqs == list(range(1, summary["seq"] + 1)), "the log has gaps or duplicates"
         assert max(acknowledged) <= summary["seq"], "an acknowledged action was lost"
+        if summary["seq"] in replies:  # the last commit was acknowledged: its seat sees what it was told
+            seat, view = replies[summary["seq"]]
+            mine = client.get(
+                f"/v1/matches/{match_id}/view", headers={"Authorization": f"Bearer {tokens[seat]}"}
+            ).json()
+            assert mine == view
 
         while _play(client, match_id, tokens, rng) is not None:
             pass
@@ -166,7 +181,8 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(
         # After the end the full log is public: its fold is the game the server finished.
         revealed = client.get(f"/v1/matches/{match_id}/reveal").json()
         game = GAMES["mount_drago"]
-        state = replay(game, [decode_event(game, e["data"]) for e in revealed["events"]])
+        played = [e for e in revealed["events"] if e["type"] not in MATCH_EVENT_TYPES]
+        state = replay(game, [decode_event(game, e["data"]) for e in played])
         outcome = game.outcome(state)
         assert outcome is not None
         assert list(outcome.scores) == final["scores"]

@@ -1,4 +1,5 @@
-"""Full games of both games over HTTP only, on every store; the reveal proves the deal and replays."""
+"""Full games of both games over HTTP only, on every store (server bots playing their seats in the
+bot runner); the reveal proves the deal and replays."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 
 from app.games.core import decode_event, replay
 from app.games.registry import GAMES
+from app.matches.events import MATCH_EVENT_TYPES
 from app.matches.fairness import canonical_json, rng_for
-from tests.api.helpers import new_table, play_to_end
+from tests.api.helpers import Table, new_table, play_to_end
 
 CASES = [("mount_drago", 3, [2]), ("yutaka", 2, [])]
 
@@ -33,7 +35,8 @@ async def test_a_full_game_to_the_end_and_its_reveal(
     commitment = hashlib.sha256(canonical_json({"deal": deal, "secret": revealed["secret"]})).hexdigest()
     assert commitment == revealed["commitment"] == final["commitment"]
     rules = GAMES[game]
-    state = replay(rules, [decode_event(rules, e["data"]) for e in log])
+    game_events = [e for e in log if e["type"] not in MATCH_EVENT_TYPES]
+    state = replay(rules, [decode_event(rules, e["data"]) for e in game_events])
     outcome = rules.outcome(state)
     assert outcome is not None and list(outcome.scores) == final["scores"] == revealed["outcome"]["scores"]
     assert list(outcome.winners) == final["winners"]
@@ -47,7 +50,14 @@ async def test_a_full_game_to_the_end_and_its_reveal(
     assert table.match_id in [m["id"] for m in listed["items"]]
 
 
-async def test_an_all_bot_match_is_over_when_created(client: httpx.AsyncClient) -> None:
+async def test_an_all_bot_match_starts_when_created_and_the_bots_finish_it(client: httpx.AsyncClient) -> None:
     r = await client.post("/v1/matches", json={"game": "yutaka", "players": 2, "bots": [0, 1]})
-    assert r.status_code == 201 and r.json()["status"] == "finished"
+    assert r.status_code == 201 and r.json()["status"] == "active"
+    assert r.json()["seq"] == 4  # the deal, two seats, the start: the bots move after the reply
     assert [s["name"] for s in r.json()["seats"]] == ["bot 1", "bot 2"]
+    table = Table(client, r.json()["id"], 2, {})
+    final = await table.settled()
+    assert final["status"] == "finished" and final["winners"]
+    types = await table.types()
+    assert types[:4] == ["game_started", "seat_joined", "seat_joined", "match_started"]
+    assert types[-1] == "match_ended"

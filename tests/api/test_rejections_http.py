@@ -4,37 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
 
 import httpx
 import pytest
 
 from tests.api.conftest import running
-from tests.api.helpers import Table, create, new_table, play_to_end
+from tests.api.helpers import Table, create, error_of, new_table, play_to_end, unchanged
 
 Request = Callable[[], Awaitable[httpx.Response]]
-
-
-def error_of(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
-    assert body["error"]["code"] == code, body
-    assert body["error"]["message"]
-    error: dict[str, Any] = body["error"]
-    return error
-
-
-async def log_of(table: Table) -> tuple[Any, list[Any]]:
-    summary = (await table.client.get(table.url)).json()
-    return summary["seq"], await table.events(0)
-
-
-async def unchanged(table: Table, request: Request, status: int, code: str) -> dict[str, Any]:
-    before = await log_of(table)
-    error = error_of(await request(), status, code)
-    assert await log_of(table) == before
-    return error
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 
 from app.broadcast.postgres import PostgresBroadcaster, asyncpg_dsn
 from app.broadcast.redis import RedisBroadcaster
-from app.service.ports import EventStore, MatchRecord, MatchUpdate, NewEvent, SeatRecord
+from app.service.ports import Append, EventStore, MatchRecord, MatchUpdate, NewEvent, SeatRecord
 
 GUARD = 20.0  # seconds: only a guard against hangs, never an expectation of speed
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -70,8 +70,9 @@ async def append(store: EventStore, match_id: str, count: int = 1) -> int:
     """Append `count` events at the store's current seq; returns the new seq."""
     match = await store.get_match(match_id)
     assert match is not None
-    events = [NewEvent("Tick", {"n": match.seq + i + 1}) for i in range(count)]
-    return await store.append(match_id, match.seq, events, MatchUpdate("active", (0,)), T0)
+    events = tuple(NewEvent("Tick", {"n": match.seq + i + 1}) for i in range(count))
+    result = await store.append(Append(match_id, match.seq, events, MatchUpdate("active", (0,)), T0))
+    return result.seq
 
 
 async def kill_postgres_listener(url: str, broadcaster: PostgresBroadcaster) -> None:

@@ -1,86 +1,59 @@
-"""Client fixtures: the real app in-process (`httpx.ASGITransport`) and a real server process.
+"""Client fixtures: the real app in-process (`httpx.ASGITransport`, fast) and real server processes.
 
-`server_url` starts `python -m app` (memory store, dev features on) on a free loopback port once per
-module, waits for `/readyz`, and stops it with SIGTERM at the end.
+`api` is an `AsyncClient` of a fresh in-process app (memory store, dev features on). `server` is a
+`python -m app` process shared by a module (memory store); tests that restart a server start their
+own on an SQLite file (`sqlite_server`), since a restart must find the matches again.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
+from drago_client import AsyncClient
 
-from clients.drago_client import AsyncClient
 from tests.api.conftest import started
-
-ROOT = Path(__file__).resolve().parents[2]
-GUARD = 60.0  # seconds: only a hang guard
+from tests.clients.servers import ServerProcess
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+@dataclass(frozen=True)
+class InProcess:
+    api: AsyncClient  # the typed client
+    http: httpx.AsyncClient  # plain JSON, to check what the typed client reads
 
 
 @pytest.fixture
-async def client() -> AsyncIterator[AsyncClient]:
-    """The async client of a fresh in-process app over `httpx.ASGITransport`."""
+async def inproc() -> AsyncIterator[InProcess]:
     async with (
-        started("memory://") as (app, _),
-        AsyncClient("http://test", transport=httpx.ASGITransport(app=app)) as c,
+        started("memory://") as (app, http),
+        AsyncClient("http://test", transport=httpx.ASGITransport(app=app)) as client,
     ):
-        yield c
+        yield InProcess(client, http)
 
 
-def _wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + GUARD
-    with httpx.Client(base_url=url) as http:
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise AssertionError(f"server exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
-            try:
-                if http.get("/readyz").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-    raise AssertionError(f"server not ready:\n{log.read_text()[-4000:]}")
+@pytest.fixture
+def api(inproc: InProcess) -> AsyncClient:
+    return inproc.api
 
 
 @pytest.fixture(scope="module")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DRAGO_") and k != "DATABASE_URL"}
-    env.update(
-        DRAGO_DATABASE_URL="memory://",
-        PORT=str(port),
-        DRAGO_HOST="127.0.0.1",
-        DRAGO_LOG_LEVEL="WARNING",
-        DRAGO_DEV_FEATURES="1",
-        DRAGO_RATE_LIMIT_ENABLED="0",  # the tests play at machine speed from one address
-    )
-    log = tmp_path_factory.mktemp("server") / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "app"], env=env, stdout=out, stderr=out, cwd=ROOT)
-    url = f"http://127.0.0.1:{port}"
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path_factory.mktemp("server"), "memory://")
+    process.start()
     try:
-        _wait_ready(url, proc, log)
-        yield url
+        yield process
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(GUARD)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(GUARD)
+        process.stop()
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server on its own SQLite file, not started yet: the test starts (and restarts) it."""
+    process = ServerProcess(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'drago.db'}")
+    try:
+        yield process
+    finally:
+        process.stop()

@@ -12,12 +12,12 @@ import pytest
 import uvicorn
 
 from app.main import create_app
-from app.openapi import DEFAULT_PATH, FRAMES_PATH
+from app.openapi import FRAMES_PATH, generate
 from app.settings import Settings
 from tests.api.conftest import running, started
 from tests.stream.servers import free_port
 
-OPENAPI = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+OPENAPI = json.loads(generate())  # the app's own; tests/api/test_openapi.py compares it with the file
 SECRET = "Zs9-secret-token-value-0123456789abcdefghij"
 
 
@@ -108,9 +108,9 @@ def test_spectator_reads_have_an_optional_token_in_openapi() -> None:
     security = {
         op["operationId"]: op.get("security") for path in OPENAPI["paths"].values() for op in path.values()
     }
-    assert security["getView"] == [{"SeatToken": []}, {}]
-    assert security["listEvents"] == [{"SeatToken": []}, {}]
-    assert security["submitAction"] == [{"SeatToken": []}]
+    assert security["getView"] == [{"Bearer": []}, {}]
+    assert security["listEvents"] == [{"Bearer": []}, {}]
+    assert security["submitAction"] == [{"Bearer": []}]
 
 
 async def test_docs_are_served_without_any_outside_address() -> None:

@@ -16,7 +16,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.api.logs import REDACTED, JsonFormatter, SecretFilter, configure_logging, scrub
-from tests.api.helpers import new_table, play_to_end
+from tests.api.helpers import Table, create, join, play_to_end
 from tests.stream.servers import serving
 
 TOKEN = "q3XvT0k-en_5ecret4567890abcdefghijklmnopqrs"
@@ -84,33 +84,63 @@ def test_the_filter_is_installed_by_the_logging_configuration_on_every_root_hand
 
 
 @pytest.mark.slow
-async def test_a_full_game_at_debug_leaves_no_token_or_secret_in_the_output(tmp_path: Path) -> None:
+async def test_a_full_game_at_debug_leaves_no_credential_or_secret_in_the_output(tmp_path: Path) -> None:
+    """Seat tokens, player keys (old and rotated), the host token, the invite and the secret."""
     env = {"DRAGO_LOG_LEVEL": "DEBUG", "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}"}
     async with serving(tmp_path, "debug", env) as server, httpx.AsyncClient(base_url=server.url) as client:
-        table = await new_table(client, "yutaka", 2, seed="debug-logs")
-        ws_url = f"ws://127.0.0.1:{server.port}/v1/matches/{table.match_id}/stream"
-        by_query = await connect(f"{ws_url}?token={table.tokens[0]}&views=1", compression=None)
-        by_header = await connect(
-            ws_url, compression=None, additional_headers={"Authorization": f"Bearer {table.tokens[1]}"}
+        player = (await client.post("/v1/players", json={"name": "Ada"})).json()
+        old_key = player["key"]
+        key = (
+            await client.post("/v1/players/me/keys", headers={"Authorization": f"Bearer {old_key}"})
+        ).json()["key"]
+        created = await create(client, "yutaka", 2, seed="debug-logs", visibility="unlisted")
+        match_id, host, invite = created.json()["id"], created.json()["host_token"], created.json()["invite"]
+        seat0 = await join(client, match_id, 0, invite=invite, key=key)
+        assert seat0.status_code == 201, seat0.text
+        token1 = (await join(client, match_id, 1, invite=invite)).json()["token"]
+        reissued = await client.post(
+            f"/v1/matches/{match_id}/seats/1/token", headers={"Authorization": f"Bearer {host}"}
         )
-        by_frame = await connect(f"{ws_url}?after=0", compression=None)
+        tokens = {0: seat0.json()["token"], 1: reissued.json()["token"]}
+        table = Table(client, match_id, 2, tokens, host=host, invite=invite)
+        base = f"ws://127.0.0.1:{server.port}"
+        ws_url = f"{base}/v1/matches/{table.match_id}/stream"
+        by_query = await connect(
+            f"{ws_url}?token={table.tokens[0]}&views=1", compression=None, close_timeout=1
+        )
+        by_header = await connect(
+            ws_url,
+            compression=None,
+            close_timeout=1,
+            additional_headers={"Authorization": f"Bearer {table.tokens[1]}"},
+        )
+        by_frame = await connect(f"{ws_url}?after=0", compression=None, close_timeout=1)
         await by_frame.send(json.dumps({"type": "auth", "token": table.tokens[0]}))
-        for ws in (by_query, by_header, by_frame):
+        by_key = await connect(f"{ws_url}?token={key}", compression=None, close_timeout=1)
+        personal = await connect(
+            f"{base}/v1/players/me/stream?token={key}", compression=None, close_timeout=1
+        )
+        personal_by_frame = await connect(f"{base}/v1/players/me/stream", compression=None, close_timeout=1)
+        await personal_by_frame.send(json.dumps({"type": "auth", "token": key}))
+        sockets = (by_query, by_header, by_frame, by_key, personal, personal_by_frame)
+        for ws in sockets:
             assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "hello"
         view = await table.view(0)
         if 0 in view["to_act"]:  # one action over the socket, the rest over HTTP
             await by_query.send(json.dumps({"type": "action", "id": 1, "action": view["legal_actions"][0]}))
             while json.loads(await asyncio.wait_for(by_query.recv(), 10)).get("id") != 1:
-                pass  # events and views until the ack
+                pass  # commits until the ack
         await play_to_end(table, random.Random(5))
         await client.get(f"{table.url}/events", params={"token": table.tokens[1]})  # a token in a query
-        bad = await client.get(f"{table.url}/view", headers={"Authorization": f"Bearer {table.tokens[0]}x"})
-        assert bad.status_code == 401
+        await client.get("/v1/players/me/matches", headers={"Authorization": f"Bearer {key}"})
+        for refused in (f"Bearer {table.tokens[0]}x", f"Bearer {old_key}", f"Bearer {token1}"):
+            bad = await client.get(f"{table.url}/view", headers={"Authorization": refused})
+            assert bad.status_code == 401
         secret = (await client.get(f"{table.url}/reveal")).json()["secret"]
-        for ws in (by_query, by_header, by_frame):
-            await ws.close()
+        await asyncio.gather(*(ws.close() for ws in sockets))  # unread frames may hold up a close
     output = server.log.read_text(errors="replace")
     assert '"level": "DEBUG"' in output and "< GET /v1/matches/" in output  # DEBUG lines were written
     assert "TEXT" in output and "authorization" in output.lower()  # frames and headers were logged
-    for value in [*table.tokens.values(), secret]:
+    for value in [*table.tokens.values(), token1, key, old_key, host, invite, secret]:
         assert value not in output
+    assert key[3:] not in output and old_key[3:] not in output  # not even without the prefix

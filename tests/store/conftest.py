@@ -1,18 +1,24 @@
 """The event store under test, one per backend: memory, SQLite (a fresh migrated file per test) and
-PostgreSQL (one migrated database per run; tests keep apart by using fresh match ids)."""
+PostgreSQL (one migrated database per run; tests keep apart by using fresh ids, and by times of
+their own where a query spans every match)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from app.service.ports import EventStore
+from app.store.factory import create_store
 from app.store.memory import MemoryEventStore
 from app.store.migrate import upgrade
-from app.store.sql import create_store
+from tests.conftest import _admin
 
 BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
 @pytest.fixture(scope="session")
@@ -46,3 +52,21 @@ async def store(store_url: str | None) -> AsyncIterator[EventStore]:
         yield s
     finally:
         await s.close()
+
+
+@pytest.fixture(params=SQL_BACKENDS)
+def sql_url(request: pytest.FixtureRequest) -> str:
+    url: str = request.getfixturevalue(f"migrated_{request.param}_url")
+    return url
+
+
+@pytest.fixture
+def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
+    """An empty database beside the session's one (which is migrated already)."""
+    base = make_url(postgres_url)
+    name = f"{base.database}_{uuid.uuid4().hex[:6]}"
+    asyncio.run(_admin(postgres_url, f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

@@ -1,4 +1,7 @@
-"""Stream test helpers: open a stream on the in-process app, collect its frames in the background."""
+"""Stream test helpers: open a stream on the in-process app, collect its frames in the background.
+
+Protocol 2: after `hello`, one `commit` frame per commit (`{type, seq, events: [...], view?}`);
+`Reader.seqs()` lists the seqs of the events of those frames, in the order received."""
 
 from __future__ import annotations
 
@@ -15,6 +18,16 @@ from app.openapi import FRAMES_PATH
 from tests.stream.asgi import GUARD, AsgiSocket, Closed
 
 Frame = dict[str, Any]
+
+
+def open_player_stream(app: ASGIApp, *, key: str | None = None, after: int | None = None) -> AsgiSocket:
+    """`WS /v1/players/me/stream` with the key in the URL (or an `auth` frame to come, when None)."""
+    params: dict[str, Any] = {}
+    if key is not None:
+        params["token"] = key
+    if after is not None:
+        params["after"] = after
+    return AsgiSocket(app, "/v1/players/me/stream", params)
 
 
 def open_stream(
@@ -82,7 +95,7 @@ class Reader:
 
     async def wait_for_seq(self, seq: int) -> None:
         await self.wait_for(
-            lambda frames: any(f["type"] == "event" and f["seq"] >= seq for f in frames), f"seq {seq}"
+            lambda frames: any(f["type"] == "commit" and f["seq"] >= seq for f in frames), f"seq {seq}"
         )
 
     async def wait_for_close(self) -> Closed:
@@ -93,8 +106,12 @@ class Reader:
     def of(self, kind: str) -> list[Frame]:
         return [f for f in self.frames if f["type"] == kind]
 
+    def events(self) -> list[Any]:
+        """The events of the `commit` frames, in the order received."""
+        return [e for f in self.of("commit") for e in f["events"]]
+
     def seqs(self) -> list[int]:
-        return [f["seq"] for f in self.of("event")]
+        return [e["seq"] for e in self.events()]
 
     async def stop(self) -> None:
         self._task.cancel()

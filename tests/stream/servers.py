@@ -1,7 +1,8 @@
 """Real servers for stream tests: uvicorn subprocesses on free loopback ports, and a client socket.
 
 `serving(...)` starts `python -m app` (the container's command) or `python -m uvicorn` with the app
-factory, waits for `/readyz`, and at exit sends SIGTERM and waits for the process to end.
+factory — both through `tests.api.bots`, which gives the server bots a chooser while `app.bots` does
+not exist — waits for `/readyz`, and at exit sends SIGTERM and waits for the process to end.
 `RealSocket` wraps a `websockets` client connection with the interface of `AsgiSocket`, so
 `Reader` works over both.
 """
@@ -76,15 +77,18 @@ async def serving(
         "DRAGO_LOG_LEVEL": "WARNING",
         "DRAGO_DEV_FEATURES": "1",
         "DRAGO_RATE_LIMIT_ENABLED": "0",  # tests play at machine speed from one address
+        "DRAGO_BOT_WORKERS": "0",
+        "DRAGO_BOT_DEFAULT_LEVEL": "random",
+        "DRAGO_BOT_TAKEOVER_LEVEL": "random",
         **env,
     }
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("DRAGO_") and k != "DATABASE_URL"}
     full_env.update(settings)
     if uvicorn_cli:
-        cmd = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--host", "127.0.0.1"]
+        cmd = [sys.executable, "-m", "uvicorn", "tests.api.bots:create", "--factory", "--host", "127.0.0.1"]
         cmd += ["--port", str(port), "--ws-per-message-deflate", "false", "--no-access-log"]
     else:
-        cmd = [sys.executable, "-m", "app"]
+        cmd = [sys.executable, "-m", "tests.api.bots"]
     log = log_dir / f"{name}.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, env=full_env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)  # noqa: ASYNC220
@@ -114,9 +118,11 @@ async def _ready(server: Server) -> None:
 class RealSocket:
     """A `websockets` client connection with `AsgiSocket`'s interface."""
 
-    def __init__(self, server: Server, match_id: str, **query: Any) -> None:
+    def __init__(self, server: Server, match_id: str | None, **query: Any) -> None:
+        """A match's stream, or (`match_id` None) the personal stream of the key in `token`."""
         params = {k: ("1" if v is True else v) for k, v in query.items() if v is not None and v is not False}
-        self.url = f"ws://127.0.0.1:{server.port}/v1/matches/{match_id}/stream?{urlencode(params)}"
+        path = "/v1/players/me/stream" if match_id is None else f"/v1/matches/{match_id}/stream"
+        self.url = f"ws://127.0.0.1:{server.port}{path}?{urlencode(params)}"
         self.conn: ClientConnection | None = None
 
     async def __aenter__(self) -> RealSocket:

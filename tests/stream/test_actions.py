@@ -1,4 +1,5 @@
-"""Actions over the stream: `ack` or `error` with the HTTP error codes; `views=1` for bots."""
+"""Actions over the stream: `ack` or `error` with the HTTP error codes; `views=1` for bots (the view
+rides in the commit frame)."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ async def test_actions_are_acked_or_refused_with_the_http_codes(live: Live) -> N
 
 
 async def test_a_bot_on_views_needs_no_rules_and_no_polling(live: Live) -> None:
-    """Play a whole match over two sockets with views=1, acting only on `view` frames."""
+    """Play a whole match over two sockets with views=1, acting only on the views the frames carry."""
     app, client = live
     table = await new_table(client, "yutaka", 2, seed="ws-bots")
     rng = random.Random(3)
@@ -87,12 +88,12 @@ async def test_a_bot_on_views_needs_no_rules_and_no_polling(live: Live) -> None:
             await reader.wait_for(lambda fs, n=handled: len(fs) > n, f"seat {seat}: a frame")  # type: ignore[misc]
             for frame in reader.frames[handled:]:
                 handled += 1
-                if frame["type"] not in ("hello", "view"):
+                view = frame.get("view")
+                if frame["type"] not in ("hello", "commit") or view is None:
                     continue
-                view = frame["view"]
                 if view["status"] == "finished":
                     return
-                newest = max(f["seq"] for f in reader.frames if f["type"] in ("hello", "view", "event"))
+                newest = max(f["seq"] for f in reader.frames if f["type"] in ("hello", "commit"))
                 if view["seq"] == newest and seat in view["to_act"]:
                     sent += 1
                     await reader.ws.send(
@@ -107,16 +108,13 @@ async def test_a_bot_on_views_needs_no_rules_and_no_polling(live: Live) -> None:
         await asyncio.gather(*(bot(seat, reader) for seat, reader in enumerate(readers)))
         final = (await table.summary())["seq"]
         for seat, reader in enumerate(readers):
-            await reader.wait_for(
-                lambda fs: any(f["type"] == "view" and f["view"]["status"] == "finished" for f in fs),
-                "the end",
-            )
-            views = [f for f in reader.frames if f["type"] == "view"]
-            assert views[-1]["seq"] == final and views[-1]["view"] == await table.view(seat)
-            # A view never splits a commit: it comes right after the event of its seq.
-            for i, frame in enumerate(reader.frames):
-                if frame["type"] == "view":
-                    before = [f for f in reader.frames[:i] if f["type"] == "event"]
-                    assert before and before[-1]["seq"] == frame["seq"]
+            await reader.wait_for_seq(final)
+            commits = reader.of("commit")
+            assert commits[-1]["seq"] == final and commits[-1]["view"] == await table.view(seat)
+            # A view never splits a commit: it is the view at the frame's seq, its last event's.
+            for frame in commits:
+                assert frame["seq"] == frame["events"][-1]["seq"]
+                if "view" in frame:
+                    assert frame["view"]["seq"] == frame["seq"]
             assert all(f["type"] != "error" for f in reader.frames), reader.of("error")
             await reader.stop()

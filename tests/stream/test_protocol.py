@@ -1,4 +1,5 @@
-"""The stream protocol in-process: hello, backlog then live events, auth paths, close codes, frames."""
+"""The stream protocol in-process: hello, the backlog then live commits (one frame per commit), auth
+paths, close codes, frames; a match's start reaches followers as an event like any other."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from app.api.frames import Close
 from tests.api.conftest import started
 from tests.api.helpers import Table, new_table
-from tests.stream.asgi import Closed
+from tests.stream.asgi import AsgiSocket, Closed
 from tests.stream.conftest import Live
 from tests.stream.helpers import Reader, check_server_frame, open_stream
 
@@ -30,7 +31,29 @@ async def drago(live: Live, players: int = 2, **body: Any) -> Table:
     return await new_table(live[1], "mount_drago", players, seed="stream-protocol", **body)
 
 
-async def test_hello_then_the_backlog_then_live_events(live: Live) -> None:
+async def recv_until(ws: AsgiSocket, seq: int) -> list[Any]:
+    """Commit frames until the one that ends at `seq` (pings in between are skipped)."""
+    frames: list[Any] = []
+    while not frames or frames[-1]["seq"] < seq:
+        frame = await ws.recv()
+        if frame["type"] == "commit":
+            frames.append(frame)
+    assert frames[-1]["seq"] == seq
+    return frames
+
+
+def commits(events: list[Any]) -> list[list[Any]]:
+    """Events grouped by their commit, in order."""
+    groups: list[list[Any]] = []
+    for event in events:
+        if groups and groups[-1][-1]["commit"] == event["commit"]:
+            groups[-1].append(event)
+        else:
+            groups.append([event])
+    return groups
+
+
+async def test_hello_then_the_backlog_then_live_commits(live: Live) -> None:
     app, _ = live
     table = await drago(live)
     rng = random.Random(1)
@@ -41,7 +64,7 @@ async def test_hello_then_the_backlog_then_live_events(live: Live) -> None:
         hello = await ws.recv()
         assert hello == {
             "type": "hello",
-            "protocol": 1,
+            "protocol": 2,
             "match_id": table.match_id,
             "seat": 0,
             "seq": head,
@@ -50,13 +73,14 @@ async def test_hello_then_the_backlog_then_live_events(live: Live) -> None:
             "heartbeat": 20.0,
             "view": await table.view(0),
         }
-        backlog = [await ws.recv() for _ in range(head)]
-        assert [f["seq"] for f in backlog] == list(range(1, head + 1))
+        backlog = await recv_until(ws, head)
         history = await table.events(0, limit=1000)
-        assert [f["event"] for f in backlog] == history
+        assert [f["events"] for f in backlog] == commits(history)  # one frame per commit, as in history
+        assert all(f["seq"] == f["events"][-1]["seq"] == f["events"][-1]["commit"] for f in backlog)
+        assert all("view" not in f for f in backlog)
         new = await step(table, rng)
-        live_frames = [await ws.recv() for _ in range(new - head)]
-        assert [f["seq"] for f in live_frames] == list(range(head + 1, new + 1))
+        live_frames = await recv_until(ws, new)
+        assert [f["events"] for f in live_frames] == commits(await table.events(0, after=head))
         for frame in [hello, *backlog, *live_frames]:
             check_server_frame(frame)
 
@@ -71,8 +95,8 @@ async def test_without_after_the_stream_starts_at_the_hello(live: Live) -> None:
         assert hello["seat"] is None and hello["after"] == hello["seq"] == (await table.summary())["seq"]
         assert hello["view"] == await table.view(None)
         new = await step(table, rng)
-        frames = [await ws.recv() for _ in range(new - hello["seq"])]
-        assert [f["seq"] for f in frames] == list(range(hello["seq"] + 1, new + 1))
+        (frame,) = await recv_until(ws, new)  # one action, one commit, one frame
+        assert [e["seq"] for e in frame["events"]] == list(range(hello["seq"] + 1, new + 1))
 
 
 @pytest.mark.parametrize("how", ["query", "header", "auth_frame", "spectate", "auth_null"])
@@ -207,8 +231,9 @@ async def test_heartbeats() -> None:
             assert await ws.recv() == {"type": "ping"}
 
 
-async def test_the_start_of_a_match_reaches_streams_as_a_view(live: Live) -> None:
-    """Filling the last seat writes no event; streams still learn that the match started."""
+async def test_the_start_of_a_match_reaches_streams_as_an_event(live: Live) -> None:
+    """Filling the last seat commits `seat_joined` and `match_started`: followers get that commit
+    like any other (with `views=1`, the view of the started match in the same frame)."""
     app, client = live
     r = await client.post("/v1/matches", json={"game": "yutaka", "players": 2, "seed": "start"})
     match_id = r.json()["id"]
@@ -216,7 +241,7 @@ async def test_the_start_of_a_match_reaches_streams_as_a_view(live: Live) -> Non
     async with (
         open_stream(app, match_id, token=token) as plain,
         open_stream(app, match_id, token=token, views=True, after=0) as viewer,
-        open_stream(app, match_id, spectate=True) as spectator,
+        open_stream(app, match_id, spectate=True, views=True) as spectator,
     ):
         readers = [Reader(plain, "plain"), Reader(viewer, "views"), Reader(spectator, "spectator")]
         for reader in readers:
@@ -224,14 +249,26 @@ async def test_the_start_of_a_match_reaches_streams_as_a_view(live: Live) -> Non
             assert reader.frames[0]["view"]["status"] == "waiting"
         await client.post(f"/v1/matches/{match_id}/seats/1", json={"name": "b"})
         for reader in readers:
-            await reader.wait_for(lambda f: any(x["type"] == "view" for x in f), "the start view")
-            (view,) = reader.of("view")
-            assert view["view"]["status"] == "active" and view["seq"] == 1
+            await reader.wait_for_seq(4)
+            start = reader.of("commit")[-1]
+            assert [(e["seq"], e["type"]) for e in start["events"]] == [
+                (3, "seat_joined"),
+                (4, "match_started"),
+            ]
             seat = reader.frames[0]["seat"]
             headers = {} if seat is None else {"Authorization": f"Bearer {token}"}
-            assert view["view"] == (await client.get(f"/v1/matches/{match_id}/view", headers=headers)).json()
-            check_server_frame(view)
-        assert readers[1].seqs() == [1]  # after=0: the deal came before the view
+            if reader.frames[0]["views"]:
+                assert start["view"]["status"] == "active" and start["view"]["seq"] == 4
+                assert (
+                    start["view"]
+                    == (await client.get(f"/v1/matches/{match_id}/view", headers=headers)).json()
+                )
+            else:
+                assert "view" not in start
+            for frame in reader.frames:
+                check_server_frame(frame)
+        assert readers[1].seqs() == [1, 2, 3, 4]  # after=0: the deal and the first seat came before
+        assert readers[0].seqs() == [3, 4]
         for reader in readers:
             await reader.stop()
 

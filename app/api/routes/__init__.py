@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
-from app.api.routes import games, health, matches, play, seats, stream
+from app.api.routes import games, health, matches, play, players, seats, stream
 
-ROUTERS = (games.router, matches.router, seats.router, play.router, stream.router, health.router)
+ROUTERS = (
+    games.router,
+    matches.router,
+    seats.router,
+    play.router,
+    players.router,
+    stream.router,
+    health.router,
+)

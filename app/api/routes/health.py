@@ -1,10 +1,10 @@
-"""Liveness, readiness (the store answers and its schema is the newest) and Prometheus metrics."""
+"""Liveness, readiness (the store answers) and Prometheus metrics."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import Service
+from app.api.deps import Ctx
 from app.api.errors import error_responses
 from app.api.metrics import CONTENT_TYPE, Metrics
 from app.api.schemas import Health
@@ -25,8 +25,11 @@ async def healthz() -> Health:
     summary="Readiness: the database is reachable and migrated to the newest schema",
     responses=error_responses(503),
 )
-async def readyz(request: Request, service: Service) -> Health:
-    await service.ping()
+async def readyz(request: Request, ctx: Ctx) -> Health:
+    try:
+        await ctx.store.ping()
+    except Exception:
+        raise Unavailable("the database is not reachable") from None
     if not await request.app.state.readiness.check():
         raise Unavailable("the database schema is not the newest: run `python -m app migrate`")
     return Health()

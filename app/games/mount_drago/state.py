@@ -10,9 +10,10 @@ stream fails loudly instead of folding into nonsense. It never rolls dice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from app.games.frozen import replace
 from app.games.mount_drago.cards import DRAGONS, code_of, codes, dragon_of
 from app.games.mount_drago.events import (
     CardPlayed,

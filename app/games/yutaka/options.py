@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from app.games.codec import DecodeError, Doc, from_json, to_json
 from app.games.core import InvalidOptions
+from app.games.frozen import replace
 from app.games.yutaka.components import (
     PLAYERS,
     RECONSTRUCTED_TILE_VALUES,

@@ -9,9 +9,10 @@ the transient `draw` phase (nobody to act): the draw that closes a turn is its o
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from app.games.frozen import replace
 from app.games.yutaka.components import (
     CANONICAL,
     HAND_SIZE,

@@ -1,0 +1,161 @@
+"""`WS /v1/matches/{id}/stream`: one match's commits, redacted for the caller, one frame per commit.
+
+The session authenticates (a seat token, a player key holding a seat, or nobody for a spectator),
+subscribes to the process's `LiveHub` after its cursor (`after`, else the seq now), sends `hello`
+with the viewer's view, then one `commit` frame per commit — the commit's events redacted for the
+viewer and, with `views=1`, the viewer's view at that commit when it is the newest this process
+knows. Actions may be sent on the same socket. A session that authenticated with a seat token is
+closed with 4401 right after the commit that reissues its seat's token.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket
+
+from app.api.frames import (
+    PONG,
+    ActionFrame,
+    AuthFrame,
+    Close,
+    InvalidAction,
+    PingFrame,
+    ProtocolError,
+    ack_frame,
+    error_frame,
+)
+from app.api.ratelimit import client_ip
+from app.api.session import Session, log
+from app.matches.events import SeatTokenReissued
+from app.matches.views import view_json
+from app.service import acting
+from app.service import errors as svc
+from app.service.auth import Caller, identify, seat_in
+from app.service.live import Subscription
+from app.service.streams import MatchFrames, dumps
+
+if TYPE_CHECKING:
+    from app.api.streaming import Streaming
+
+PROTOCOL = 2
+_REISSUED = SeatTokenReissued.TYPE
+
+
+class MatchSession(Session):
+    kind = "match"
+
+    def __init__(self, edge: Streaming, ws: WebSocket, match_id: str) -> None:
+        super().__init__(edge, ws)
+        self.match_id = match_id
+        self.seat: int | None = None
+        self.caller: Caller | None = None
+        self.token: str | None = None
+        self.views = False
+
+    def describe(self) -> dict[str, Any]:
+        return {"stream": self.kind, "match_id": self.match_id, "seat": self.seat, "seq": self.cursor}
+
+    async def stream(self) -> None:
+        edge, ctx = self.edge, self.edge.ctx
+        if len(self.match_id) > 64:
+            raise svc.NotFound("no such match")
+        after = self.after()
+        self.views = self.flag("views")
+        self.token = await self.credential(spectators=True)
+        self.caller = None if self.token is None else await identify(ctx, self.token)
+        async with edge.streams.open(self.match_id) as frames:
+            state = await frames.current()
+            loaded = ctx.loader.cached(self.match_id) or await ctx.loader.load(self.match_id)
+            self.seat = None if self.caller is None else seat_in(loaded, self.caller)
+            if after is None:
+                after = state.seq
+            elif after > state.seq:
+                message = f"after must be at most the match's seq, {state.seq}"
+                raise svc.ValidationFailed(message, {"field": "after", "seq": state.seq})
+            async with edge.hub.subscribe(self.match_id, after) as sub:
+                self.cursor = after
+                hello = {
+                    "type": "hello",
+                    "protocol": PROTOCOL,
+                    "match_id": self.match_id,
+                    "seat": self.seat,
+                    "seq": state.seq,
+                    "after": after,
+                    "views": self.views,
+                    "heartbeat": edge.heartbeat,
+                }
+                await self.send(f'{dumps(hello)[:-1]},"view":{dumps(view_json(state, self.seat))}}}')
+                self.spawn(self._receive())
+                self.spawn(self.heartbeat())
+                await self._send_commits(sub, frames)
+
+    async def _send_commits(self, sub: Subscription, frames: MatchFrames) -> None:
+        viewer = self.seat
+        send_text = self.ws.send_text  # the hot path: one coroutine layer less than `send`
+        counters = self.edge.streams.counters
+        by_token = self.caller is not None and self.caller.kind == "seat"
+        pending: list[Any] = []
+        while True:
+            for event in await sub.next_batch():  # all that is queued: one wake-up, many commits
+                pending.append(event)
+                if event.seq < event.commit:
+                    continue  # the rest of the commit follows
+                view = await frames.at(event.seq) if self.views else None
+                await send_text(frames.commit_frame(pending, viewer, view))
+                counters.frames_sent += 1
+                self.cursor = event.seq
+                if by_token and any(e.type == _REISSUED and e.data.get("seat") == viewer for e in pending):
+                    self.end(Close.UNAUTHORIZED, "this seat's token was reissued")
+                    return
+                pending = []
+
+    async def _receive(self) -> None:
+        while True:
+            frame = self.read(await self.ws.receive())
+            if frame is None:
+                self.end(None)
+                return
+            if isinstance(frame, InvalidAction):
+                await self.send(error_frame(frame.frame_id, frame.error))
+            elif isinstance(frame, ActionFrame):
+                await self._act(frame)
+            elif isinstance(frame, PingFrame):
+                await self.send(PONG)
+            elif isinstance(frame, AuthFrame):
+                error = svc.ValidationFailed("already authenticated: auth is only ever the first frame")
+                await self.send(error_frame(None, error))
+            # a pong needs no answer
+
+    async def _act(self, frame: ActionFrame) -> None:
+        error: svc.ServiceError
+        limiter = self.edge.limiter
+        refusal = None
+        if limiter is not None and self.caller is not None:
+            refusal = await limiter.check("actions", client_ip(self.ws.scope), self.token)
+        if self.caller is None:
+            error = svc.Unauthorized("spectators cannot act: connect with a seat token or a player key")
+        elif refusal is not None:
+            error = refusal.error()  # the same budget as HTTP actions: the socket is no way around it
+        else:
+            try:
+                reply = await acting.submit_action(
+                    self.edge.ctx,
+                    self.match_id,
+                    self.caller,
+                    frame.action,
+                    frame.expected_seq,
+                    frame.idempotency_key,
+                )
+            except svc.ServiceError as e:
+                error = e
+            except Exception:
+                log.exception("stream action failed", extra=self.describe())
+                error = svc.InternalError()
+            else:
+                await self.send(ack_frame(frame.id, reply.seq))
+                return
+        await self.send(error_frame(frame.id, error))
+
+
+__all__ = ["PROTOCOL", "MatchSession", "ProtocolError"]

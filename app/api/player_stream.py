@@ -1,0 +1,113 @@
+"""`WS /v1/players/me/stream`: one player's notices — "your turn in M at seq N" and the like.
+
+The personal stream of a player key (same authentication, heartbeat and close codes as match
+streams). Its items are the notices the commits wrote for the player (`match_started`,
+`your_turn`, `seat_taken_over`, `match_ended`), each with its gap-free `cursor`; a reconnect with
+`after=<cursor>` loses nothing and repeats nothing, on any process. Notices carry only public
+facts (match ids, seats, seqs, deadlines): a bot then reads its view of that match.
+A rotated key closes the stream (4401) at the next heartbeat.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket
+
+from app.api.frames import PONG, AuthFrame, Close, InvalidAction, PingFrame, error_frame
+from app.api.session import Session
+from app.matches.views import timestamp
+from app.service import errors as svc
+from app.service.auth import Caller, identify
+from app.service.ports import StoredNotice, player_channel
+from app.service.streams import dumps
+
+if TYPE_CHECKING:
+    from app.api.streaming import Streaming
+
+PROTOCOL = 2
+
+
+def notice_frame(notice: StoredNotice) -> str:
+    body = {"type": notice.type, **notice.data, "recorded_at": timestamp(notice.recorded_at)}
+    return dumps({"type": "notice", "cursor": notice.cursor, "notice": body})
+
+
+class PlayerSession(Session):
+    kind = "player"
+
+    def __init__(self, edge: Streaming, ws: WebSocket) -> None:
+        super().__init__(edge, ws)
+        self.caller: Caller | None = None
+
+    def describe(self) -> dict[str, Any]:
+        player = None if self.caller is None else self.caller.player_id
+        return {"stream": self.kind, "player_id": player, "cursor": self.cursor}
+
+    async def stream(self) -> None:
+        edge, ctx = self.edge, self.edge.ctx
+        after = self.after()
+        token = await self.credential(spectators=False)
+        caller = self.caller = await identify(ctx, token)
+        if caller.kind != "player" or caller.player_id is None:
+            raise svc.Unauthorized("the personal stream needs a player key (pk_…)")
+        player = await ctx.store.get_player(caller.player_id)
+        if player is None or player.key_hash != caller.digest:
+            raise svc.Unauthorized("this player key is not valid")
+        if after is None:
+            after = player.cursor
+        elif after > player.cursor:
+            raise svc.ValidationFailed(
+                f"after must be at most the player's cursor, {player.cursor}",
+                {"field": "after", "cursor": player.cursor},
+            )
+        async with edge.hub.subscribe(player_channel(player.id), after) as sub:
+            self.cursor = after
+            hello = {
+                "type": "hello",
+                "protocol": PROTOCOL,
+                "player_id": player.id,
+                "cursor": player.cursor,
+                "after": after,
+                "heartbeat": edge.heartbeat,
+            }
+            await self.send(dumps(hello))
+            self.spawn(self._receive())
+            self.spawn(self.heartbeat())
+            async for notice in sub:
+                await self.send(notice_frame(notice))
+                self.cursor = notice.cursor
+
+    async def heartbeat(self) -> None:
+        import asyncio
+
+        from app.api.frames import PING
+
+        while True:
+            await asyncio.sleep(self.edge.heartbeat)
+            caller = self.caller
+            if caller is not None and caller.player_id is not None:
+                player = await self.edge.ctx.store.get_player(caller.player_id)
+                if player is None or player.key_hash != caller.digest:
+                    self.end(Close.UNAUTHORIZED, "this player key was rotated")
+                    return
+            await self.send(PING)
+
+    async def _receive(self) -> None:
+        while True:
+            frame = self.read(await self.ws.receive())
+            if frame is None:
+                self.end(None)
+                return
+            if isinstance(frame, PingFrame):
+                await self.send(PONG)
+            elif isinstance(frame, (AuthFrame, InvalidAction)) or frame.type == "action":
+                error = svc.ValidationFailed("the personal stream takes only ping and pong frames")
+                await self.send(
+                    error_frame(
+                        getattr(frame, "id", None)
+                        if not isinstance(frame, InvalidAction)
+                        else frame.frame_id,
+                        error,
+                    )
+                )

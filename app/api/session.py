@@ -1,0 +1,226 @@
+"""One WebSocket session: a handshake, then tasks (a sender, a receiver, a heartbeat) and a cursor.
+
+After `accept`, the subclass's `stream` task authenticates the connection (a credential in the
+URL, a Bearer header or an `auth` first frame; for match streams none means a spectator), sends
+`hello`, then its items after the cursor. A receiver answers client frames and a heartbeat sends
+`ping` frames. Whatever ends a session first — the client leaving, the hub dropping a slow
+consumer, a bad frame, the server going away — resolves its outcome once; then the tasks are
+cancelled and the socket is closed with that code (`app.api.frames.Close`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Final
+
+from starlette.types import Message
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+
+from app.api.frames import (
+    PING,
+    AuthFrame,
+    Close,
+    InvalidAction,
+    ProtocolError,
+    close_code,
+    error_frame,
+    parse_client_frame,
+)
+from app.service import errors as svc
+from app.service.live import GoingAway, SlowConsumer
+from app.service.ports import MAX_SEQ
+
+if TYPE_CHECKING:
+    from app.api.streaming import Streaming
+
+log = logging.getLogger("app.stream")
+
+_TRUE, _FALSE = ("1", "true"), ("0", "false", "")
+_AFTER: Final = re.compile(r"[0-9]{1,19}")  # ASCII digits only, as HTTP query integers: `after=١` is refused
+
+
+class Session:
+    """The life of one WebSocket; subclasses implement `stream` (and may add receivers)."""
+
+    kind = "stream"
+
+    def __init__(self, edge: Streaming, ws: WebSocket) -> None:
+        self.edge = edge
+        self.ws = ws
+        self.connection = f"{next(edge.connection_ids)}"  # the key of its frame budget
+        self.cursor = 0  # the position of the last item sent (a seq, or a notice cursor)
+        self.finished = asyncio.Event()
+        self._outcome: asyncio.Future[tuple[int, str] | None] = asyncio.get_running_loop().create_future()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def end(self, code: int | None, reason: str = "") -> None:
+        """Finish the session: close with `code`, or just stop when `code` is None (the client left)."""
+        if not self._outcome.done():
+            self._outcome.set_result(None if code is None else (code, reason))
+
+    def describe(self) -> dict[str, Any]:
+        """What a log line says about this session (ids and seats only, never a credential)."""
+        return {"stream": self.kind, "seq": self.cursor}
+
+    async def stream(self) -> None:
+        raise NotImplementedError
+
+    async def run(self) -> None:
+        edge = self.edge
+        counters = edge.streams.counters
+        try:
+            await self.ws.accept()
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            self.finished.set()
+            return
+        edge.sessions.add(self)
+        counters.connections += 1
+        try:
+            await self._run()
+        finally:  # `finished` once the close frame is out: going away waits for it
+            edge.sessions.discard(self)
+            counters.connections -= 1
+            self.finished.set()
+
+    async def _run(self) -> None:
+        try:
+            if self.edge.closing:
+                self.end(Close.GOING_AWAY, "server going away")
+            else:
+                self.spawn(self.stream())
+            outcome = await self._outcome
+        finally:
+            tasks = list(self._tasks)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        code = "client" if outcome is None else str(outcome[0])
+        self.edge.metrics.stream_closed(code)
+        log.info("stream closed", extra={**self.describe(), "code": code})
+        if outcome is not None:
+            with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
+                await self.ws.close(outcome[0], _reason(outcome[1]))
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(self._guard(work))
+        self._tasks.add(task)
+
+    async def _guard(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run one of the session's tasks; whatever ends it becomes the session's outcome."""
+        try:
+            await work
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            self.end(None)
+        except SlowConsumer:
+            self.end(Close.SLOW_CONSUMER, f"slow consumer: reconnect with after={self.cursor}")
+        except GoingAway:
+            self.end(Close.GOING_AWAY, "server going away")
+        except ProtocolError as e:
+            self.end(e.code, e.reason)
+        except svc.ServiceError as e:
+            with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
+                await self.send(error_frame(None, e))
+            self.end(close_code(e), f"{e.code}: {e.message}")
+        except Exception:
+            log.exception("stream failed", extra=self.describe())
+            self.end(Close.INTERNAL_ERROR, "internal error")
+
+    async def send(self, text: str) -> None:
+        await self.ws.send_text(text)
+        self.edge.streams.counters.frames_sent += 1
+
+    # The handshake
+
+    def after(self) -> int | None:
+        """The `after` query parameter: the cursor to resume after (None: from now)."""
+        after = self.ws.query_params.get("after")
+        if after is not None and (not _AFTER.fullmatch(after) or int(after) > MAX_SEQ):
+            raise ProtocolError(f"after must be a whole number from 0 to {MAX_SEQ}")
+        return None if after is None else int(after)
+
+    def flag(self, name: str) -> bool:
+        value = self.ws.query_params.get(name)
+        if value is None or value.lower() in _FALSE:
+            return False
+        if value.lower() in _TRUE:
+            return True
+        raise ProtocolError(f"{name} must be 1 or 0")
+
+    async def credential(self, *, spectators: bool) -> str | None:
+        """The bearer credential: `?token=`, an Authorization header, or an `auth` first frame
+        (`None`: a spectator, where `spectators` may watch)."""
+        header = _bearer(self.ws.headers.get("authorization"))
+        tokens = [t for t in (header, self.ws.query_params.get("token")) if t is not None]
+        spectate = spectators and self.flag("spectate")
+        if len(tokens) + spectate > 1:
+            raise ProtocolError("send one of: token, Authorization, spectate=1")
+        if tokens:
+            return tokens[0]
+        if spectate:
+            return None
+        token = await self._auth_frame()
+        if token is None and not spectators:
+            raise svc.Unauthorized("this stream needs a credential")
+        return token
+
+    async def _auth_frame(self) -> str | None:
+        timeout = self.edge.auth_timeout
+        try:
+            message = await asyncio.wait_for(self.ws.receive(), timeout)
+        except TimeoutError:
+            raise svc.Unauthorized(
+                f"send the credential: an auth frame within {timeout:g} s, ?token=…, or ?spectate=1"
+            ) from None
+        frame = self.read(message)
+        if frame is None:
+            raise WebSocketDisconnect()
+        if not isinstance(frame, AuthFrame):
+            raise ProtocolError('the first frame must be {"type":"auth","token":…}')
+        if frame.token == "":
+            raise svc.Unauthorized("this token is not valid")
+        return frame.token
+
+    # Client frames and the heartbeat
+
+    def read(self, message: Message) -> Any:
+        """The client frame in an ASGI message (None when the client left)."""
+        if message["type"] == "websocket.disconnect":
+            return None
+        limiter = self.edge.limiter
+        if limiter is not None and (refusal := limiter.frame(self.connection)) is not None:
+            raise refusal.error()  # an error frame, then close 4429
+        text = message.get("text")
+        if text is None:
+            raise ProtocolError("frames are JSON text", Close.UNSUPPORTED_DATA)
+        if len(text) > self.edge.max_frame_bytes or len(text.encode()) > self.edge.max_frame_bytes:
+            raise ProtocolError(f"frames are at most {self.edge.max_frame_bytes} bytes", Close.TOO_BIG)
+        try:
+            return parse_client_frame(text)
+        except InvalidAction as e:
+            return e
+
+    async def heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.edge.heartbeat)
+            await self.send(PING)
+
+
+def _bearer(header: str | None) -> str | None:
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise svc.Unauthorized("the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def _reason(text: str) -> str:
+    """A close reason fits in 123 bytes of UTF-8."""
+    data = text.encode()
+    if len(data) <= 123:
+        return text
+    return data[:120].decode(errors="ignore") + "…"

@@ -1,0 +1,142 @@
+"""The ismcts level: single-observer information-set Monte Carlo tree search (Cowling, Powley and
+Whitehouse 2012) over determinizations sampled from the seat's information only.
+
+One tree of action sequences from the seat's information set. Each iteration samples a
+determinization (`app.games.samplers`), descends the tree choosing, among the actions legal in that
+determinization, the one with the best UCB1 score counted with *availability*
+(`mean + C·sqrt(ln(available) / visits)`: an action is compared against the number of times it
+could have been chosen, since other seats' cards, and so their actions, differ between samples),
+expands one untried action, then ends with a rollout and an evaluation. The **rollout** plays up
+to `Kit.rollout_depth` further decisions by uniformly random legal actions; the **evaluation** of
+where it stops is each seat's share of the win if the game is over, else a logistic of its lead in
+the game's search evaluation over the best other seat (`Kit.rewards`). Every node on the path adds
+the reward of the seat that chose its action; the most visited action at the root is played.
+Per game (`Kit`): Mount Drago rolls out 8 random decisions (they play the draws and the race
+forward) and evaluates the greedy heuristic, C = 0.5; Yutakâ evaluates at once (depth 0) with a
+finer evaluation that weighs each award by how safely it is held, C = 0.15.
+
+The budget is per decision: `Budget(iterations, millis)`, stopping at whichever comes first; the
+default is 140 ms, which keeps a decision under 200 ms on one core (`bench/bots.py`). With an
+iteration budget and the same rng a decision is deterministic; a time budget trades that for a
+bounded latency.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from app.bots.infoset import InfoSet
+from app.bots.kits import KITS, Kit
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Per-decision search budget: stop after `iterations` or `millis`, whichever comes first
+    (`None`: no limit of that kind; at least one must be set)."""
+
+    iterations: int | None = None
+    millis: float | None = 140.0
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.millis is None:
+            raise ValueError("a budget needs iterations or millis")
+
+
+@dataclass(slots=True)
+class _Node:
+    seat: int  # who chose the action leading here
+    visits: int = 0
+    available: int = 0  # how often the action leading here was legal when its parent was visited
+    reward: float = 0.0
+    children: dict[Any, _Node] = field(default_factory=dict)
+
+
+class IsmctsBot:
+    name: Final = "ismcts"
+
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        rollout_depth: int | None = None,
+        exploration: float | None = None,
+    ) -> None:
+        self.budget = budget or Budget()
+        self.rollout_depth = rollout_depth  # None: the game's own (`Kit`); so for `exploration`
+        self.exploration = exploration
+
+    def choose(self, info: InfoSet, rng: random.Random) -> Any:
+        legal = info.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        # The time budget covers the whole decision, folding the history included.
+        deadline = None if self.budget.millis is None else time.perf_counter() + self.budget.millis / 1000
+        kit = KITS[info.game]
+        determinizer = kit.sampler.prepare(info.seat, info.history)
+        root = _Node(info.seat)
+        iterations = self.budget.iterations
+        done = 0
+        while (iterations is None or done < iterations) and (
+            deadline is None or time.perf_counter() < deadline
+        ):
+            self._iterate(kit, root, legal, determinizer.sample(rng), rng)
+            done += 1
+        # The most visited action; the order of the legal actions breaks ties.
+        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+    def _iterate(
+        self, kit: Kit, root: _Node, root_legal: tuple[Any, ...], state: Any, rng: random.Random
+    ) -> None:
+        game = kit.game
+        node = root
+        path = [root]
+        while acting := game.to_act(state):  # nobody to act: the game is over
+            seat = acting[0]
+            # At the root every determinization gives the seat the same legal actions.
+            legal = root_legal if node is root else game.legal_actions(state, seat)
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                action = rng.choice(untried)
+                node.children[action] = _Node(seat)
+            else:
+                action = _select(
+                    node, legal, kit.exploration if self.exploration is None else self.exploration
+                )
+            for a in legal:
+                child = node.children.get(a)
+                if child is not None:
+                    child.available += 1
+            node = node.children[action]
+            path.append(node)
+            state = kit.apply(state, seat, action, rng)
+            if untried:
+                break
+        rewards = self._rollout(kit, state, rng)
+        for n in path:
+            n.visits += 1
+            n.reward += rewards[n.seat]
+
+    def _rollout(self, kit: Kit, state: Any, rng: random.Random) -> tuple[float, ...]:
+        game = kit.game
+        for _ in range(kit.rollout_depth if self.rollout_depth is None else self.rollout_depth):
+            acting = game.to_act(state)
+            if not acting:
+                break
+            seat = acting[0]
+            state = kit.apply(state, seat, rng.choice(game.legal_actions(state, seat)), rng)
+        return kit.rewards(state)
+
+
+def _select(node: _Node, legal: tuple[Any, ...], exploration: float) -> Any:
+    best, best_score = legal[0], -1.0
+    for a in legal:
+        child = node.children[a]
+        score = child.reward / child.visits + exploration * math.sqrt(
+            math.log(child.available) / child.visits
+        )
+        if score > best_score:
+            best, best_score = a, score
+    return best

@@ -1,0 +1,172 @@
+"""Match-level events: what happens to a match besides the game itself, in the match's own stream.
+
+They share the stream and the `(match_id, seq)` rule with the game's events (DESIGN.md, "the match
+lifecycle"): seats filling, the start, resignations, timeouts and takeovers, host decisions, the
+end, and the private turn drafts. Each is a frozen dataclass tagged by `TYPE` and encoded by
+`app.games.codec`, like game events; no game may use one of these tags (checked by a test).
+
+None of them ever holds a token, a key or a secret. `DraftStep` holds a seat's private draft (the
+action and the game events it caused); `redact` shows it to its seat only — every other viewer gets
+a `DraftChanged` that says only whose draft changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Literal
+
+TakeoverReason = Literal["timeout", "resigned", "forfeit", "host"]
+EndReason = Literal["finished", "resigned", "timeout", "aborted"]
+AbortReason = Literal["host", "expired"]
+TimeoutPolicy = Literal["bot", "forfeit"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatJoined:
+    """A seat was filled: by a person (`bot` false; `player_id` when a player key holds it) or a
+    server bot of `level`."""
+
+    TYPE: ClassVar[str] = "seat_joined"
+    seat: int
+    name: str
+    bot: bool = False
+    level: str | None = None
+    player_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """Every seat is filled: the game is on."""
+
+    TYPE: ClassVar[str] = "match_started"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResigned:
+    TYPE: ClassVar[str] = "seat_resigned"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """`seat`'s clock ran out; `policy` says what follows (a bot decides, or the seat forfeits)."""
+
+    TYPE: ClassVar[str] = "turn_timed_out"
+    seat: int
+    policy: TimeoutPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTakenOver:
+    """A server bot of `level` plays `seat` for the rest of the match."""
+
+    TYPE: ClassVar[str] = "seat_taken_over"
+    seat: int
+    reason: TakeoverReason
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTokenReissued:
+    """The host issued `seat` a new token; the old one stopped working (no token in here)."""
+
+    TYPE: ClassVar[str] = "seat_token_reissued"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAborted:
+    TYPE: ClassVar[str] = "match_aborted"
+    reason: AbortReason
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match is over. `scores` are the game's final scores (null when the game did not finish);
+    `winners` exclude seats that resigned or forfeited."""
+
+    TYPE: ClassVar[str] = "match_ended"
+    reason: EndReason
+    winners: tuple[int, ...]
+    scores: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DraftStep:
+    """Private: one action of `seat`'s open turn draft and the game events it caused (JSON)."""
+
+    TYPE: ClassVar[str] = "draft_step"
+    seat: int
+    action: Mapping[str, Any]
+    events: tuple[Mapping[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DraftUndone:
+    """Private: `seat` took back the last step of its draft."""
+
+    TYPE: ClassVar[str] = "draft_undone"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DraftChanged:
+    """What every other viewer sees of a `draft_step` or `draft_undone`: only whose draft changed."""
+
+    TYPE: ClassVar[str] = "draft_changed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DraftPublished:
+    """The first event of the commit that makes `seat`'s draft public: the game events of its `steps`
+    steps follow, then those of the action that finished it."""
+
+    TYPE: ClassVar[str] = "draft_published"
+    seat: int
+    steps: int
+
+
+MatchEvent = (
+    SeatJoined
+    | MatchStarted
+    | SeatResigned
+    | TurnTimedOut
+    | SeatTakenOver
+    | SeatTokenReissued
+    | MatchAborted
+    | MatchEnded
+    | DraftStep
+    | DraftUndone
+    | DraftPublished
+)
+
+MATCH_EVENT_TYPES: Final[Mapping[str, type[MatchEvent]]] = {
+    cls.TYPE: cls
+    for cls in (
+        SeatJoined,
+        MatchStarted,
+        SeatResigned,
+        TurnTimedOut,
+        SeatTakenOver,
+        SeatTokenReissued,
+        MatchAborted,
+        MatchEnded,
+        DraftStep,
+        DraftUndone,
+        DraftPublished,
+    )
+}
+
+RESERVED_TAGS: Final = frozenset(MATCH_EVENT_TYPES) | {DraftChanged.TYPE}
+"""Event tags of the match layer; a game's events must use other names."""
+
+PRIVATE: Final = (DraftStep, DraftUndone)
+
+
+def redact(event: MatchEvent, seat: int | None) -> MatchEvent | DraftChanged:
+    """What `seat` (None: a spectator) may see of a match-level event."""
+    if isinstance(event, PRIVATE) and event.seat != seat:
+        return DraftChanged(event.seat)
+    return event

@@ -1,0 +1,102 @@
+"""Who a caller is: seat tokens, player keys and host tokens, all stored only as SHA-256 hashes.
+
+A bearer credential is looked up once (`identify`) and then checked against the match as loaded
+for every use (`seat_in`), because a seat's token can be reissued and a player's key rotated at
+any time by another process: the caches here are hints, the seat rows and players are the truth.
+
+Credentials are long random strings (`secrets.token_urlsafe(32)`, 256 bits): player keys start
+with `pk_`, host tokens with `ht_`, invite codes with `iv_`; seat tokens have no prefix.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from app.games.core import Seat
+from app.service.context import Context
+from app.service.errors import Forbidden, Unauthorized
+from app.service.loading import Loaded
+from app.service.ports import MatchRecord, SeatRecord
+
+PLAYER_PREFIX: Final = "pk_"
+HOST_PREFIX: Final = "ht_"
+INVITE_PREFIX: Final = "iv_"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token(prefix: str = "") -> str:
+    return prefix + secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """A bearer credential, identified: a seat token (of `match_id`/`seat`) or a player's key."""
+
+    kind: Literal["seat", "player"]
+    digest: str
+    match_id: str | None = None  # seat tokens
+    seat: Seat | None = None
+    player_id: str | None = None  # player keys
+
+
+async def identify(ctx: Context, token: str | None) -> Caller:
+    """Look a bearer credential up; `Unauthorized` for a missing or unknown one."""
+    if not token:
+        raise Unauthorized()
+    digest = hash_token(token)
+    if token.startswith(PLAYER_PREFIX):
+        player = await ctx.store.player_by_key(digest)
+        if player is None:
+            raise Unauthorized("this player key is not valid")
+        return Caller("player", digest, player_id=player.id)
+    owner = ctx.tokens.get(digest)
+    if owner is None:
+        seat = await ctx.store.seat_by_token(digest)
+        if seat is None:
+            raise Unauthorized("this token is not valid")
+        owner = (seat.match_id, seat.seat)
+        ctx.tokens.put(digest, owner)
+    return Caller("seat", digest, match_id=owner[0], seat=owner[1])
+
+
+def check_match(caller: Caller, match_id: str) -> None:
+    """A seat token of another match is 403 (the match exists: the caller checked that first)."""
+    if caller.kind == "seat" and caller.match_id != match_id:
+        raise Forbidden("this token belongs to another match")
+
+
+def seat_in(loaded: Loaded, caller: Caller) -> Seat:
+    """The seat `caller` holds in the loaded match, checked against the current seat rows."""
+    check_match(caller, loaded.record.id)
+    if caller.kind == "player":
+        for held in loaded.seats:
+            if held.player_id == caller.player_id:
+                return held.seat
+        raise Forbidden("this player holds no seat in this match")
+    seat = caller.seat
+    assert seat is not None
+    row: SeatRecord | None = loaded.seats[seat] if 0 <= seat < len(loaded.seats) else None
+    if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, caller.digest):
+        raise Unauthorized("this token is not valid (it may have been reissued)")
+    return seat
+
+
+def require_host(record: MatchRecord, token: str | None) -> None:
+    """The host token of `record`, else 401 (none) or 403 (another credential)."""
+    if not token:
+        raise Unauthorized("this needs the match's host token (Authorization: Bearer <host token>)")
+    expected = record.host_token_hash
+    if expected is None or not hmac.compare_digest(expected, hash_token(token)):
+        raise Forbidden("only the match's host token may do this")
+
+
+def invite_ok(record: MatchRecord, invite: str | None) -> bool:
+    expected = record.invite_hash
+    return expected is None or (invite is not None and hmac.compare_digest(expected, hash_token(invite)))

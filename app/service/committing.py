@@ -1,0 +1,194 @@
+"""The one way a match changes: append a commit, then (only then) tell whoever must know.
+
+`commit` folds the decided events onto the loaded match, appends them at its `seq` with the
+listing projection, seat rows, idempotency record and players' notices in one `Append`, remembers
+the new state, and after the store has committed notifies the match's channel and every player
+channel that got a notice, and wakes the bot runner when a server bot owes a decision. A
+`VersionConflict` leaves everything as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.games.codec import to_json
+from app.games.core import Seat
+from app.matches.fold import Match, advance
+from app.service.context import Context
+from app.service.loading import Loaded
+from app.service.ports import (
+    Append,
+    IdempotencyRecord,
+    MatchRecord,
+    MatchUpdate,
+    NewEvent,
+    Notice,
+    SeatRecord,
+    SeatWrite,
+    StoredEvent,
+    VersionConflict,
+    player_channel,
+)
+
+log = logging.getLogger("app.service")
+
+
+@dataclass(frozen=True, slots=True)
+class Idempotency:
+    seat: Seat
+    key: str
+    request_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    loaded: Loaded  # the match after the commit
+    stored: tuple[StoredEvent, ...]  # the events appended, as the store keeps them
+    decoded: tuple[Any, ...]  # the same events, decoded
+
+
+async def commit(
+    ctx: Context,
+    loaded: Loaded,
+    events: Sequence[Any],
+    *,
+    by: Seat | None = None,
+    seats: Sequence[SeatWrite] = (),
+    idempotency: Idempotency | None = None,
+    bot: bool = False,
+) -> Committed:
+    """Append `events` (decoded) at `loaded.match.seq`; raises `VersionConflict` if another writer won.
+
+    `by` is the seat whose request this is (None: the server), for notices and logs.
+    """
+    before = loaded.match
+    at = ctx.clock()
+    after = advance(before, events, at)
+    first, last = before.seq + 1, after.seq
+    idem = None
+    if idempotency is not None:
+        i = idempotency
+        idem = IdempotencyRecord(before.match_id, i.seat, i.key, i.request_hash, first, last)
+    new_events = tuple(NewEvent(e.TYPE, to_json(e)) for e in events)
+    seats = _seat_rows(loaded, after, seats)
+    append = Append(
+        match_id=before.match_id,
+        expected_seq=before.seq,
+        events=new_events,
+        update=projection(ctx, loaded.record, after),
+        at=at,
+        idempotency=idem,
+        seats=tuple(seats),
+        notices=tuple(notices(before, after, by, last)),
+    )
+    game = loaded.record.game
+    try:
+        result = await ctx.store.append(append)
+    except VersionConflict:
+        ctx.metrics.version_conflict(game)
+        raise
+    new = Loaded(loaded.record, after, _with_seats(loaded.seats, loaded.record.id, seats))
+    ctx.loader.remember(new)
+    ctx.metrics.action_appended(game, bot)
+    log.log(
+        logging.DEBUG if bot else logging.INFO,
+        "commit appended",
+        extra={"match_id": before.match_id, "seat": by, "seq": last, "events": len(events), "bot": bot},
+    )
+    stored = tuple(
+        StoredEvent(before.match_id, first + i, e.type, e.data, at, last, d)
+        for i, (e, d) in enumerate(zip(new_events, events, strict=True))
+    )
+    await _notify(ctx, before.match_id, last, stored)
+    for player in dict.fromkeys(n.player_id for n in result.notices):
+        await _notify(
+            ctx, player_channel(player), max(n.cursor for n in result.notices if n.player_id == player)
+        )
+    if after.bots_to_act:
+        ctx.bots.wake(before.match_id)
+    return Committed(new, stored, tuple(events))
+
+
+def projection(ctx: Context, record: MatchRecord, match: Match) -> MatchUpdate:
+    """The listing row of `match`: what the lobby, "my matches" and the sweepers query."""
+    outcome = match.end
+    return MatchUpdate(
+        status=match.status,
+        to_act=match.to_act,
+        scores=None if outcome is None else outcome.scores,
+        winners=None if outcome is None else outcome.winners,
+        deadline_at=next_deadline(ctx, record, match),
+        open_seats=match.open_seats if match.status == "waiting" else 0,
+        bot_due=bool(match.bots_to_act),
+    )
+
+
+def next_deadline(ctx: Context, record: MatchRecord, match: Match) -> datetime | None:
+    """When a sweeper must next look at the match: its expiry while waiting, a clock while active."""
+    if match.status == "waiting":
+        expiry = ctx.config.waiting_expiry_s
+        return None if expiry is None else record.created_at + timedelta(seconds=expiry)
+    if match.status == "active":
+        deadlines = match.deadlines().values()
+        return min(deadlines) if deadlines else None
+    return None
+
+
+def notices(before: Match, after: Match, by: Seat | None, seq: int) -> list[Notice]:
+    """Public facts for the players holding seats: the start, their turn, a takeover, the end."""
+    out: list[Notice] = []
+    deadlines = after.deadlines()
+    for s, seat in enumerate(after.seats):
+        player = seat.player_id
+        if player is None:
+            continue
+        base = {"match_id": after.match_id, "seat": s, "seq": seq}
+        if after.started and not before.started:
+            out.append(Notice(player, "match_started", base))
+        if seat.bot and not before.seats[s].bot:
+            out.append(Notice(player, "seat_taken_over", base))
+        mine = s in after.to_act and not after.bot_plays(s)
+        if mine and (s not in before.to_act or before.bot_plays(s) or by != s):
+            deadline = deadlines.get(s)
+            at = None if deadline is None else deadline.isoformat().replace("+00:00", "Z")
+            out.append(Notice(player, "your_turn", {**base, "deadline": at}))
+        end = after.end
+        if end is not None and before.end is None:
+            data = {**base, "reason": end.reason, "winners": list(end.winners)}
+            out.append(Notice(player, "match_ended", data))
+    return out
+
+
+async def _notify(ctx: Context, channel: str, seq: int, events: Sequence[StoredEvent] = ()) -> None:
+    try:
+        await ctx.notifier.notify(channel, seq, events)
+    except Exception:  # the commit stands; live readers catch up on their next read
+        log.exception("notify failed", extra={"channel": channel, "seq": seq})
+
+
+def _seat_rows(loaded: Loaded, after: Match, writes: Sequence[SeatWrite]) -> tuple[SeatWrite, ...]:
+    """`writes`, plus the rows of seats a bot took over in this commit (the rows mirror the fold)."""
+    out = {w.seat: w for w in writes}
+    for s, seat in enumerate(after.seats):
+        row = loaded.seats[s] if s < len(loaded.seats) else None
+        if s in out or row is None or (row.bot == seat.bot and (not seat.bot or row.bot_level == seat.level)):
+            continue
+        out[s] = SeatWrite(s, row.name, row.token_hash, seat.bot, row.joined_at, row.player_id, seat.level)
+    return tuple(out[s] for s in sorted(out))
+
+
+def _with_seats(
+    rows: tuple[SeatRecord, ...], match_id: str, writes: Sequence[SeatWrite]
+) -> tuple[SeatRecord, ...]:
+    if not writes:
+        return rows
+    seats = list(rows)
+    for w in writes:
+        seats[w.seat] = SeatRecord(
+            match_id, w.seat, w.name, w.token_hash, w.bot, w.joined_at, w.player_id, w.bot_level
+        )
+    return tuple(seats)

@@ -1,0 +1,75 @@
+"""The sweeper: every process looks for due work now and then, with no leader.
+
+Each pass asks the store for matches whose `deadline_at` has passed (a turn clock ran out, a waiting
+match expired) and fires each (`app.service.seating.fire_due`) by appending at the expected seq,
+so when several processes sweep the same deadline exactly one commit wins; it wakes the bot runner
+for matches whose bot has owed a decision for longer than `stall_s` (a crashed process); and now
+and then it forgets idempotency keys older than their time to live. A process that starts after a
+deadline passed fires it on its first pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+from typing import Final
+
+from app.service.context import Context
+from app.service.seating import fire_due
+
+log = logging.getLogger("app.sweeper")
+
+BATCH: Final = 50  # matches per query; a pass repeats while a batch comes back full
+
+
+class Sweeper:
+    def __init__(
+        self, ctx: Context, *, interval_s: float = 0.5, stall_s: float = 5.0, prune_every_s: float = 60.0
+    ):
+        self.ctx = ctx
+        self.interval_s = interval_s
+        self.stall_s = stall_s
+        self.prune_every_s = prune_every_s
+        self._task: asyncio.Task[None] | None = None
+        self._last_prune: datetime | None = None
+        self.fired = 0
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="sweeper")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.sweep_once()
+            except Exception:
+                log.exception("sweep failed")
+            await asyncio.sleep(self.interval_s)
+
+    async def sweep_once(self) -> int:
+        """One pass; returns how many matches it committed something to."""
+        ctx = self.ctx
+        now = ctx.clock()
+        fired = 0
+        for _ in range(100):
+            due = await ctx.store.due_matches(now, BATCH)
+            progress = 0
+            for match_id in due:
+                if await fire_due(ctx, match_id):
+                    progress += 1
+            fired += progress
+            if len(due) < BATCH or progress == 0:
+                break
+        for match_id in await ctx.store.stalled_bots(now - timedelta(seconds=self.stall_s), BATCH):
+            ctx.bots.wake(match_id)
+        if self._last_prune is None or (now - self._last_prune).total_seconds() >= self.prune_every_s:
+            self._last_prune = now
+            await ctx.store.prune_idempotency(now - timedelta(seconds=ctx.config.idempotency_ttl_s))
+        self.fired += fired
+        return fired

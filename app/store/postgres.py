@@ -1,0 +1,274 @@
+"""`EventStore` on PostgreSQL through raw asyncpg: `PostgresEventStore`, ONE pool per store.
+
+The pool (`pool_size` connections, opened lazily, kept open) serves every method; appends go
+through the group commit of `app.store.postgres_commit`, whose batches take one connection each.
+So a process that runs one store holds at most `pool_size` connections to the database (plus
+whatever its broadcaster opens). Every method is one statement, sent without BEGIN/COMMIT: reads
+run in autocommit, and the writes are single statements (`app.store.postgres_sql`). A page and
+its total come from one statement, so they agree. JSONB arrives as text and is decoded by orjson.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+import orjson
+
+from app.service.ports import (
+    Append,
+    AppendResult,
+    IdempotencyRecord,
+    MatchFilter,
+    MatchRecord,
+    NewEvent,
+    PlayerMatch,
+    PlayerMatchFilter,
+    PlayerRecord,
+    SeatRecord,
+    Snapshot,
+    StoredEvent,
+    StoredNotice,
+)
+from app.store import postgres_sql as sql
+from app.store.postgres_commit import MAX_BATCH, PostgresAppender
+from app.store.rows import from_json, ints, json_many
+
+DEFAULT_POOL_SIZE = 8
+_SEAT_COLUMNS = "match_id, seat, name, token_hash, bot, joined_at, player_id, bot_level"
+_M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in sql.MATCH_COLUMNS.split(","))
+_READ = (
+    "SELECT seq, commit_seq, type, data, recorded_at FROM events "
+    "WHERE match_id = $1 AND seq > $2 ORDER BY seq"
+)
+_NOTICES = (
+    "SELECT cursor, type, data, recorded_at FROM notices WHERE player_id = $1 AND cursor > $2 ORDER BY cursor"
+)
+_PLAYER = "SELECT id, name, key_hash, created_at, cursor FROM players WHERE "
+_IDEMPOTENCY = (
+    "SELECT match_id, seat, key, request_hash, first_seq, last_seq FROM idempotency_keys "
+    "WHERE match_id = $1 AND seat = $2 AND key = $3"
+)
+_DUE = (
+    "SELECT id FROM matches WHERE deadline_at <= $1 AND status IN ('waiting', 'active') "
+    "ORDER BY deadline_at, id LIMIT $2"
+)
+_STALLED = (
+    "SELECT id FROM matches WHERE bot_due AND status = 'active' AND updated_at <= $1 "
+    "ORDER BY updated_at, id LIMIT $2"
+)
+_OPEN = "(status = 'waiting' AND open_seats > 0)"
+
+
+class PostgresEventStore:
+    """The PostgreSQL event store at `dsn` (migrated already). `max_batch` and `writers` tune the
+    group commit (`PostgresAppender`); the benchmark alone changes them."""
+
+    def __init__(
+        self, dsn: str, *, pool_size: int = DEFAULT_POOL_SIZE, max_batch: int = MAX_BATCH, writers: int = 1
+    ) -> None:
+        self.dsn = dsn
+        self.pool_size = pool_size
+        self._pool: asyncpg.Pool | None = None
+        self._opening = asyncio.Lock()
+        self.appender = PostgresAppender(self.pool, max_batch=max_batch, writers=writers)
+
+    async def pool(self) -> asyncpg.Pool:
+        """The store's one pool, opened on first use."""
+        if self._pool is None:
+            async with self._opening:
+                if self._pool is None:
+                    self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.pool_size)
+        return self._pool
+
+    async def _fetch(self, query: str, *args: Any) -> list[Any]:
+        return list(await (await self.pool()).fetch(query, *args))
+
+    async def _execute(self, query: str, *args: Any) -> str:
+        return str(await (await self.pool()).execute(query, *args))
+
+    # Matches and seats
+
+    async def create_match(
+        self, match: MatchRecord, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
+    ) -> None:
+        if match.seq != len(events):
+            raise ValueError(f"match {match.id}: seq {match.seq} but {len(events)} events")
+        try:
+            await self._execute(sql.CREATE_MATCH, *sql.create_match_args(match, list(seats), list(events)))
+        except asyncpg.IntegrityConstraintViolationError as e:
+            raise ValueError(f"match {match.id} cannot be created: {e}") from e
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        rows = await self._fetch(f"SELECT {sql.MATCH_COLUMNS} FROM matches WHERE id = $1", match_id)
+        return _match(rows[0]) if rows else None
+
+    async def list_matches(self, flt: MatchFilter) -> tuple[list[MatchRecord], int]:
+        page, count, args = lobby_query(flt)
+        rows = await self._fetch(_with_total(page, count, len(args)), *args, flt.limit, flt.offset)
+        return [_match(r[1:]) for r in rows if r[1] is not None], rows[0][0]
+
+    async def get_seats(self, match_id: str) -> list[SeatRecord]:
+        query = f"SELECT {_SEAT_COLUMNS} FROM seats WHERE match_id = $1 ORDER BY seat"
+        return [SeatRecord(*r) for r in await self._fetch(query, match_id)]
+
+    async def seat_by_token(self, token_hash: str) -> SeatRecord | None:
+        rows = await self._fetch(f"SELECT {_SEAT_COLUMNS} FROM seats WHERE token_hash = $1", token_hash)
+        return SeatRecord(*rows[0]) if rows else None
+
+    # Appending and reading
+
+    async def append(self, append: Append) -> AppendResult:
+        return await self.appender.append(append)
+
+    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        if limit is None:
+            rows = await self._fetch(_READ, match_id, after)
+        else:
+            rows = await self._fetch(_READ + " LIMIT $3", match_id, after, limit)
+        datas = json_many([r[3] for r in rows])
+        return [StoredEvent(match_id, r[0], r[2], d, r[4], r[1]) for r, d in zip(rows, datas, strict=True)]
+
+    async def get_idempotent(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
+        rows = await self._fetch(_IDEMPOTENCY, match_id, seat, key)
+        return IdempotencyRecord(*rows[0]) if rows else None
+
+    async def prune_idempotency(self, before: datetime) -> int:
+        return int((await self._execute(sql.PRUNE, before)).split()[-1])  # "DELETE <n>"
+
+    # Sweeping
+
+    async def due_matches(self, now: datetime, limit: int) -> list[str]:
+        return [r[0] for r in await self._fetch(_DUE, now, limit)]
+
+    async def stalled_bots(self, before: datetime, limit: int) -> list[str]:
+        return [r[0] for r in await self._fetch(_STALLED, before, limit)]
+
+    # Players and their notices
+
+    async def create_player(self, player: PlayerRecord) -> None:
+        p = player
+        try:
+            await self._execute(sql.INSERT_PLAYER, p.id, p.name, p.key_hash, p.created_at, p.cursor)
+        except asyncpg.UniqueViolationError as e:
+            raise ValueError(f"player {p.id} or its key exists") from e
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        rows = await self._fetch(_PLAYER + "id = $1", player_id)
+        return PlayerRecord(*rows[0]) if rows else None
+
+    async def player_by_key(self, key_hash: str) -> PlayerRecord | None:
+        rows = await self._fetch(_PLAYER + "key_hash = $1", key_hash)
+        return PlayerRecord(*rows[0]) if rows else None
+
+    async def set_player_key(self, player_id: str, key_hash: str) -> bool:
+        try:
+            return await self._execute(sql.SET_KEY, player_id, key_hash) == "UPDATE 1"
+        except asyncpg.UniqueViolationError as e:
+            raise ValueError("this key hash is in use") from e
+
+    async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
+        page, count, args = player_matches_query(flt)
+        rows = await self._fetch(_with_total(page, count, len(args)), *args, flt.limit, flt.offset)
+        return [PlayerMatch(_match(r[1:-1]), r[-1]) for r in rows if r[1] is not None], rows[0][0]
+
+    async def read_notices(
+        self, player_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredNotice]:
+        if limit is None:
+            rows = await self._fetch(_NOTICES, player_id, after)
+        else:
+            rows = await self._fetch(_NOTICES + " LIMIT $3", player_id, after, limit)
+        return [StoredNotice(player_id, c, type_, orjson.loads(data), at) for c, type_, data, at in rows]
+
+    # Snapshots
+
+    async def get_snapshot(self, match_id: str) -> Snapshot | None:
+        rows = await self._fetch("SELECT seq, version, data FROM snapshots WHERE match_id = $1", match_id)
+        return Snapshot(match_id, rows[0][0], rows[0][1], bytes(rows[0][2])) if rows else None
+
+    async def put_snapshot(self, snapshot: Snapshot) -> None:
+        s = snapshot
+        try:
+            await self._execute(sql.PUT_SNAPSHOT, s.match_id, s.seq, s.version, s.data)
+        except asyncpg.ForeignKeyViolationError as e:
+            raise KeyError(s.match_id) from e
+
+    # Operations
+
+    async def ping(self) -> None:
+        await self._fetch("SELECT 1")
+
+    async def close(self) -> None:
+        try:
+            await self.appender.close()
+        finally:
+            async with self._opening:  # a pool still being opened is closed too, not leaked
+                if self._pool is not None:
+                    await self._pool.close()
+                    self._pool = None
+
+
+def lobby_query(flt: MatchFilter) -> tuple[str, str, list[Any]]:
+    """The lobby's page statement (without LIMIT/OFFSET), its count, and their arguments."""
+    where = ["TRUE" if flt.include_unlisted else "visibility = 'public'"]
+    args: list[Any] = []
+    if flt.status is not None:
+        args.append(flt.status)
+        where.append(f"status = ${len(args)}")
+    if flt.game is not None:
+        args.append(flt.game)
+        where.append(f"game = ${len(args)}")
+    if flt.open is not None:
+        where.append(_OPEN if flt.open else f"NOT {_OPEN}")
+    cond = " AND ".join(where)
+    page = f"SELECT {sql.MATCH_COLUMNS} FROM matches WHERE {cond} ORDER BY created_at DESC, id DESC"
+    return page, f"SELECT count(*) FROM matches WHERE {cond}", args
+
+
+def player_matches_query(flt: PlayerMatchFilter) -> tuple[str, str, list[Any]]:
+    """A player's page of matches (without LIMIT/OFFSET), its count, and their arguments."""
+    where, args = ["s.player_id = $1"], [flt.player_id]
+    if flt.status is not None:
+        args.append(flt.status)
+        where.append(f"m.status = ${len(args)}")
+    if flt.game is not None:
+        args.append(flt.game)
+        where.append(f"m.game = ${len(args)}")
+    if flt.to_act:
+        where.append("m.to_act @> to_jsonb(s.seat)")  # a JSON array contains that number
+    source = f"seats AS s JOIN matches AS m ON m.id = s.match_id WHERE {' AND '.join(where)}"
+    page = f"SELECT {_M_COLUMNS}, s.seat FROM {source} ORDER BY m.updated_at DESC, m.id DESC"
+    return page, f"SELECT count(*) FROM {source}", args
+
+
+def _with_total(page: str, count: str, n: int) -> str:
+    """One statement for a page and its total (one snapshot): a row per record, each led by the
+    total; a page past the end is one row of the total and NULLs. Limit and offset come last."""
+    return (
+        f"SELECT t.total, p.* FROM ({count}) AS t (total) "
+        f"LEFT JOIN LATERAL ({page} LIMIT ${n + 1} OFFSET ${n + 2}) AS p ON TRUE"
+    )
+
+
+def _match(r: Any) -> MatchRecord:
+    return MatchRecord(
+        *(
+            r[0],
+            r[1],
+            r[2],
+            orjson.loads(r[3]),
+            r[4],
+            r[5],
+            r[6],
+            r[7],
+            r[8],
+            r[9],
+            tuple(orjson.loads(r[10])),
+        ),
+        *(ints(from_json(r[11])), ints(from_json(r[12])), orjson.loads(r[13]), r[14], r[15], r[16], r[17]),
+        *(r[18], r[19]),
+    )

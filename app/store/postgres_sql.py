@@ -1,0 +1,161 @@
+"""The PostgreSQL store's write statements, each ONE statement (data-modifying CTEs) so that it is
+atomic on its own and costs one round trip, and the parameters each takes.
+
+`APPEND` checks everything first (`checks`: the match's seq, that the written seats and the
+notified players exist, that the idempotency key is free) and writes only if all hold: then it
+moves `matches.seq` from `expected` to `last` (`WHERE seq = $2` also settles a race with another
+process: PostgreSQL re-checks it on the row version it waited for), inserts the events, rewrites
+the seats, records the idempotency key, and gives each notice the next cursor of its player
+(`UPDATE players … RETURNING cursor`, whose row lock keeps cursors gap-free). A failed check
+writes nothing and returns why; a unique violation (a seq, a key, a token hash, a player's second
+seat) raises and so writes nothing either. The statement always returns exactly one row.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from app.service.ports import Append, MatchRecord, NewEvent, SeatRecord, SeatWrite
+from app.store.rows import appended_seq, json_text, last_write_per_seat, require_aware
+
+MATCH_COLUMNS = (
+    "id, game, players, options, status, seq, created_at, updated_at, secret, commitment, to_act, "
+    "scores, winners, settings, visibility, host_token_hash, invite_hash, deadline_at, open_seats, bot_due"
+)
+_SEAT_RECORDSET = (
+    "seat int, name text, token_hash text, bot boolean, joined_at timestamptz, player_id text, bot_level text"
+)
+
+APPEND = f"""
+WITH seat_rows AS MATERIALIZED (
+    SELECT * FROM jsonb_to_recordset($14::jsonb) AS s ({_SEAT_RECORDSET})
+), notice_rows AS MATERIALIZED (
+    SELECT * FROM unnest($20::text[], $21::text[], $22::text[])
+        WITH ORDINALITY AS n (player_id, type, data, ord)
+), checks AS MATERIALIZED (
+    SELECT
+        (SELECT seq FROM matches WHERE id = $1) AS actual,
+        (SELECT count(*) FROM seats WHERE match_id = $1 AND seat IN (SELECT seat FROM seat_rows))
+            = (SELECT count(*) FROM seat_rows) AS seats_known,
+        (SELECT count(*) FROM players WHERE id IN (SELECT player_id FROM notice_rows))
+            = (SELECT count(DISTINCT player_id) FROM notice_rows) AS players_known,
+        $16::text IS NULL OR NOT EXISTS (
+            SELECT 1 FROM idempotency_keys WHERE match_id = $1 AND seat = $15 AND key = $16
+        ) AS key_free
+), advanced AS (
+    UPDATE matches
+    SET seq = $3, status = $4, to_act = $5::jsonb, scores = $6::jsonb, winners = $7::jsonb,
+        deadline_at = $8, open_seats = $9, bot_due = $10, updated_at = $11
+    FROM checks
+    WHERE id = $1 AND seq = $2 AND checks.seats_known AND checks.players_known AND checks.key_free
+    RETURNING id
+), appended AS (
+    INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)
+    SELECT $1, $2 + e.ord, $3, e.type, e.data::jsonb, $11
+    FROM advanced, unnest($12::text[], $13::text[]) WITH ORDINALITY AS e (type, data, ord)
+), seated AS (
+    UPDATE seats
+    SET name = s.name, token_hash = s.token_hash, bot = s.bot, joined_at = s.joined_at,
+        player_id = s.player_id, bot_level = s.bot_level
+    FROM advanced, seat_rows AS s
+    WHERE seats.match_id = $1 AND seats.seat = s.seat
+), remembered AS (
+    INSERT INTO idempotency_keys (match_id, seat, key, request_hash, first_seq, last_seq, created_at)
+    SELECT $1, $15, $16, $17, $18, $19, $11 FROM advanced WHERE $16::text IS NOT NULL
+), counted AS (
+    SELECT player_id, count(*) AS n FROM notice_rows GROUP BY player_id
+), bumped AS (
+    UPDATE players SET cursor = players.cursor + c.n
+    FROM advanced, counted AS c
+    WHERE players.id = c.player_id
+    RETURNING players.id, players.cursor
+), noticed AS (
+    INSERT INTO notices (player_id, cursor, type, data, recorded_at)
+    SELECT r.player_id, b.cursor - c.n + row_number() OVER (PARTITION BY r.player_id ORDER BY r.ord),
+           r.type, r.data::jsonb, $11
+    FROM notice_rows AS r
+    JOIN bumped AS b ON b.id = r.player_id
+    JOIN counted AS c ON c.player_id = r.player_id
+    RETURNING player_id, cursor
+)
+SELECT checks.actual, checks.seats_known, checks.players_known, checks.key_free,
+       EXISTS (SELECT 1 FROM advanced) AS advanced,
+       (SELECT array_agg(n.cursor ORDER BY n.player_id, n.cursor) FROM noticed AS n) AS cursors
+FROM checks
+"""
+
+CREATE_MATCH = f"""
+WITH created AS (
+    INSERT INTO matches ({MATCH_COLUMNS})
+    VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb,
+            $14::jsonb, $15, $16, $17, $18, $19, $20)
+    RETURNING id
+), seated AS (
+    INSERT INTO seats (match_id, seat, name, token_hash, bot, joined_at, player_id, bot_level)
+    SELECT created.id, s.* FROM created, jsonb_to_recordset($21::jsonb) AS s ({_SEAT_RECORDSET})
+)
+INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)
+SELECT created.id, e.ord, $6, e.type, e.data::jsonb, $7
+FROM created, unnest($22::text[], $23::text[]) WITH ORDINALITY AS e (type, data, ord)
+"""
+
+INSERT_PLAYER = "INSERT INTO players (id, name, key_hash, created_at, cursor) VALUES ($1, $2, $3, $4, $5)"
+SET_KEY = "UPDATE players SET key_hash = $2 WHERE id = $1"
+PUT_SNAPSHOT = """
+INSERT INTO snapshots (match_id, seq, version, data, created_at) VALUES ($1, $2, $3, $4, now())
+ON CONFLICT (match_id) DO UPDATE
+SET seq = excluded.seq, version = excluded.version, data = excluded.data, created_at = excluded.created_at
+WHERE snapshots.seq <= excluded.seq
+"""
+PRUNE = "DELETE FROM idempotency_keys WHERE created_at < $1"
+
+
+def _aware(at: datetime | None) -> datetime | None:
+    return None if at is None else require_aware(at)
+
+
+def _seats_json(seats: list[SeatRecord] | list[SeatWrite]) -> str:
+    return json_text(
+        [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "bot": s.bot,
+                "joined_at": None if s.joined_at is None else require_aware(s.joined_at).isoformat(),
+                "player_id": s.player_id,
+                "bot_level": s.bot_level,
+            }
+            for s in seats
+        ]
+    )
+
+
+def _events(events: tuple[NewEvent, ...] | list[NewEvent]) -> tuple[list[str], list[str]]:
+    return [e.type for e in events], [json_text(e.data) for e in events]
+
+
+def create_match_args(m: MatchRecord, seats: list[SeatRecord], events: list[NewEvent]) -> tuple[Any, ...]:
+    return (
+        *(m.id, m.game, m.players, json_text(m.options), m.status, m.seq),
+        *(require_aware(m.created_at), require_aware(m.updated_at)),
+        *(m.secret, m.commitment, json_text(m.to_act), json_text(m.scores), json_text(m.winners)),
+        *(json_text(m.settings), m.visibility, m.host_token_hash, m.invite_hash, _aware(m.deadline_at)),
+        *(m.open_seats, m.bot_due, _seats_json(seats), *_events(events)),
+    )
+
+
+def append_args(a: Append) -> tuple[Any, ...]:
+    u, i = a.update, a.idempotency
+    return (
+        *(a.match_id, a.expected_seq, appended_seq(a), u.status, json_text(u.to_act)),
+        *(json_text(u.scores), json_text(u.winners), _aware(u.deadline_at), u.open_seats, u.bot_due),
+        require_aware(a.at),
+        *_events(a.events),
+        _seats_json(last_write_per_seat(a.seats)),
+        *((None,) * 5 if i is None else (i.seat, i.key, i.request_hash, i.first_seq, i.last_seq)),
+        [n.player_id for n in a.notices],
+        [n.type for n in a.notices],
+        [json_text(n.data) for n in a.notices],
+    )

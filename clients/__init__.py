@@ -1,1 +1,0 @@
-"""Clients of the game server's public HTTP and WebSocket API."""

@@ -1,0 +1,169 @@
+"""An example bot that plays like any third party's would: random legal moves over the public API.
+
+    python -m drago_client.bot --url http://127.0.0.1:8000 --match M --token T     # one seat
+    python -m drago_client.bot --url http://127.0.0.1:8000 --key pk_… --until-done  # a player
+
+With a seat token it follows the match (`follow`, with views) and, whenever a `hello` or a commit
+shows its seat in `to_act`, sends a random legal action over HTTP with `expected_seq` (a stale view
+is refused with `version_conflict` and changes nothing: the next frame brings the fresh state).
+With a player key it keeps one connection, the player's notice stream (`follow_player`): each
+`your_turn` or `match_started` notice, and each (re)connection's `hello`, makes it read its view of
+the matches concerned and play there until it is no longer on turn. It plays every match the key
+holds a seat in; `--until-done` ends it once none is waiting or active.
+
+Both survive a server restart: the streams reconnect with `after` and resume exactly, HTTP calls
+are retried (actions with an idempotency key, so never twice), and a decision lost in between is
+made again from the view that the next `hello` brings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import random
+import sys
+from typing import Any
+
+from drago_client import games, models
+from drago_client.client import AsyncClient
+from drago_client.errors import (
+    DragoError,
+    IllegalAction,
+    MatchOver,
+    NotYourTurn,
+    TransportError,
+    VersionConflict,
+)
+from drago_client.wire import encode
+
+log = logging.getLogger("drago_client.bot")
+STALE = (VersionConflict, NotYourTurn, MatchOver, IllegalAction)
+"""Refusals of an action decided on a view the match has left: harmless, a fresh view follows."""
+
+
+class RandomBot:
+    """Picks a uniformly random legal action, after an optional pause (`delay` seconds)."""
+
+    def __init__(self, api: AsyncClient, *, seed: object = None, delay: float = 0.0) -> None:
+        self.api = api
+        self.rng = random.Random(str(seed) if seed is not None else None)
+        self.delay = delay
+
+    def on_turn(self, view: games.View) -> bool:
+        return (
+            view.status == "active"
+            and view.seat is not None
+            and view.seat in view.to_act
+            and bool(view.legal_actions)
+        )
+
+    async def act(self, match_id: str, view: games.View, token: str) -> games.View | None:
+        """Send one action decided on `view`; the view after it (None if it was refused or lost)."""
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        action = self.rng.choice(view.legal_actions)
+        try:
+            reply = await self.api.submit_action(match_id, action, expected_seq=view.seq, token=token)
+        except STALE:
+            return None
+        except TransportError as e:  # the server is away: the stream's next hello brings the state
+            log.warning("action not sent: %s", e)
+            return None
+        return reply.view
+
+    async def play_seat(self, match_id: str, token: str) -> models.Match:
+        """Play the token's seat until the match ends; its final public summary."""
+        async for frame in self.api.follow(match_id, token, hellos=True):
+            if frame.view is not None and self.on_turn(frame.view):
+                await self.act(match_id, frame.view, token)
+        return await self.api.get_match(match_id)
+
+    async def play_player(self, key: str, *, until_done: bool = False) -> list[str]:
+        """Play every match the key holds a seat in; with `until_done`, return once it holds no
+        waiting or active match: the ids of the matches it took part in meanwhile."""
+        seen: set[str] = set()
+        locks: dict[str, asyncio.Lock] = {}
+        tasks: set[asyncio.Task[None]] = set()
+
+        def decide(match_id: str) -> None:
+            seen.add(match_id)
+            lock = locks.setdefault(match_id, asyncio.Lock())
+            task = asyncio.create_task(self._play_turns(match_id, key, lock))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+        try:
+            async for frame in self.api.follow_player(key, hellos=True):
+                if isinstance(frame, models.PlayerHelloFrame):
+                    for item in await self._all(key, to_act="me"):  # missed nothing, yet maybe on turn
+                        decide(item.match.id)
+                    if until_done and not await self._unfinished(key):
+                        break
+                elif frame.notice.type in ("your_turn", "match_started"):
+                    decide(frame.notice.match_id)
+                elif frame.notice.type == "match_ended":
+                    seen.add(frame.notice.match_id)
+                    if until_done and not await self._unfinished(key):
+                        break
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return sorted(seen)
+
+    async def _play_turns(self, match_id: str, key: str, lock: asyncio.Lock) -> None:
+        """Act in one match for as long as the player is on turn there (one decision at a time)."""
+        async with lock:
+            try:
+                view: games.View | None = await self.api.get_view(match_id, token=key)
+                while view is not None and self.on_turn(view):
+                    view = await self.act(match_id, view, key) or await self.api.get_view(match_id, token=key)
+            except DragoError as e:  # e.g. the server went away: the next hello or notice retries
+                log.warning("match %s: %s", match_id, e)
+
+    async def _all(self, key: str, **query: Any) -> list[models.PlayerMatch]:
+        items: list[models.PlayerMatch] = []
+        while True:
+            page = await self.api.my_matches(token=key, offset=len(items), **query)
+            items += page.items
+            if not page.items or len(items) >= page.total:
+                return items
+
+    async def _unfinished(self, key: str) -> int:
+        waiting = await self.api.my_matches(token=key, status="waiting", limit=1)
+        active = await self.api.my_matches(token=key, status="active", limit=1)
+        return waiting.total + active.total
+
+
+async def run(args: argparse.Namespace) -> int:
+    async with AsyncClient(args.url) as api:
+        bot = RandomBot(api, seed=args.seed, delay=args.delay)
+        if args.key is not None:
+            played = await bot.play_player(args.key, until_done=args.until_done)
+            print(json.dumps({"played": played}))
+        else:
+            summary = await bot.play_seat(args.match, args.token)
+            print(json.dumps(encode(summary), ensure_ascii=False))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m drago_client.bot", description=__doc__.split("\n")[0])
+    parser.add_argument("--url", "--base-url", default="http://127.0.0.1:8000", help="the server")
+    parser.add_argument("--match", help="the match id (with --token)")
+    parser.add_argument("--token", help="the seat token from joinSeat")
+    parser.add_argument("--key", help="a player key (pk_…): play every match it holds a seat in")
+    parser.add_argument("--until-done", action="store_true", help="with --key: stop when no match is left")
+    parser.add_argument("--seed", default=None, help="seed of the bot's choices (reproducible play)")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to think before each action")
+    args = parser.parse_args(argv)
+    if (args.key is None) == (args.token is None) or (args.token is not None and args.match is None):
+        parser.error("give either --match and --token, or --key")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
+    sys.exit(asyncio.run(run(args)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""The hot routes (`app.api.hot`) answer exactly as the FastAPI routes they shortcut.
+
+Two apps on the same dev seed play the same requests — one with the hot routes, one without them —
+and every answer must match: status, error code and field, and for successes the same JSON once
+the match ids are set aside. Malformed requests fall through to FastAPI in the first app too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import pytest
+
+from app.api.hot import HotRoutes
+from app.main import create_app
+from app.settings import Settings
+
+SEED = "hot-routes"
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
+
+
+@asynccontextmanager
+async def app_client(hot: bool) -> AsyncIterator[httpx.AsyncClient]:
+    settings = Settings(
+        database_url="memory://", dev_features=True, log_level="WARNING", bots_enabled=False,
+        rate_limit_enabled=False, sweep_interval_seconds=0,
+    )  # fmt: skip
+    app = create_app(settings)
+    if not hot:
+        app.user_middleware = [m for m in app.user_middleware if getattr(m, "cls", None) != HotRoutes]
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+    ):
+        yield client
+
+
+async def table(client: httpx.AsyncClient) -> tuple[str, list[str], str]:
+    created = (
+        await client.post("/v1/matches", json={"game": "mount_drago", "players": 2, "seed": SEED})
+    ).json()
+    match_id = created["id"]
+    tokens = [
+        (await client.post(f"/v1/matches/{match_id}/seats/{s}", json={"name": f"p{s}"})).json()["token"]
+        for s in (0, 1)
+    ]
+    other = (await client.post("/v1/matches", json={"game": "yutaka", "players": 2})).json()["id"]
+    other_token = (await client.post(f"/v1/matches/{other}/seats/0", json={"name": "o"})).json()["token"]
+    return match_id, tokens, other_token
+
+
+def cases(
+    match_id: str, tokens: list[str], other: str, to_act: int, legal: dict[str, Any]
+) -> list[dict[str, Any]]:
+    me, them = (f"Bearer {tokens[to_act]}", f"Bearer {tokens[1 - to_act]}")
+    url = f"/v1/matches/{match_id}"
+    good = {"action": legal, "expected_seq": 4}
+    return [
+        {"method": "GET", "url": f"{url}/view"},
+        {"method": "GET", "url": f"{url}/view", "headers": {"authorization": me}},
+        {"method": "GET", "url": f"{url}/view", "headers": {"authorization": "Basic abc"}},
+        {"method": "GET", "url": f"{url}/view", "headers": {"authorization": "Bearer nope"}},
+        {"method": "GET", "url": f"{url}/view", "headers": {"authorization": f"Bearer {other}"}},
+        {"method": "GET", "url": f"{url}/view", "params": {"at": 4}, "headers": {"authorization": me}},
+        {"method": "GET", "url": "/v1/matches/unknown/view"},
+        {"method": "POST", "url": f"{url}/actions", "json": good},
+        {"method": "POST", "url": f"{url}/actions", "json": good, "headers": {"authorization": "Bearer  x"}},
+        {"method": "POST", "url": f"{url}/actions", "json": good, "headers": {"authorization": them}},
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "json": good,
+            "headers": {"authorization": f"Bearer {other}"},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "content": b"{",
+            "headers": {"authorization": me, "content-type": "application/json"},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "content": b"{}",
+            "headers": {"authorization": me, "content-type": "text/plain"},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "json": {**good, "extra": 1},
+            "headers": {"authorization": me},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "json": {**good, "expected_seq": "4"},
+            "headers": {"authorization": me},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "json": {"action": {"type": "fly"}},
+            "headers": {"authorization": me},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "json": {**good, "expected_seq": 3},
+            "headers": {"authorization": me},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "json": good,
+            "headers": {"authorization": me, "idempotency-key": "a b"},
+        },
+        {
+            "method": "POST",
+            "url": "/v1/matches/unknown/actions",
+            "json": good,
+            "headers": {"authorization": me},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "json": good,
+            "headers": {"authorization": me, "idempotency-key": "k1"},
+        },
+        {
+            "method": "POST",
+            "url": f"{url}/actions",
+            "json": good,
+            "headers": {"authorization": me, "idempotency-key": "k1"},
+        },
+        {"method": "GET", "url": f"{url}/view", "headers": {"authorization": them}},
+    ]
+
+
+def comparable(response: httpx.Response, match_id: str) -> Any:
+    body = TIME.sub("<time>", response.text.replace(match_id, "<match>"))
+    return response.status_code, response.headers.get("content-type"), body
+
+
+@pytest.mark.parametrize("index", range(22))
+async def test_hot_and_fastapi_answer_alike(index: int) -> None:
+    answers = []
+    for hot in (True, False):
+        async with app_client(hot) as client:
+            match_id, tokens, other = await table(client)
+            view = (await client.get(f"/v1/matches/{match_id}/view")).json()
+            seat = view["to_act"][0]
+            mine = (
+                await client.get(
+                    f"/v1/matches/{match_id}/view", headers={"authorization": f"Bearer {tokens[seat]}"}
+                )
+            ).json()
+            requests = cases(match_id, tokens, other, seat, mine["legal_actions"][0])
+            for request in requests[:index]:  # the same history before the request compared
+                await client.request(**request)
+            response = await client.request(**requests[index])
+            answers.append(comparable(response, match_id))
+    assert answers[0] == answers[1]

@@ -1,0 +1,47 @@
+"""The TypeScript client's own suite, run from the README's one test command.
+
+`npm ci` from the committed lock file, the strict type check, the ES-module build, then its
+`node --test` suite against real servers (started from this repository's virtual environment, so
+it tests this very checkout). Without Node.js ≥ 20 it skips on a laptop and fails in CI
+(`TEST_REQUIRE_SERVICES=1`), like the PostgreSQL and Redis tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REQUIRE_SERVICES
+
+TS = Path(__file__).resolve().parents[2] / "clients" / "typescript"
+
+
+def _node_ok() -> bool:
+    node = shutil.which("node")
+    if node is None or shutil.which("npm") is None:
+        return False
+    out = subprocess.run([node, "-p", "process.versions.node"], capture_output=True, text=True, check=False)
+    return out.returncode == 0 and int(out.stdout.split(".")[0] or 0) >= 20
+
+
+@pytest.mark.slow
+def test_the_typescript_client_suite_passes() -> None:
+    if not _node_ok():
+        message = "Node.js >= 20 and npm are needed for clients/typescript"
+        if REQUIRE_SERVICES:
+            pytest.fail(message)
+        pytest.skip(message)
+    env = {**os.environ, "DRAGO_PYTHON": sys.executable}
+    for step in (
+        ["npm", "ci", "--no-audit", "--no-fund"],
+        ["npm", "run", "typecheck"],
+        ["npm", "run", "build"],
+        ["npm", "test"],
+    ):
+        done = subprocess.run(step, cwd=TS, env=env, capture_output=True, text=True, timeout=900, check=False)
+        assert done.returncode == 0, f"{' '.join(step)} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"

@@ -1,0 +1,195 @@
+"""Creating, joining and starting matches: every step an event in the match's own stream."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from app.games.core import replay
+from app.matches.fairness import canonical_json
+from app.matches.fold import decode
+from app.service import errors, reading, seating
+from app.service.auth import hash_token, identify
+from app.service.context import Config, Context
+from app.service.ports import MatchFilter
+from app.store.memory import MemoryEventStore
+from tests.service.conftest import RecordingNotifier
+from tests.service.helpers import ORDER, create, play_randomly, seated
+from tests.service.toy_game import GAMES, TOY
+
+
+async def test_a_match_waits_until_its_last_seat_is_filled(ctx: Context, store: MemoryEventStore) -> None:
+    match_id = await create(ctx)
+    summary = await reading.get_summary(ctx, match_id)
+    assert summary.status == "waiting" and summary.seq == 1 and summary.to_act == ()
+    assert len(summary.commitment) == 64
+    grant = await seating.join_seat(ctx, match_id, 0, "  ann  ")
+    assert grant.seat == 0 and len(grant.token) >= 40
+    await seating.join_seat(ctx, match_id, 1, "bob")
+    summary = await reading.get_summary(ctx, match_id)
+    assert summary.status == "active" and summary.to_act == (0,)
+    assert [s.name for s in summary.seats] == ["ann", "bob"]
+    events = await store.read(match_id)
+    assert [(e.type, e.seq, e.commit) for e in events] == [
+        ("dealt", 1, 1),
+        ("seat_joined", 2, 2),
+        ("seat_joined", 3, 4),
+        ("match_started", 4, 4),
+    ]
+    assert events[1].data == {
+        "type": "seat_joined",
+        "seat": 0,
+        "name": "ann",
+        "bot": False,
+        "level": None,
+        "player_id": None,
+    }
+    page = await reading.list_matches(ctx, MatchFilter(status="active"))
+    assert [m.id for m in page.items] == [match_id] and page.total == 1
+
+
+async def test_tokens_are_stored_only_as_hashes_and_checked_per_match(
+    ctx: Context, store: MemoryEventStore
+) -> None:
+    match_id, callers = await seated(ctx)
+    rows = await store.get_seats(match_id)
+    assert all(r.token_hash is not None and len(r.token_hash) == 64 for r in rows)
+    assert hash_token("x") == hashlib.sha256(b"x").hexdigest()
+    assert callers[1].match_id == match_id and callers[1].seat == 1
+    with pytest.raises(errors.Unauthorized):
+        await identify(ctx, "nope")
+    with pytest.raises(errors.Unauthorized):
+        await identify(ctx, None)
+    other, other_callers = await seated(ctx)
+    with pytest.raises(errors.Forbidden):
+        await reading.get_view(ctx, match_id, other_callers[0])
+    with pytest.raises(errors.SeatTaken):
+        await seating.join_seat(ctx, match_id, 0, "eve")
+    with pytest.raises(errors.NotFound):
+        await seating.join_seat(ctx, match_id, 2, "eve")
+    with pytest.raises(errors.ValidationFailed):
+        await seating.join_seat(ctx, other, 0, "\x00")
+
+
+async def test_a_full_game_reveals_a_log_that_replays(ctx: Context, notifier: RecordingNotifier) -> None:
+    match_id, callers = await seated(ctx)
+    with pytest.raises(errors.MatchNotFinished):
+        await reading.reveal(ctx, match_id)
+    await play_randomly(ctx, match_id, callers, random.Random(1))
+    summary = await reading.get_summary(ctx, match_id)
+    assert summary.status == "finished" and summary.to_act == ()
+    revealed = await reading.reveal(ctx, match_id)
+    events = revealed.events
+    assert [e.seq for e in events] == list(range(1, summary.seq + 1))
+    assert events[-1].type == "match_ended" and events[-1].commit == summary.seq
+    deal = events[0].data
+    digest = hashlib.sha256(canonical_json({"deal": deal, "secret": revealed.secret})).hexdigest()
+    assert digest == revealed.commitment == summary.commitment
+    game_events = [decode(TOY, e) for e in events if e.type in TOY.event_types]
+    final = replay(TOY, game_events)
+    outcome = TOY.outcome(final)
+    assert outcome is not None and outcome.scores == summary.scores == tuple(revealed.outcome["scores"])
+    assert notifier.calls[-1] == (match_id, summary.seq)
+
+
+async def test_the_dice_follow_the_secret(store: MemoryEventStore) -> None:
+    """Two matches with the same dev seed deal and draw the same cards."""
+    ctx = Context(store, GAMES, config=Config(dev_features=True))
+    logs = []
+    for _ in range(2):
+        match_id, callers = await seated(ctx, seed="fixed")
+        await play_randomly(ctx, match_id, callers, random.Random(7))
+        logs.append([(e.type, dict(e.data)) for e in await store.read(match_id) if e.type != "seat_joined"])
+    assert logs[0] == logs[1]
+
+
+async def test_bots_take_their_seats_at_creation(ctx: Context, store: MemoryEventStore) -> None:
+    match_id = await create(ctx, bots={1: "random"})
+    summary = await reading.get_summary(ctx, match_id)
+    assert summary.seats[1].bot and summary.seats[1].level == "random" and summary.seats[1].name == "bot 1"
+    all_bots = await create(ctx, bots={0: None, 1: "greedy"})
+    events = await store.read(all_bots)
+    assert [e.type for e in events] == ["dealt", "seat_joined", "seat_joined", "match_started"]
+    assert {e.commit for e in events} == {4}  # the creation is one commit
+    summary = await reading.get_summary(ctx, all_bots)
+    assert summary.status == "active" and summary.seats[0].level == "greedy"  # the default level
+
+
+async def test_creation_refusals_change_nothing(ctx: Context, store: MemoryEventStore) -> None:
+    cases: list[tuple[dict[str, object], str]] = [
+        ({"game": "chess"}, "game"),
+        ({"players": 3}, "players"),
+        ({"options": {"rounds": 9}}, "options.rounds"),
+        ({"bots": {2: None}}, "bots"),
+        ({"bots": {1: "grandmaster"}}, "bots"),
+        ({"setup": {"order": [1]}}, "setup.order"),
+        ({"settings": {"clock": {"per_decision_s": 0}}}, "clock.per_decision_s"),
+        ({"settings": {"visibility": "secret"}}, "visibility"),
+        ({"settings": {"lifecycle": True}}, "lifecycle"),
+    ]
+    for kwargs, field in cases:
+        with pytest.raises(errors.ValidationFailed) as info:
+            await create(ctx, **kwargs)
+        assert info.value.details["field"] == field, kwargs
+    assert (await store.list_matches(MatchFilter(include_unlisted=True)))[1] == 0
+
+
+async def test_dev_features_are_refused_when_off(store: MemoryEventStore) -> None:
+    ctx = Context(store, GAMES)
+    for kwargs in ({"seed": "x"}, {"setup": {"order": ORDER}}):
+        with pytest.raises(errors.Forbidden):
+            await create(ctx, **kwargs)
+
+
+async def test_unlisted_matches_need_their_invite(ctx: Context) -> None:
+    from app.service import creating
+    from app.service.creating import CreateRequest
+
+    created = await creating.create_match(ctx, CreateRequest("toy", 2, settings={"visibility": "unlisted"}))
+    assert created.invite is not None and created.invite.startswith("iv_")
+    match_id = created.match.id
+    public = await create(ctx)
+    page = await reading.list_matches(ctx, MatchFilter())
+    assert [m.id for m in page.items] == [public]
+    for invite in (None, "iv_wrong"):
+        with pytest.raises(errors.Forbidden):
+            await seating.join_seat(ctx, match_id, 0, "eve", invite=invite)
+    await seating.join_seat(ctx, match_id, 0, "ann", invite=created.invite)
+    assert (await reading.get_summary(ctx, match_id)).seats[0].name == "ann"
+
+
+async def test_the_lobby_shows_free_seats_and_filters_open_matches(ctx: Context) -> None:
+    waiting = await create(ctx)
+    await seating.join_seat(ctx, waiting, 1, "bob")
+    full, _ = await seated(ctx)
+    page = await reading.list_matches(ctx, MatchFilter(open=True))
+    assert [m.id for m in page.items] == [waiting]
+    assert [s.taken for s in page.items[0].seats] == [False, True]
+    assert {m.id for m in (await reading.list_matches(ctx, MatchFilter(open=False))).items} == {full}
+
+
+async def test_only_events_this_process_missed_are_read(store: MemoryEventStore) -> None:
+    reads: list[int] = []
+    original = store.read
+
+    async def counting_read(match_id: str, after: int = 0, limit: int | None = None) -> object:
+        reads.append(after)
+        return await original(match_id, after, limit)
+
+    store.read = counting_read  # type: ignore[method-assign, assignment]
+    ctx = Context(store, GAMES, config=Config(dev_features=True))
+    match_id, callers = await seated(ctx, setup={"order": ORDER})
+    from app.service import acting
+
+    reads.clear()
+    await acting.submit_action(ctx, match_id, callers[0], {"type": "play", "card": 1})
+    await acting.submit_action(ctx, match_id, callers[1], {"type": "play", "card": 4})
+    assert reads == []  # this process committed the state it acts on: nothing to read
+    other = Context(store, GAMES)  # a second process, its own cache
+    await acting.submit_action(other, match_id, callers[0], {"type": "play", "card": 2})
+    assert reads[-1] == 0
+    # The first process's cache is stale: its append conflicts, then it reads only what it missed.
+    await acting.submit_action(ctx, match_id, callers[1], {"type": "play", "card": 5})
+    assert reads[-1] == 8

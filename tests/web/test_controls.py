@@ -1,0 +1,155 @@
+"""The controls around the boards, in a real browser: an unlisted match joined through its invite
+link, the turn clock, the host's token reissue (the old token stops working, the new link works)
+and abort, resigning in two clicks, turn drafts (undo, finish turn), and the lobby's filters; every
+control has an accessible name and stays within the keyboard's reach.
+"""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.clients.servers import ServerProcess
+from tests.web.pages import click_legal, join, legal, open_page, page_errors, snapshot, unnamed_controls
+
+pytestmark = pytest.mark.slow
+
+
+def create(page: Page, game: str, **choices: str) -> str:
+    """Fill the create form (`choices`: element id → value) and create; the match's id."""
+    page.wait_for_selector("form.create")
+    page.select_option("#create-game", game)
+    page.wait_for_selector(f"[id^=option-{game}-]")
+    for element, value in choices.items():
+        kind = page.get_attribute(f"#{element}", "type")
+        if kind == "checkbox":
+            page.check(f"#{element}")
+        elif kind == "number":
+            page.fill(f"#{element}", value)
+            page.dispatch_event(f"#{element}", "change")
+        else:
+            page.select_option(f"#{element}", value)
+    page.click("text=Create match")
+    page.wait_for_url(re.compile(r"#/match/[0-9a-f]{32}"))
+    found = re.search(r"#/match/([0-9a-f]{32})", page.url)
+    assert found
+    return found.group(1)
+
+
+def test_invite_link_clock_reissue_resign_and_abort(browser: Browser, web_server: ServerProcess) -> None:
+    host = open_page(browser, web_server.url + "/")
+    assert unnamed_controls(host) == []
+    match_id = create(
+        host,
+        "mount_drago",
+        **{
+            "create-visibility": "unlisted",
+            "create-clock": "decision",
+            "option-mount_drago-first_player": "0",
+        },
+    )
+    invite = host.input_value("[aria-label='Invite link']")
+    assert invite and "invite=iv_" in invite
+    lobby = open_page(browser, web_server.url + "/")
+    lobby.wait_for_function(
+        "() => document.querySelector('table.matches') || /No match here/.test(document.body.textContent)"
+    )
+    assert lobby.locator(f"[data-match='{match_id}']").count() == 0, "an unlisted match is in the lobby"
+
+    friend = open_page(browser, invite)
+    join(friend, 1, "Bo")
+    join(host, 0, "Ada")
+    host.wait_for_selector("[data-status=active]")
+    shown = host.inner_text("[data-deadline]")
+    assert re.fullmatch(r"(\d+ d )?\d\d:\d\d:\d\d", shown)
+    host.wait_for_function(
+        "shown => document.querySelector('[data-deadline]').textContent !== shown", arg=shown
+    )
+    assert unnamed_controls(host) == []
+
+    host.click("[aria-label='Reissue the token of seat 1']")
+    link = host.input_value("[aria-label='New link for seat 1']")
+    assert link and "token=" in link
+    friend.wait_for_selector("text=no longer works")
+    friend.goto(link)
+    friend.wait_for_url("**as=1")
+    friend.wait_for_selector("[data-connection=live]")
+    assert "token=" not in friend.url, "the token stays in the browser, not in the address"
+
+    friend.click("text=Resign")
+    friend.click("text=Yes, resign")
+    for page in (host, friend):  # two players: the other one wins
+        page.wait_for_selector("text=Winner: Ada (resigned)")
+        page.wait_for_selector("[data-fair=yes]")
+    with httpx.Client(base_url=web_server.url) as http:
+        assert http.get(f"/v1/matches/{match_id}").json()["seats"][1]["resigned"] is True
+
+    host.goto(web_server.url + "/")
+    waiting = create(host, "yutaka", **{"create-seat-1": "greedy"})
+    host.wait_for_selector("text=Seat 1: bot 1 (bot, greedy)")
+    host.click("text=Abort the match")
+    host.wait_for_selector("[data-status=aborted]")
+    host.wait_for_selector("[data-fair=yes]")
+    lobby.select_option("#filter-status", "aborted")
+    lobby.wait_for_selector(f"[data-match='{waiting}']")
+    lobby.select_option("#filter-game", "mount_drago")
+    lobby.wait_for_selector(f"[data-match='{waiting}']", state="detached")
+    for page in (host, friend, lobby):
+        assert page_errors(page) == []
+
+
+def test_turn_drafts_undo_and_finish_turn(browser: Browser, web_server: ServerProcess) -> None:
+    ada = open_page(browser, web_server.url + "/")
+    match_id = create(ada, "mount_drago", **{"create-drafts": "on", "option-mount_drago-first_player": "0"})
+    join(ada, 0, "Ada")
+    bo = open_page(browser, f"{web_server.url}/#/match/{match_id}")
+    join(bo, 1, "Bo")
+    ada.wait_for_selector("[data-legal]:not([disabled])")
+    before = snapshot(ada)
+    hand = [card for zone, card, *_ in before["board"] if zone == "hand"]
+    ada.locator(
+        "[data-legal]:not([disabled])"
+    ).first.focus()  # by keyboard: a card, the first step of a private draft
+    ada.keyboard.press("Enter")
+    ada.wait_for_selector("[aria-label='Undo the last step']")
+    assert "Draft: 1 step" in ada.inner_text(".draft")
+    assert len([c for z, c, *_ in snapshot(ada)["board"] if z == "hand"]) == len(hand) - 1
+    ada.click("[aria-label='Undo the last step']")
+    ada.wait_for_function("n => document.querySelectorAll('[data-zone=hand]').length === n", arg=len(hand))
+    assert [c for z, c, *_ in snapshot(ada)["board"] if z == "hand"] == hand
+    ada.locator("[data-legal]:not([disabled])").first.click()
+    for _ in range(12):  # the rider choice and discards, if any, then finish the turn
+        ada.wait_for_selector("[data-legal]:not([disabled])")
+        actions = legal(ada)
+        finish = [i for i, a in enumerate(actions) if a["type"] == "finish_turn"]
+        click_legal(ada, finish[0] if finish else 0)
+        if finish:
+            break
+    ada.wait_for_selector(".draft", state="detached")
+    bo.wait_for_selector("[data-legal]:not([disabled])")  # the turn was published: Bo is to act
+    with httpx.Client(base_url=web_server.url) as http:
+        events = http.get(f"/v1/matches/{match_id}/events").json()["events"]
+    assert any(e["type"] == "draft_published" for e in events)
+    assert page_errors(ada) == []
+
+
+def test_a_four_player_match_is_drawn_on_its_side_of_the_board(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    with httpx.Client(base_url=web_server.url) as http:
+        match_id = http.post("/v1/matches", json={"game": "mount_drago", "players": 4}).json()["id"]
+        side = http.get("/v1/games/mount_drago").json()["catalogue"]["tracks"]["4-5"]
+    watcher = open_page(browser, f"{web_server.url}/#/match/{match_id}?as=spectator")
+    watcher.wait_for_selector(".board")
+    assert "board side for 4-5 players" in watcher.inner_text(".track-figure figcaption")
+    spaces = watcher.locator(".track .space")
+    assert spaces.count() == len(side)
+    assert [spaces.nth(i).get_attribute("class") for i in range(len(side))] == [
+        f"space kind-{space['kind']}" for space in side
+    ]
+    assert watcher.locator("[data-seat-row]").count() == 4
+    assert watcher.locator("text=Join seat 3").count() == 1
+    assert unnamed_controls(watcher) == []

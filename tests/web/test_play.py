@@ -1,0 +1,183 @@
+"""Both games played to the end in a real browser: two contexts create (through the lobby's form),
+join and play a match by clicking legal actions, a third watches it; a reload and a dropped
+WebSocket mid-game resume exactly; the spectator's page is checked at every commit against the
+revealed log (no hand card, no hidden tile); the replay slider and the fairness check run after the
+end. Screenshots of each board are written to `docs/screenshots/` with `DRAGO_WRITE_SCREENSHOTS=1`
+(to a temporary directory otherwise, so a test run leaves the tree clean).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, WebSocketRoute
+
+from tests.clients.servers import ServerProcess
+from tests.web.pages import (
+    click_legal,
+    foreign_requests,
+    join,
+    legal,
+    open_page,
+    page_errors,
+    picks,
+    snapshot,
+    unnamed_controls,
+    wait_seq,
+)  # fmt: skip
+from tests.web.truth import Truth, check_spectator
+
+pytestmark = pytest.mark.slow
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+MAX_STEPS = 600  # a hang guard: these strategies end a game in far fewer clicks
+
+Strategy = Callable[[Page, httpx.Client, str], None]
+
+
+def drago_turn(page: Page, http: httpx.Client, match_id: str) -> None:
+    """Rush the leading dragons to the summit: keep the rider, discard when allowed, then end."""
+    actions = legal(page)
+    positions = http.get(f"/v1/matches/{match_id}/view").json()["positions"]
+
+    def rank(action: dict[str, Any]) -> tuple[int, ...]:
+        kind = ["choose_rider", "discard", "play", "end_turn"].index(action["type"])
+        card = action.get("card", {"dragon": "blue", "value": 0})
+        keep = action.get("choice") == "keep"
+        return (kind, -keep, -positions[card["dragon"]], -card["value"])
+
+    best = min(range(len(actions)), key=lambda i: rank(actions[i]))
+    click_legal(page, best)
+
+
+def yutaka_turn(page: Page, http: httpx.Client, match_id: str) -> None:
+    """Reveal when asked; play equipment or dynamite first (they reveal tiles, which ends the game)."""
+    actions = legal(page)
+    if actions:
+        click_legal(page, 0)
+        return
+    cards = picks(page)
+    order = ["equipment", "dynamite", "idol", "dagger", "amphora", "crystal"]
+    best = min(range(len(cards)), key=lambda i: order.index(cards[i].split("-")[0]))
+    page.locator("[data-pick]").nth(best).click()
+    page.wait_for_selector("[data-legal]:not([disabled])")
+    click_legal(page, sum(map(ord, "".join(cards))) % len(legal(page)))  # spread over the islands
+
+
+def create(page: Page, game: str, options: dict[str, str]) -> str:
+    page.wait_for_selector("form.create")
+    page.select_option("#create-game", game)
+    for name, value in options.items():
+        page.select_option(f"#option-{game}-{name}", value)
+    page.click("text=Create match")
+    page.wait_for_url(re.compile(r"#/match/[0-9a-f]{32}"))
+    match = re.search(r"#/match/([0-9a-f]{32})", page.url)
+    assert match
+    return match.group(1)
+
+
+def screenshot(page: Page, game: str, tmp: Path) -> None:
+    target = SCREENSHOTS if os.environ.get("DRAGO_WRITE_SCREENSHOTS") == "1" else tmp
+    target.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target / f"{game}.png"), full_page=True)
+
+
+def reload_resumes_exactly(page: Page) -> None:
+    before = snapshot(page)
+    page.reload()
+    page.wait_for_selector("[data-connection=live]")
+    wait_seq(page, before["seq"])
+    assert snapshot(page) == before
+
+
+def play(
+    browser: Browser, server: ServerProcess, game: str, options: dict[str, str], turn: Strategy, tmp: Path
+) -> None:
+    ada = open_page(browser, server.url + "/")
+    match_id = create(ada, game, options)
+    join(ada, 0, "Ada")
+    bo = open_page(browser, f"{server.url}/#/match/{match_id}")
+    join(bo, 1, "Bo")
+    sockets: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    watcher = open_page(browser, "about:blank")
+    watcher.context.route_web_socket(re.compile(r"/stream"), route)
+    watcher.goto(f"{server.url}/#/match/{match_id}?as=spectator")
+    seats, shots, steps = {0: ada, 1: bo}, [], 0
+    with httpx.Client(base_url=server.url) as http:
+        while True:
+            summary = http.get(f"/v1/matches/{match_id}").json()
+            for page in (ada, bo, watcher):
+                wait_seq(page, summary["seq"])
+            shots.append(snapshot(watcher))
+            if summary["status"] != "active":
+                break
+            page = seats[summary["to_act"][0]]
+            turn(page, http, match_id)
+            page.wait_for_function(
+                "seq => Number(document.querySelector('.board')?.dataset.seq) > seq", arg=summary["seq"]
+            )
+            steps += 1
+            assert steps < MAX_STEPS
+            if steps == 12:
+                screenshot(ada, game, tmp)
+                for each in (ada, watcher):
+                    assert unnamed_controls(each) == []
+            if steps == 15:
+                reload_resumes_exactly(ada)
+            if steps == 20:
+                assert sockets, "the spectator's stream did not go through the route"
+                for ws in sockets:
+                    ws.close(code=1011, reason="dropped by the test")
+                sockets.clear()
+        reveal = http.get(f"/v1/matches/{match_id}/reveal").json()
+    assert summary["status"] == "finished"
+    assert sockets, "the spectator did not reconnect after its stream was dropped"
+    final = summary["seq"]
+    truth = Truth(reveal)
+    for shot in shots:
+        check_spectator(truth, shot)
+    for page in (ada, bo, watcher):
+        page.wait_for_selector("[data-fair=yes]")
+        assert page.locator(".result .winners").count() == 1
+        seqs = [entry["seq"] for entry in snapshot(page)["log"]]
+        assert seqs == list(range(final, 0, -1)), "the history lost or repeated a commit"
+        assert page_errors(page) == []
+        assert foreign_requests(page, server.url) == []
+    check_replay(watcher, truth)
+    assert (SCREENSHOTS / f"{game}.png").exists(), "commit the board's screenshot (DRAGO_WRITE_SCREENSHOTS=1)"
+
+
+def check_replay(page: Page, truth: Truth) -> None:
+    """The replay slider, by keyboard: the first commits, as the spectator saw them."""
+    page.focus("#replay")
+    page.keyboard.press("Home")
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector(".replay-note ~ .board")  # the board appears once that position is loaded
+    shot = snapshot(page)
+    assert shot["seq"] < max(truth.states)
+    check_spectator(truth, shot)
+    page.click("text=Back to live")
+    wait_seq(page, max(truth.states))
+
+
+def test_mount_drago_is_played_to_the_end_in_the_browser(
+    browser: Browser, web_server: ServerProcess, tmp_path: Path
+) -> None:
+    play(browser, web_server, "mount_drago", {}, drago_turn, tmp_path)
+
+
+def test_yutaka_is_played_to_the_end_in_the_browser(
+    browser: Browser, web_server: ServerProcess, tmp_path: Path
+) -> None:
+    play(browser, web_server, "yutaka", {"mode": '"mixed"'}, yutaka_turn, tmp_path)

@@ -1,0 +1,64 @@
+/**
+ * The fairness check, once the match is over: `GET …/reveal` publishes the secret and the full log;
+ * the browser computes SHA-256 of the canonical JSON of `{"deal": <first event's data>, "secret"}`
+ * and compares it with the commitment the server published when it created the match (from the
+ * match summary) and repeats in the reveal. Both must match: the deal was fixed before anyone played.
+ */
+
+import type { Reveal } from "drago-client";
+import { api, describeError } from "../api.js";
+import { canonicalJson } from "../canonical.js";
+import { button, h } from "../dom.js";
+import type { MatchContext } from "../match/context.js";
+import { sha256Hex } from "../sha256.js";
+
+export interface FairnessResult {
+  computed: string;
+  published: string;
+  revealed: string;
+  via: string;
+  events: number;
+  secret: string;
+}
+
+export async function checkFairness(reveal: Reveal, published: string): Promise<FairnessResult> {
+  const deal = reveal.events[0]?.data;
+  const { hex, via } = await sha256Hex(canonicalJson({ deal, secret: reveal.secret }));
+  return { computed: hex, published, revealed: reveal.commitment, via, events: reveal.events.length, secret: reveal.secret };
+}
+
+async function run(ctx: MatchContext): Promise<void> {
+  ctx.state.ui.fairness = "checking";
+  ctx.update();
+  try {
+    const reveal = await api.revealMatch(ctx.state.matchId);
+    ctx.state.ui.fairness = await checkFairness(reveal, ctx.state.summary?.commitment ?? "");
+  } catch (error) {
+    ctx.state.ui.fairness = `The reveal could not be read: ${describeError(error)}`;
+  }
+  ctx.update();
+}
+
+export function fairnessPanel(ctx: MatchContext): HTMLElement | null {
+  const status = ctx.state.summary?.status;
+  if (status !== "finished" && status !== "aborted") return null;
+  const state = ctx.state.ui.fairness as FairnessResult | string | undefined;
+  if (state === undefined) queueMicrotask(() => void run(ctx));
+  let body: Node | string = "Checking…";
+  if (typeof state === "string" && state !== "checking") body = state;
+  if (typeof state === "object") {
+    const ok = state.computed === state.published && state.computed === state.revealed;
+    body = h("div", { "data-fair": ok ? "yes" : "no" },
+      h("p", { class: ok ? "ok" : "bad", role: "status" }, ok
+        ? "✔ The deal matches the commitment published at creation."
+        : "✘ The deal does NOT match the commitment published at creation."),
+      h("dl", {},
+        h("dt", {}, "Published commitment"), h("dd", {}, h("code", { "data-commitment": "published" }, state.published)),
+        h("dt", {}, `SHA-256 computed here (${state.via})`), h("dd", {}, h("code", { "data-commitment": "computed" }, state.computed)),
+        h("dt", {}, "Secret"), h("dd", {}, h("code", {}, state.secret)),
+        h("dt", {}, "Full log"), h("dd", {}, `${state.events} events, every shuffle and draw`)));
+  }
+  return h("section", { class: "fairness", "aria-labelledby": "fairness-title" },
+    h("h2", { id: "fairness-title" }, "Fairness"), body,
+    typeof state === "string" && state !== "checking" ? button("Check again", () => void run(ctx)) : null);
+}

@@ -1,0 +1,26 @@
+/** Resigning: two clicks (resign, then confirm), for a seat of an active match that has not resigned. */
+
+import { api, describeError } from "../api.js";
+import { button, h } from "../dom.js";
+import type { MatchContext } from "../match/context.js";
+
+export function resignControl(ctx: MatchContext): HTMLElement | null {
+  const { seat, token, summary, replay } = ctx.state;
+  if (seat === null || !token || replay || summary?.status !== "active" || summary.seats[seat]?.resigned) return null;
+  const confirming = ctx.state.ui.confirmResign === true;
+  const resign = async () => {
+    try {
+      await api.resign(ctx.state.matchId, { token });
+      ctx.say("You resigned.");
+      await ctx.refreshSummary();
+    } catch (error) {
+      ctx.say(describeError(error), true);
+    }
+  };
+  return h("div", { class: "resign" },
+    confirming
+      ? [h("span", {}, "Resign this match? "),
+        button("Yes, resign", () => { delete ctx.state.ui.confirmResign; void resign(); }, { class: "danger", "data-key": "resign-yes" }),
+        button("No", () => { delete ctx.state.ui.confirmResign; ctx.update(); }, { "aria-label": "Do not resign", "data-key": "resign-no" })]
+      : button("Resign", () => { ctx.state.ui.confirmResign = true; ctx.update(); }, { "data-key": "resign" }));
+}
