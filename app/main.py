@@ -11,6 +11,10 @@ stops (also on SIGTERM/SIGINT, see `app.api.streaming`), then stops the workers 
 from __future__ import annotations
 
 import functools
+import os
+import signal
+import threading
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -59,8 +63,25 @@ def service_config(settings: Settings) -> Config:
 def bot_executor(settings: Settings) -> Executor:
     """Bots search in worker processes (the event loop never waits on them); 0 workers: one thread."""
     if settings.bot_workers > 0:
-        return ProcessPoolExecutor(settings.bot_workers)
+        workers = settings.bot_workers
+        return ProcessPoolExecutor(workers, initializer=_bot_worker_init, initargs=(os.getpid(),))
     return ThreadPoolExecutor(1, thread_name_prefix="bots")
+
+
+def _bot_worker_init(server_pid: int) -> None:
+    """In each bot worker: die with the server. A forked worker inherits the server's signal
+    handlers (uvicorn's, which would only flag a copy of the server to stop) and both ends of its
+    task pipe (so it never sees EOF): after a SIGKILL of the server it would wait forever. So
+    SIGTERM and SIGINT get their default action back, and a watchdog exits when the parent is gone."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    def watch() -> None:
+        while os.getppid() == server_pid:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="bot-worker-watchdog", daemon=True).start()
 
 
 @asynccontextmanager
