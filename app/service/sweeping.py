@@ -34,6 +34,7 @@ class Sweeper:
         self._task: asyncio.Task[None] | None = None
         self._last_prune: datetime | None = None
         self.fired = 0
+        self.failed = 0  # deadlines that raised; retried on the next pass
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="sweeper")
@@ -61,8 +62,12 @@ class Sweeper:
             due = await ctx.store.due_matches(now, BATCH)
             progress = 0
             for match_id in due:
-                if await fire_due(ctx, match_id):
-                    progress += 1
+                try:
+                    if await fire_due(ctx, match_id):
+                        progress += 1
+                except Exception:  # one broken match must not hold up every deadline behind it
+                    self.failed += 1
+                    log.exception("firing the deadline of match %s failed", match_id)
             fired += progress
             if len(due) < BATCH or progress == 0:
                 break

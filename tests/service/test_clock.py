@@ -207,3 +207,24 @@ async def test_the_host_hands_a_silent_seat_to_a_bot(ctx: Context, bots: Recordi
         await seating.abort(ctx, match_id, host)
     summary = await seating.hand_to_bot(ctx, match_id, 0, host)
     assert summary.seats[0].bot and bots.woken[-1] == match_id
+
+
+async def test_a_match_that_cannot_be_fired_does_not_hold_up_the_others(
+    ctx: Context, store: MemoryEventStore, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    from datetime import timedelta
+
+    from tests.store.records import match_record
+
+    broken = match_record(  # due, with settings this server cannot read (a row written by hand)
+        game="toy", status="active", settings={"clock": {"turn_seconds": 60}}, deadline_at=clock.now
+    )
+    await store.create_match(broken, [])
+    match_id, _ = await seated(ctx, **CLOCK)
+    sweeper = Sweeper(ctx)
+    clock.advance(60)
+    assert broken.deadline_at is not None and broken.deadline_at < clock.now - timedelta(seconds=59)
+    assert await sweeper.sweep_once() == 1  # the good match's deadline fired all the same
+    assert await types(store, match_id, 4) == ["turn_timed_out"]
+    assert sweeper.failed == 1
+    assert any(broken.id in r.getMessage() for r in caplog.records if r.name == "app.sweeper")
