@@ -63,6 +63,14 @@ _STALLED = (
 _OPEN = "(status = 'waiting' AND open_seats > 0)"
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset on release, a no-op. asyncpg's default runs `SELECT pg_advisory_unlock_all();
+    CLOSE ALL; UNLISTEN *; RESET ALL` — one more round trip per query, as long as the append itself
+    — for session state this store never creates: its statements take no advisory locks, open no
+    cursors, LISTEN nowhere and SET nothing outside a transaction (the broadcaster and the
+    migrations have their own connections). asyncpg still rolls back a transaction left open."""
+
+
 class PostgresEventStore:
     """The PostgreSQL event store at `dsn` (migrated already). `max_batch` and `writers` tune the
     group commit (`PostgresAppender`); the benchmark alone changes them."""
@@ -81,7 +89,9 @@ class PostgresEventStore:
         if self._pool is None:
             async with self._opening:
                 if self._pool is None:
-                    self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.pool_size)
+                    self._pool = await asyncpg.create_pool(
+                        self.dsn, min_size=1, max_size=self.pool_size, reset=_keep_session
+                    )
         return self._pool
 
     async def _fetch(self, query: str, *args: Any) -> list[Any]:
