@@ -22,6 +22,11 @@ from app.broadcast.base import Backoff, RefCounts, cancel_and_wait
 from app.service.live import RESYNC
 from app.service.ports import MessageHandler
 
+
+async def _no_reset(conn: asyncpg.Connection) -> None:
+    """The publish pool's reset on release: nothing to reset (see `app.store.postgres`)."""
+
+
 log = logging.getLogger(__name__)
 
 _MAX_IDENTIFIER_BYTES = 63  # PostgreSQL's NAMEDATALEN - 1: longer channel names are refused
@@ -63,7 +68,8 @@ class PostgresBroadcaster:
             raise RuntimeError("broadcaster already started")
         self._handler = handler
         try:
-            self._pool = await asyncpg.create_pool(self._dsn, min_size=1, max_size=4)
+            # `pg_notify` leaves no session state: no reset round trip after each publish
+            self._pool = await asyncpg.create_pool(self._dsn, min_size=1, max_size=4, reset=_no_reset)
             listener, lost = await self._listen()
         except BaseException:
             await self.stop()
