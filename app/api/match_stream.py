@@ -10,6 +10,7 @@ closed with 4401 right after the commit that reissues its seat's token.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
@@ -26,7 +27,7 @@ from app.api.frames import (
     error_frame,
 )
 from app.api.ratelimit import client_ip
-from app.api.session import Session, log
+from app.api.session import Session, log, send_now
 from app.matches.events import SeatTokenReissued
 from app.matches.views import view_json
 from app.service import acting
@@ -52,6 +53,9 @@ class MatchSession(Session):
         self.caller: Caller | None = None
         self.token: str | None = None
         self.views = False
+        self._pending: list[Any] = []  # the events of a commit not complete yet
+        self._frames: MatchFrames | None = None
+        self._sending: asyncio.Task[None] | None = None  # a direct send that had to wait
 
     def describe(self) -> dict[str, Any]:
         return {"stream": self.kind, "match_id": self.match_id, "seat": self.seat, "seq": self.cursor}
@@ -64,6 +68,7 @@ class MatchSession(Session):
         self.views = self.flag("views")
         self.token = await self.credential(spectators=True)
         self.caller = None if self.token is None else await identify(ctx, self.token)
+        self._by_token = self.caller is not None and self.caller.kind == "seat"
         async with edge.streams.open(self.match_id) as frames:
             state = await frames.current()
             loaded = ctx.loader.cached(self.match_id) or await ctx.loader.load(self.match_id)
@@ -91,24 +96,58 @@ class MatchSession(Session):
                 await self._send_commits(sub, frames)
 
     async def _send_commits(self, sub: Subscription, frames: MatchFrames) -> None:
+        """One frame per commit, in order. Without `views`, live commits are sent by the hub's own
+        push (`_take`, no wake-up of this task per commit); this task sends the backlog, what the
+        push declined, and every frame with a view (which may need a load)."""
         viewer = self.seat
         send_text = self.ws.send_text  # the hot path: one coroutine layer less than `send`
         counters = self.edge.streams.counters
-        by_token = self.caller is not None and self.caller.kind == "seat"
-        pending: list[Any] = []
+        self._frames = frames
         while True:
+            if not self.views and not self._pending:
+                await sub.deliver_directly(self._take)  # returns when iterating is needed again
+            if self._sending is not None:
+                await self._sending  # a direct send that could not finish at once goes first
+                self._sending = None
             for event in await sub.next_batch():  # all that is queued: one wake-up, many commits
-                pending.append(event)
+                self._pending.append(event)
                 if event.seq < event.commit:
                     continue  # the rest of the commit follows
                 view = await frames.at(event.seq) if self.views else None
-                await send_text(frames.commit_frame(pending, viewer, view))
+                events, self._pending = self._pending, []
+                await send_text(frames.commit_frame(events, viewer, view))
                 counters.frames_sent += 1
-                self.cursor = event.seq
-                if by_token and any(e.type == _REISSUED and e.data.get("seat") == viewer for e in pending):
-                    self.end(Close.UNAUTHORIZED, "this seat's token was reissued")
+                if self._sent(events):
                     return
-                pending = []
+
+    def _take(self, event: Any) -> bool:
+        """The hub's direct push of one live event (synchronous): send its commit once complete.
+        Declines (False) while an earlier direct send is still under way, to keep the order."""
+        if self._sending is not None:
+            if not self._sending.done():
+                return False
+            self._sending.result()  # raises what that send met (a closed socket)
+            self._sending = None
+        if self.ended():
+            return True  # closing: nothing more goes out
+        self._pending.append(event)
+        if event.seq < event.commit:
+            return True
+        assert self._frames is not None
+        events, self._pending = self._pending, []
+        self._sending = send_now(self.ws.send_text(self._frames.commit_frame(events, self.seat)))
+        self.edge.streams.counters.frames_sent += 1
+        self._sent(events)
+        return True
+
+    def _sent(self, events: list[Any]) -> bool:
+        """After a commit's frame: move the cursor; True if the session must end (the seat's token
+        was reissued by this commit and the session authenticated with it)."""
+        self.cursor = events[-1].seq
+        if self._by_token and any(e.type == _REISSUED and e.data.get("seat") == self.seat for e in events):
+            self.end(Close.UNAUTHORIZED, "this seat's token was reissued")
+            return True
+        return False
 
     async def _receive(self) -> None:
         while True:

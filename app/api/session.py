@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Generator
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.types import Message
@@ -56,6 +56,9 @@ class Session:
         self.finished = asyncio.Event()
         self._outcome: asyncio.Future[tuple[int, str] | None] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def ended(self) -> bool:
+        return self._outcome.done()
 
     def end(self, code: int | None, reason: str = "") -> None:
         """Finish the session: close with `code`, or just stop when `code` is None (the client left)."""
@@ -224,3 +227,41 @@ def _reason(text: str) -> str:
     if len(data) <= 123:
         return text
     return data[:120].decode(errors="ignore") + "…"
+
+
+def send_now(send: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
+    """Run a send coroutine synchronously as far as it goes: None when it finished (a WebSocket
+    send that only buffers its bytes, as uvicorn's does), else a task that finishes it. Errors it
+    meets synchronously are raised here."""
+    try:
+        waiting = send.send(None)
+    except StopIteration:
+        return None
+    return asyncio.ensure_future(_Rest(send, waiting).run())
+
+
+class _Rest:
+    """The rest of a coroutine that yielded `waiting` (a future) outside any task: awaited in a
+    task, it waits for what the coroutine waited for, then resumes it, as its own task would."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.coro, self.waiting = coro, waiting
+
+    async def run(self) -> None:
+        await self
+
+    def __await__(self) -> Generator[Any, None, None]:
+        waiting = self.waiting
+        while True:
+            try:
+                yield waiting
+            except BaseException as e:  # cancelled while waiting: the coroutine gets it
+                try:
+                    waiting = self.coro.throw(e)
+                except StopIteration:
+                    return
+                continue
+            try:
+                waiting = self.coro.send(None)
+            except StopIteration:
+                return

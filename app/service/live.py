@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -307,6 +307,8 @@ class Subscription:
         self._ended: SubscriptionEnded | None = None
         self._closed = False
         self._signal = asyncio.Event()
+        self._sink: Callable[[Any], bool] | None = None  # see `deliver_directly`
+        self._parked: asyncio.Future[None] | None = None
 
     async def __aenter__(self) -> Subscription:
         if self._feed is not None or self._closed:
@@ -362,9 +364,57 @@ class Subscription:
         self.last_seq = batch[-1].seq
         return batch
 
+    async def deliver_directly(self, sink: Callable[[Any], bool]) -> None:
+        """Hand each live event to `sink` synchronously, as the reader pushes it, until the sink
+        declines one (returns False: that event and the next are queued as usual), raises (the
+        error is raised here), or the subscription ends. Returns at once when events are queued or
+        the backlog is still being read: iterate (`next_batch`) first.
+
+        A fan-out to many connections pays a task wake-up per connection and commit; a sink that
+        can send without waiting (a WebSocket write that only buffers) saves it. The order and
+        exactly-once guarantees are the iteration's: the sink sees each seq > the last one handed
+        out, in order, and what it declines is iterated next.
+        """
+        feed = self._feed
+        if feed is None or self._closed:
+            raise RuntimeError("deliver inside `async with hub.subscribe(...)`")
+        if self._ended is not None or self._queue:
+            return
+        if not self._live:
+            if self._pos < feed.cursor:
+                return  # a backlog to read first
+            self._live = True  # caught up: from now on the reader pushes every seq > _pos
+        self._parked = asyncio.get_running_loop().create_future()
+        self._sink = sink
+        try:
+            await self._parked
+        finally:
+            self._sink = None
+            self._parked = None
+
+    def _unpark(self, error: BaseException | None = None) -> None:
+        self._sink = None
+        parked = self._parked
+        if parked is not None and not parked.done():
+            if error is None:
+                parked.set_result(None)
+            else:
+                parked.set_exception(error)
+
     def _push(self, event: Any) -> None:
         if not self._live or event.seq <= self._pos:
             return
+        sink = self._sink
+        if sink is not None and not self._queue:
+            try:
+                taken = sink(event)
+            except Exception as e:  # the sink's own failure (a closed socket): its caller's to handle
+                self._unpark(e)
+                return
+            if taken:
+                self._pos = self.last_seq = event.seq
+                return
+            self._unpark()  # declined: queued below, and the caller iterates
         if len(self._queue) >= self._hub._queue_limit:
             self._hub._counters["slow_consumers"] += 1
             self._end(SlowConsumer(f"more than {self._hub._queue_limit} events behind"))
@@ -381,3 +431,4 @@ class Subscription:
         if self._feed is not None:
             self._feed.subscribers.discard(self)  # the feed is closed when this one leaves
         self._signal.set()
+        self._unpark()

@@ -379,3 +379,71 @@ async def test_a_cancelled_last_leaver_still_closes_the_feed(hub: LiveHub, spy: 
         await task
     await eventually(lambda: spy.count("unsubscribe", "m") == 1)
     assert hub.stats()["matches"] == 0
+
+
+# --- direct delivery (the fan-out without a task wake-up per subscriber) --------------------------
+
+
+async def test_direct_delivery_hands_live_events_to_the_sink_in_order(
+    hub: LiveHub, store: FlakyStore
+) -> None:
+    await commit(hub, store, "m", 2)
+    async with hub.subscribe("m", after=0) as sub:
+        await asyncio.wait_for(sub.deliver_directly(lambda e: True), GUARD)  # a backlog: returns at once
+        assert await take(sub, 2) == [1, 2]
+        got: list[int] = []
+
+        def sink(event: StoredEvent) -> bool:
+            got.append(event.seq)
+            return True
+
+        parked = asyncio.ensure_future(sub.deliver_directly(sink))
+        await asyncio.sleep(0)
+        await commit(hub, store, "m", 3)
+        await commit(hub, store, "m")
+        await eventually(lambda: got == [3, 4, 5, 6])
+        assert sub.last_seq == 6 and not parked.done()
+        parked.cancel()
+        await asyncio.gather(parked, return_exceptions=True)
+        await commit(hub, store, "m")
+        assert await take(sub, 1) == [7] and got == [3, 4, 5, 6]  # no sink once it is no longer awaited
+
+
+async def test_what_the_sink_declines_is_iterated_next_exactly_once(hub: LiveHub, store: FlakyStore) -> None:
+    async with hub.subscribe("m") as sub:
+        got: list[int] = []
+
+        def sink(event: StoredEvent) -> bool:
+            if event.seq >= 3:
+                return False
+            got.append(event.seq)
+            return True
+
+        parked = asyncio.ensure_future(sub.deliver_directly(sink))
+        await asyncio.sleep(0)
+        await commit(hub, store, "m", 5)
+        await asyncio.wait_for(parked, GUARD)  # declined: the caller is back
+        assert got == [1, 2]
+        assert await take(sub, 3) == [3, 4, 5]
+
+
+async def test_a_failing_sink_raises_in_its_caller_and_going_away_unparks(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster
+) -> None:
+    async with hub.subscribe("m") as sub:
+
+        def broken(event: StoredEvent) -> bool:
+            raise ConnectionResetError("the socket is gone")
+
+        parked = asyncio.ensure_future(sub.deliver_directly(broken))
+        await asyncio.sleep(0)
+        await commit(hub, store, "m")
+        with pytest.raises(ConnectionResetError):
+            await asyncio.wait_for(parked, GUARD)
+    async with hub.subscribe("m") as sub:
+        parked = asyncio.ensure_future(sub.deliver_directly(lambda e: True))
+        await asyncio.sleep(0)
+        await hub.stop()
+        await asyncio.wait_for(parked, GUARD)
+        with pytest.raises(GoingAway):
+            await anext(sub)
