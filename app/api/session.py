@@ -173,7 +173,8 @@ class Session:
     async def _auth_frame(self) -> str | None:
         timeout = self.edge.auth_timeout
         try:
-            message = await asyncio.wait_for(self.ws.receive(), timeout)
+            async with asyncio.timeout(timeout):  # not wait_for, which can swallow a cancel on 3.11
+                message = await self.ws.receive()
         except TimeoutError:
             raise svc.Unauthorized(
                 f"send the credential: an auth frame within {timeout:g} s, ?token=…, or ?spectate=1"

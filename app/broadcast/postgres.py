@@ -138,13 +138,17 @@ class PostgresBroadcaster:
     async def _watch(self, conn: Any, lost: asyncio.Event) -> None:
         """Return when `conn` is closed or stops answering."""
         while not lost.is_set() and not conn.is_closed():
+            # `asyncio.timeout`, not `wait_for`: on Python 3.11 `wait_for` can swallow a cancel that
+            # lands as its inner call finishes, and then `stop()` would wait on this loop forever.
             try:
-                await asyncio.wait_for(lost.wait(), self._health_interval)
+                async with asyncio.timeout(self._health_interval):
+                    await lost.wait()
                 return
             except TimeoutError:
                 pass
             try:
-                await asyncio.wait_for(conn.fetchval("SELECT 1"), self._health_interval)
+                async with asyncio.timeout(self._health_interval):
+                    await conn.fetchval("SELECT 1")
             except Exception as exc:
                 log.warning("LISTEN connection on %s failed its health check: %s", self.channel, exc)
                 return
