@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.errors import render
+from app.api.middleware import replay_body
 from app.api.render import action_response, view_response
 from app.api.schemas import SubmitAction
 from app.service import acting, reading
@@ -96,7 +97,7 @@ class HotRoutes:
             except ValidationError:
                 request = None
         if request is None or not token:
-            await self.app(scope, _replay(messages, receive), send)  # FastAPI answers, refusals included
+            await self.app(scope, replay_body(messages, receive), send)  # FastAPI answers, refusals included
             return
         ctx = self.fastapi.state.ctx
         self._label(scope, "submitAction")
@@ -149,14 +150,3 @@ async def _body(receive: Receive) -> tuple[bytes, list[Message]]:
         if not message.get("more_body", False):
             break
     return b"".join(chunks), messages
-
-
-def _replay(messages: list[Message], receive: Receive) -> Receive:
-    pending = list(messages)
-
-    async def replay() -> Message:
-        if pending:
-            return pending.pop(0)
-        return await receive()
-
-    return replay

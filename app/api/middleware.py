@@ -123,7 +123,7 @@ class BodyLimit:
         while True:
             message = await receive()
             if message["type"] != "http.request":  # the client went away: let the app see it
-                await self.app(scope, _replay([message], receive), send)
+                await self.app(scope, replay_body([message], receive), send)
                 return
             body = message.get("body", b"")
             size += len(body)
@@ -134,10 +134,11 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        await self.app(scope, _replay([whole], receive), send)
+        await self.app(scope, replay_body([whole], receive), send)
 
 
-def _replay(messages: list[Message], receive: Receive) -> Receive:
+def replay_body(messages: list[Message], receive: Receive) -> Receive:
+    """A `receive` that hands out `messages` (a body already read) first, then the real one."""
     pending = list(messages)
 
     async def replay() -> Message:

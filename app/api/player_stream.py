@@ -10,14 +10,16 @@ A rotated key closes the stream (4401) at the next heartbeat.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import PONG, AuthFrame, Close, InvalidAction, PingFrame, error_frame
+from app.api.frames import PING, PONG, AuthFrame, Close, InvalidAction, PingFrame, error_frame
 from app.api.session import Session
 from app.matches.views import timestamp
 from app.service import errors as svc
+from app.service import players
 from app.service.auth import Caller, identify
 from app.service.ports import StoredNotice, player_channel
 from app.service.streams import dumps
@@ -49,18 +51,10 @@ class PlayerSession(Session):
         after = self.after()
         token = await self.credential(spectators=False)
         caller = self.caller = await identify(ctx, token)
-        if caller.kind != "player" or caller.player_id is None:
-            raise svc.Unauthorized("the personal stream needs a player key (pk_…)")
-        player = await ctx.store.get_player(caller.player_id)
-        if player is None or player.key_hash != caller.digest:
-            raise svc.Unauthorized("this player key is not valid")
+        player = await players.player_of(ctx, caller, "the personal stream needs a player key (pk_…)")
         if after is None:
             after = player.cursor
-        elif after > player.cursor:
-            raise svc.ValidationFailed(
-                f"after must be at most the player's cursor, {player.cursor}",
-                {"field": "after", "cursor": player.cursor},
-            )
+        players.check_after(player, after)
         async with edge.hub.subscribe(player_channel(player.id), after) as sub:
             self.cursor = after
             hello = {
@@ -79,16 +73,12 @@ class PlayerSession(Session):
                 self.cursor = notice.cursor
 
     async def heartbeat(self) -> None:
-        import asyncio
-
-        from app.api.frames import PING
-
         while True:
             await asyncio.sleep(self.edge.heartbeat)
-            caller = self.caller
-            if caller is not None and caller.player_id is not None:
-                player = await self.edge.ctx.store.get_player(caller.player_id)
-                if player is None or player.key_hash != caller.digest:
+            if self.caller is not None:
+                try:
+                    await players.player_of(self.edge.ctx, self.caller)
+                except svc.Unauthorized:
                     self.end(Close.UNAUTHORIZED, "this player key was rotated")
                     return
             await self.send(PING)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections.abc import Iterator
@@ -57,14 +56,3 @@ class Backoff:
 
     def reset(self) -> None:
         self._next = self._initial
-
-
-async def cancel_and_wait(task: asyncio.Task[None] | None) -> None:
-    """Cancel `task` and wait until it has finished, logging (not raising) its failure."""
-    if task is None:
-        return
-    while not task.done():  # cancelled again if a cancel was swallowed on the way
-        task.cancel()
-        await asyncio.wait({task}, timeout=1.0)
-    if not task.cancelled() and task.exception() is not None:
-        log.error("task %s failed", task.get_name(), exc_info=task.exception())

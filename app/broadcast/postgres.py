@@ -18,9 +18,10 @@ from typing import Any
 
 import asyncpg
 
-from app.broadcast.base import Backoff, RefCounts, cancel_and_wait
+from app.broadcast.base import Backoff, RefCounts
 from app.service.live import RESYNC
 from app.service.ports import MessageHandler
+from app.service.tasks import cancel_and_wait
 
 
 async def _no_reset(conn: asyncpg.Connection) -> None:

@@ -26,9 +26,10 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.exceptions import RedisError
 
-from app.broadcast.base import Backoff, RefCounts, cancel_and_wait
+from app.broadcast.base import Backoff, RefCounts
 from app.service.live import RESYNC
 from app.service.ports import MessageHandler
+from app.service.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 

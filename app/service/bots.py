@@ -29,6 +29,7 @@ from app.service.acting import request_hash, run
 from app.service.context import Context
 from app.service.errors import ServiceError, StaleVersion
 from app.service.loading import Loaded
+from app.service.tasks import cancel_and_wait
 
 log = logging.getLogger("app.bots")
 
@@ -71,10 +72,8 @@ class BotRunner:
         self._task = asyncio.create_task(self._loop(), name="bot-runner")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        task, self._task = self._task, None
+        await cancel_and_wait(task)
 
     async def _loop(self) -> None:
         while True:

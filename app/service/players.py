@@ -29,23 +29,36 @@ async def create_player(ctx: Context, name: str) -> PlayerKey:
     return PlayerKey(player.id, name, key)
 
 
-async def _player(ctx: Context, caller: Caller) -> PlayerRecord:
+_NEEDS_KEY = "this needs a player key (Authorization: Bearer pk_…)"
+
+
+async def player_of(ctx: Context, caller: Caller, needs_key: str = _NEEDS_KEY) -> PlayerRecord:
+    """The caller's player record; `Unauthorized` for a seat token or a key no longer valid."""
     if caller.kind != "player" or caller.player_id is None:
-        raise Unauthorized("this needs a player key (Authorization: Bearer pk_…)")
+        raise Unauthorized(needs_key)
     player = await ctx.store.get_player(caller.player_id)
     if player is None or player.key_hash != caller.digest:
         raise Unauthorized("this player key is not valid")
     return player
 
 
+def check_after(player: PlayerRecord, after: int) -> None:
+    """A notice cursor to resume after must not be ahead of the player's."""
+    if after > player.cursor:
+        raise ValidationFailed(
+            f"after must be at most the player's cursor, {player.cursor}",
+            {"field": "after", "cursor": player.cursor},
+        )
+
+
 async def me(ctx: Context, caller: Caller) -> PlayerInfo:
-    p = await _player(ctx, caller)
+    p = await player_of(ctx, caller)
     return PlayerInfo(p.id, p.name, p.created_at)
 
 
 async def rotate_key(ctx: Context, caller: Caller) -> PlayerKey:
     """A new key for the player; the old one stops working at once."""
-    p = await _player(ctx, caller)
+    p = await player_of(ctx, caller)
     key = new_token(PLAYER_PREFIX)
     if not await ctx.store.set_player_key(p.id, hash_token(key)):
         raise Unauthorized("this player key is not valid")
@@ -63,7 +76,7 @@ async def my_matches(
     offset: int = 0,
 ) -> PlayerMatchPage:
     """The player's matches, newest activity first; `to_act`: only where one of its seats must act."""
-    p = await _player(ctx, caller)
+    p = await player_of(ctx, caller)
     found, total = await ctx.store.player_matches(
         PlayerMatchFilter(p.id, status, game, to_act, limit, offset)
     )
@@ -79,8 +92,8 @@ async def my_matches(
 
 
 async def notices(ctx: Context, caller: Caller, after: int, limit: int) -> tuple[int, list[StoredNotice]]:
-    """The player's notices after a cursor (for the personal stream's backlog), and its cursor now."""
-    p = await _player(ctx, caller)
-    if after > p.cursor:
-        raise ValidationFailed(f"after must be at most the player's cursor, {p.cursor}", {"field": "after"})
+    """The player's notices after a cursor, and its cursor now (the personal stream reads the same
+    through the live hub)."""
+    p = await player_of(ctx, caller)
+    check_after(p, after)
     return p.cursor, await ctx.store.read_notices(p.id, after, limit)

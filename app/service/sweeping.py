@@ -17,6 +17,7 @@ from typing import Final
 
 from app.service.context import Context
 from app.service.seating import fire_due
+from app.service.tasks import cancel_and_wait
 
 log = logging.getLogger("app.sweeper")
 
@@ -40,10 +41,8 @@ class Sweeper:
         self._task = asyncio.create_task(self._loop(), name="sweeper")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        task, self._task = self._task, None
+        await cancel_and_wait(task)
 
     async def _loop(self) -> None:
         while True:
