@@ -137,7 +137,10 @@ class Match:
             return ()
         if self.draft is not None:
             return (self.draft.seat,)
-        return tuple(self.game.to_act(self.state))
+        seats: tuple[Seat, ...] | None = self.memo.get("to_act")
+        if seats is None:  # asked many times per commit (clock, notices, views); the state is frozen
+            seats = self.memo["to_act"] = tuple(self.game.to_act(self.state))
+        return seats
 
     def state_for(self, seat: Seat | None) -> Any:
         """The game state `seat` sees: its own open draft applied, else the committed state."""

@@ -124,9 +124,7 @@ async def run(
                 fresh = True
                 continue
             match = done.loaded.match
-            records = tuple(
-                record_of(match.game, s, seat, d) for s, d in zip(done.stored, done.decoded, strict=True)
-            )
+            records = tuple(record_of(match.game, s, seat, s.decoded) for s in done.stored)
             return ActionResult(match.seq, records, view_of(match, seat))
         raise StaleVersion("the match is busy; try again")
 
@@ -146,8 +144,16 @@ async def _first_reply(
     ctx: Context, match_id: str, caller: Caller | Seat, key: str, digest: str
 ) -> ActionResult | None:
     """The reply to the first request with this key, rebuilt from the events it appended."""
-    loaded = await ctx.loader.load(match_id)
-    seat = caller if isinstance(caller, int) else seat_in(loaded, caller)
+    # A seat does not move: this process's cached state names it, else (or if it cannot) the store's.
+    cached = ctx.loader.cached(match_id)
+    loaded = cached or await ctx.loader.load(match_id)
+    try:
+        seat = caller if isinstance(caller, int) else seat_in(loaded, caller)
+    except ServiceError:
+        if cached is None or isinstance(caller, int):
+            raise
+        loaded = await ctx.loader.load(match_id)
+        seat = seat_in(loaded, caller)
     record = await ctx.store.get_idempotent(match_id, seat, key)
     if record is None:
         return None

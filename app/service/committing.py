@@ -47,8 +47,7 @@ class Idempotency:
 @dataclass(frozen=True, slots=True)
 class Committed:
     loaded: Loaded  # the match after the commit
-    stored: tuple[StoredEvent, ...]  # the events appended, as the store keeps them
-    decoded: tuple[Any, ...]  # the same events, decoded
+    stored: tuple[StoredEvent, ...]  # the events appended, as the store keeps them (`decoded` set)
 
 
 async def commit(
@@ -110,7 +109,7 @@ async def commit(
         )
     if after.bots_to_act:
         ctx.bots.wake(before.match_id)
-    return Committed(new, stored, tuple(events))
+    return Committed(new, stored)
 
 
 def projection(ctx: Context, record: MatchRecord, match: Match) -> MatchUpdate:
