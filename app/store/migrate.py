@@ -2,7 +2,8 @@
 
 Uses the installed `migrations` package as Alembic's script location, so it works from a source
 checkout, an editable install and a wheel alike, without `alembic.ini`. `upgrade` and `check`
-block and run their own event loop (Alembic's environment is synchronous); from async code call
+block (on PostgreSQL they run their own event loop on asyncpg; SQLite upgrades on the standard
+library's driver); from async code call
 `upgrade_async`, which runs `upgrade` in a worker thread. Alembic keeps its running environment
 in module globals, so commands in one process are serialised by a lock; across processes (several
 servers starting at once) the environment serialises them in the database (`migrations/env.py`).
@@ -24,7 +25,7 @@ import asyncpg
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import event
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
@@ -44,9 +45,25 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade(url: str) -> None:
-    """Migrate the database at `url` to the newest schema; a no-op when it is there already."""
+    """Migrate the database at `url` to the newest schema; a no-op when it is there already.
+
+    SQLite migrates on the standard library's driver, in this thread: aiosqlite's worker thread
+    has been seen to exit with a reply pending, which left the migration (and a server starting)
+    waiting for ever. PostgreSQL runs on asyncpg in Alembic's environment (`migrations/env.py`).
+    """
     with _ALEMBIC:
-        command.upgrade(alembic_config(url), "head")
+        cfg = alembic_config(url)
+        if async_url(url).get_backend_name() != "sqlite":
+            command.upgrade(cfg, "head")
+            return
+        engine = sqlite_migration_engine(url)
+        try:
+            with engine.connect() as connection:
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, "head")
+                connection.commit()
+        finally:
+            engine.dispose()
 
 
 async def upgrade_async(url: str) -> None:
@@ -128,17 +145,26 @@ def migration_engine(url: str | URL) -> AsyncEngine:
     u = async_url(url)
     engine = create_async_engine(u, poolclass=NullPool)
     if u.get_backend_name() == "sqlite":
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _connect(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000"):
-                cursor.execute(pragma)
-            cursor.close()
-            dbapi_connection.isolation_level = None  # pysqlite: we emit BEGIN ourselves
-
-        @event.listens_for(engine.sync_engine, "begin")
-        def _begin(conn: Connection) -> None:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-
+        _serialised_sqlite(engine.sync_engine)
     return engine
+
+
+def sqlite_migration_engine(url: str | URL) -> Engine:
+    """`migration_engine` of a SQLite database on the standard library's driver (no threads)."""
+    engine = create_engine(async_url(url).set(drivername="sqlite+pysqlite"), poolclass=NullPool)
+    _serialised_sqlite(engine)
+    return engine
+
+
+def _serialised_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000"):
+            cursor.execute(pragma)
+        cursor.close()
+        dbapi_connection.isolation_level = None  # pysqlite: we emit BEGIN ourselves
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")

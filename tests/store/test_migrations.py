@@ -56,6 +56,19 @@ def test_sqlite_upgrade_is_idempotent_and_matches_the_tables(sqlite_url: str) ->
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
+def test_sqlite_upgrade_runs_on_the_standard_library_driver(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import aiosqlite
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a SQLite migration must not start aiosqlite's worker thread")
+
+    monkeypatch.setattr(aiosqlite, "connect", refuse)
+    upgrade(sqlite_url)
+    assert at_head(sqlite_url) and _tables(sqlite_url) == TABLES
+
+
 @pytest.mark.postgres
 def test_postgres_upgrade_is_idempotent_and_matches_the_tables(migrated_postgres_url: str) -> None:
     upgrade(migrated_postgres_url)
