@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from app.api import docs, errors, web
+from app.api.asgi import Api
 from app.api.hot import HotRoutes
 from app.api.logs import configure_logging
 from app.api.metrics import Metrics
@@ -135,7 +136,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     configure_logging(settings.log_level)
-    app = FastAPI(
+    app = Api(
         title="Drago game server",
         version="2.0.0",
         summary="Authoritative server for Mount Drago and Yutakâ: matches, seats, actions, per-player views.",
