@@ -35,7 +35,7 @@ from app.matches.events import (
     SeatTokenReissued,
     TurnTimedOut,
 )
-from app.matches.fold import Match
+from app.matches.fold import EVOLVED, Match
 
 UNDO: Final = "undo"
 FINISH_TURN: Final = "finish_turn"
@@ -146,9 +146,13 @@ def finished(m: Match, events: Sequence[Any]) -> list[Any]:
     """`match_ended` if the game events `events`, applied to the committed state, end the game."""
     game = m.game
     state = m.state
+    steps = []
     for e in events:
         if not isinstance(e, DraftPublished):
-            state = game.evolve(state, e)
+            after = game.evolve(state, e)
+            steps.append((state, e, after))
+            state = after
+    m.memo[EVOLVED] = steps  # `fold.advance` takes these states instead of evolving them again
     outcome = game.outcome(state)
     if outcome is None:
         return []

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from app.games.codec import JSON, decode_tagged
 from app.games.core import Game, Seat, decode_event
@@ -103,6 +103,9 @@ class End:
     scores: tuple[int, ...] | None
 
 
+EVOLVED: Final = "evolved"  # memo key: [(state, game event, state after it), …] from `state`
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """One match folded up to `seq` (immutable; `advance` and `fold` return new ones)."""
@@ -121,7 +124,9 @@ class Match:
     turn_since: tuple[datetime | None, ...] = ()  # per seat: since when its current decision runs
     banks: tuple[float, ...] = ()  # per seat: seconds left in its bank (bank clocks only)
     # Per-viewer renderings of this very state, built once (`app.matches.views`): a reply and the
-    # live frames of one seat share them. Not compared, and not copied by `replace`.
+    # live frames of one seat share them; and under `EVOLVED`, the game states the decider already
+    # evolved from this state (`decide.finished`), which `advance` takes instead of evolving twice.
+    # Not compared, and not copied by `replace`.
     memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
@@ -232,10 +237,15 @@ def _apply_all(m: Match, events: Sequence[Any]) -> Match:
     game = m.game
     state = m.state
     seq = m.seq
+    known = iter(m.memo.get(EVOLVED, ()))
     for event in events:
         step = _MATCH_STEPS.get(type(event))
         if step is None:
-            state = game.initial_state(event) if state is None else game.evolve(state, event)
+            before, same, after = next(known, (None, None, None))
+            if before is not state or same is not event:
+                after = game.initial_state(event) if state is None else game.evolve(state, event)
+                known = iter(())
+            state = after
             seq += 1
             continue
         if state is not m.state or seq != m.seq:

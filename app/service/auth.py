@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal
 
 from app.games.core import Seat
@@ -27,6 +28,7 @@ HOST_PREFIX: Final = "ht_"
 INVITE_PREFIX: Final = "iv_"
 
 
+@lru_cache(maxsize=16_384)  # every request hashes its credential; a token's digest never changes
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
