@@ -96,15 +96,15 @@ class MatchSession(Session):
                 await self._send_commits(sub, frames)
 
     async def _send_commits(self, sub: Subscription, frames: MatchFrames) -> None:
-        """One frame per commit, in order. Without `views`, live commits are sent by the hub's own
-        push (`_take`, no wake-up of this task per commit); this task sends the backlog, what the
-        push declined, and every frame with a view (which may need a load)."""
+        """One frame per commit, in order. Live commits are sent by the hub's own push (`_take`, no
+        wake-up of this task per commit); this task sends the backlog and what the push declined
+        (a send still under way, a view that needs a load)."""
         viewer = self.seat
         send_text = self.ws.send_text  # the hot path: one coroutine layer less than `send`
         counters = self.edge.streams.counters
         self._frames = frames
         while True:
-            if not self.views and not self._pending:
+            if not self._pending:
                 await sub.deliver_directly(self._take)  # returns when iterating is needed again
             if self._sending is not None:
                 await self._sending  # a direct send that could not finish at once goes first
@@ -130,12 +130,18 @@ class MatchSession(Session):
             self._sending = None
         if self.ended():
             return True  # closing: nothing more goes out
-        self._pending.append(event)
         if event.seq < event.commit:
+            self._pending.append(event)
             return True
         assert self._frames is not None
+        view = None
+        if self.views:
+            known, view = self._frames.at_once(event.seq)
+            if not known:
+                return False  # the view needs a load: this session's task sends the commit
+        self._pending.append(event)
         events, self._pending = self._pending, []
-        self._sending = send_now(self.ws.send_text(self._frames.commit_frame(events, self.seat)))
+        self._sending = send_now(self.ws.send_text(self._frames.commit_frame(events, self.seat, view)))
         self.edge.streams.counters.frames_sent += 1
         self._sent(events)
         return True

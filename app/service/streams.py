@@ -120,6 +120,15 @@ class MatchFrames:
 
     async def at(self, seq: int) -> Match | None:
         """The state at exactly `seq` if this process has it (or can read up to it), else None."""
+        known, state = self.at_once(seq)
+        if known:
+            return state
+        loaded = await self._load()
+        return loaded if loaded.seq == seq else None
+
+    def at_once(self, seq: int) -> tuple[bool, Match | None]:
+        """`at` without waiting: (True, the state at `seq` or None if this process is past it), or
+        (False, None) when only a load can tell."""
         state = self.state
         if state is None or state.seq < seq:
             cached = self._loader.cached(self.match_id)  # this process may have just committed it
@@ -127,8 +136,8 @@ class MatchFrames:
                 self._adopt(cached.match)
                 state = self.state
         if state is None or state.seq < seq:
-            state = await self._load()
-        return state if state.seq == seq else None
+            return False, None
+        return True, state if state.seq == seq else None
 
     async def close(self) -> None:
         task = self._loading
