@@ -7,17 +7,22 @@ contains every error with the error envelope and logs it once; `BodyLimit` limit
 costs a function call and a `send` wrapper per message, on every action and every stream frame.
 `Api` builds its stack as our layers (`add_middleware`, outermost first) around FastAPI's
 exception handlers and its exit stack around the router; the lifespan still goes through FastAPI.
+It also leaves a WebSocket's `send`, as the server gave it, in the scope (`SERVER_SEND`): the
+streams send their commit frames with it, past Starlette's per-message wrappers (none of our layers
+wraps a WebSocket's messages).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from fastapi import FastAPI
 from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
 from starlette.middleware import Middleware
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+SERVER_SEND: Final = "app.server_send"  # scope key: a WebSocket's `send` as the server gave it
 
 
 class Api(FastAPI):
@@ -40,6 +45,8 @@ class Api(FastAPI):
             await super().__call__(scope, receive, send)
             return
         scope["app"] = self
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send  # for the streams' frames (`app.api.session`)
         if self.root_path:
             scope["root_path"] = self.root_path
         if self.middleware_stack is None:

@@ -11,6 +11,7 @@ closed with 4401 right after the commit that reissues its seat's token.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
@@ -100,7 +101,7 @@ class MatchSession(Session):
         wake-up of this task per commit); this task sends the backlog and what the push declined
         (a send still under way, a view that needs a load)."""
         viewer = self.seat
-        send_text = self.ws.send_text  # the hot path: one coroutine layer less than `send`
+        send_text = self._send_text
         counters = self.edge.streams.counters
         self._frames = frames
         while True:
@@ -120,31 +121,36 @@ class MatchSession(Session):
                 if self._sent(events):
                     return
 
-    def _take(self, event: Any) -> bool:
-        """The hub's direct push of one live event (synchronous): send its commit once complete.
-        Declines (False) while an earlier direct send is still under way, to keep the order."""
+    def _take(self, events: Sequence[Any]) -> int:
+        """The hub's direct push (synchronous): send each commit of `events` once complete; return
+        how many events were taken. Declines the rest while a direct send is still under way (to
+        keep the order) and from a commit whose view needs a load (this session's task sends it)."""
         if self._sending is not None:
             if not self._sending.done():
-                return False
+                return 0
             self._sending.result()  # raises what that send met (a closed socket)
             self._sending = None
         if self.ended():
-            return True  # closing: nothing more goes out
-        if event.seq < event.commit:
-            self._pending.append(event)
-            return True
+            return len(events)  # closing: nothing more goes out
         assert self._frames is not None
-        view = None
-        if self.views:
-            known, view = self._frames.at_once(event.seq)
-            if not known:
-                return False  # the view needs a load: this session's task sends the commit
-        self._pending.append(event)
-        events, self._pending = self._pending, []
-        self._sending = send_now(self.ws.send_text(self._frames.commit_frame(events, self.seat, view)))
-        self.edge.streams.counters.frames_sent += 1
-        self._sent(events)
-        return True
+        for i, event in enumerate(events):
+            if event.seq < event.commit:
+                self._pending.append(event)
+                continue  # the rest of the commit follows
+            view = None
+            if self.views:
+                known, view = self._frames.at_once(event.seq)
+                if not known:
+                    return i
+            self._pending.append(event)
+            commit, self._pending = self._pending, []
+            self._sending = send_now(self._send_text(self._frames.commit_frame(commit, self.seat, view)))
+            self.edge.streams.counters.frames_sent += 1
+            if self._sent(commit):
+                return len(events)
+            if self._sending is not None:
+                return i + 1  # that send waits: what follows goes after it
+        return len(events)
 
     def _sent(self, events: list[Any]) -> bool:
         """After a commit's frame: move the cursor; True if the session must end (the seat's token

@@ -18,8 +18,9 @@ from collections.abc import Coroutine, Generator
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.types import Message
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected, WebSocketState
 
+from app.api.asgi import SERVER_SEND
 from app.api.frames import (
     PING,
     AuthFrame,
@@ -56,6 +57,8 @@ class Session:
         self.finished = asyncio.Event()
         self._outcome: asyncio.Future[tuple[int, str] | None] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[None]] = set()
+        # The server's own `send` (see `app.api.asgi`): commit frames skip Starlette's wrappers.
+        self._server_send = ws.scope.get(SERVER_SEND) or ws.send
 
     def ended(self) -> bool:
         return self._outcome.done()
@@ -135,6 +138,15 @@ class Session:
     async def send(self, text: str) -> None:
         await self.ws.send_text(text)
         self.edge.streams.counters.frames_sent += 1
+
+    async def _send_text(self, text: str) -> None:
+        """A text frame straight to the server (after the handshake): as `ws.send_text`, without
+        its two wrappers; a connection that is gone is `WebSocketDisconnect`, as there."""
+        try:
+            await self._server_send({"type": "websocket.send", "text": text})
+        except OSError:
+            self.ws.application_state = WebSocketState.DISCONNECTED
+            raise WebSocketDisconnect(code=1006) from None
 
     # The handshake
 

@@ -153,10 +153,9 @@ class LiveHub:
             return  # not served here, starting, or behind: the reader reads the store as usual
         # No await: the cursor and every live queue move together (as in `_read_new`, which skips
         # whatever this already pushed).
-        for event in events:
-            feed.cursor = event.seq
-            for sub in list(feed.subscribers):
-                sub._push(event)
+        feed.cursor = events[-1].seq
+        for sub in list(feed.subscribers):
+            sub._push(events)  # the whole commit at once: one call per subscriber, not per event
         self._counters["events_offered"] += len(events)
 
     def _on_message(self, match_id: str, seq: int) -> None:
@@ -255,12 +254,11 @@ class LiveHub:
             self._counters["store_reads"] += 1
             self._counters["events_read"] += len(events)
             # No await from here to the end of the loop: the cursor and every live queue move together.
-            for event in events:
-                if event.seq <= feed.cursor:
-                    continue
-                feed.cursor = event.seq
+            fresh = [event for event in events if event.seq > feed.cursor]
+            if fresh:
+                feed.cursor = fresh[-1].seq
                 for sub in list(feed.subscribers):
-                    sub._push(event)
+                    sub._push(fresh)
             if len(events) < self._queue_limit:
                 return
 
@@ -307,7 +305,7 @@ class Subscription:
         self._ended: SubscriptionEnded | None = None
         self._closed = False
         self._signal = asyncio.Event()
-        self._sink: Callable[[Any], bool] | None = None  # see `deliver_directly`
+        self._sink: Callable[[Sequence[Any]], int] | None = None  # see `deliver_directly`
         self._parked: asyncio.Future[None] | None = None
 
     async def __aenter__(self) -> Subscription:
@@ -364,11 +362,12 @@ class Subscription:
         self.last_seq = batch[-1].seq
         return batch
 
-    async def deliver_directly(self, sink: Callable[[Any], bool]) -> None:
-        """Hand each live event to `sink` synchronously, as the reader pushes it, until the sink
-        declines one (returns False: that event and the next are queued as usual), raises (the
-        error is raised here), or the subscription ends. Returns at once when events are queued or
-        the backlog is still being read: iterate (`next_batch`) first.
+    async def deliver_directly(self, sink: Callable[[Sequence[Any]], int]) -> None:
+        """Hand live events to `sink` synchronously, as the reader pushes them (a commit's events at
+        once, or a run of them read from the store), until the sink declines some, raises (the
+        error is raised here), or the subscription ends. The sink returns how many of the events,
+        from the first, it took; the rest are queued as usual and this returns. Returns at once when
+        events are queued or the backlog is still being read: iterate (`next_batch`) first.
 
         A fan-out to many connections pays a task wake-up per connection and commit; a sink that
         can send without waiting (a WebSocket write that only buffers) saves it. The order and
@@ -401,26 +400,33 @@ class Subscription:
             else:
                 parked.set_exception(error)
 
-    def _push(self, event: Any) -> None:
-        if not self._live or event.seq <= self._pos:
+    def _push(self, events: Sequence[Any]) -> None:
+        """Queue (or hand to the sink) `events`, seq-ordered: those after the last one queued."""
+        if not self._live:
             return
+        if events[0].seq <= self._pos:
+            events = [e for e in events if e.seq > self._pos]
+            if not events:
+                return
         sink = self._sink
         if sink is not None and not self._queue:
             try:
-                taken = sink(event)
+                taken = sink(events)
             except Exception as e:  # the sink's own failure (a closed socket): its caller's to handle
                 self._unpark(e)
                 return
             if taken:
-                self._pos = self.last_seq = event.seq
-                return
+                self._pos = self.last_seq = events[taken - 1].seq
+                if taken >= len(events):
+                    return
+                events = events[taken:]
             self._unpark()  # declined: queued below, and the caller iterates
-        if len(self._queue) >= self._hub._queue_limit:
+        if len(self._queue) + len(events) > self._hub._queue_limit:
             self._hub._counters["slow_consumers"] += 1
             self._end(SlowConsumer(f"more than {self._hub._queue_limit} events behind"))
             return
-        self._queue.append(event)
-        self._pos = event.seq
+        self._queue.extend(events)
+        self._pos = events[-1].seq
         self._signal.set()
 
     def _end(self, reason: SubscriptionEnded) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import pytest
@@ -389,13 +389,13 @@ async def test_direct_delivery_hands_live_events_to_the_sink_in_order(
 ) -> None:
     await commit(hub, store, "m", 2)
     async with hub.subscribe("m", after=0) as sub:
-        await asyncio.wait_for(sub.deliver_directly(lambda e: True), GUARD)  # a backlog: returns at once
+        await asyncio.wait_for(sub.deliver_directly(len), GUARD)  # a backlog: returns at once
         assert await take(sub, 2) == [1, 2]
         got: list[int] = []
 
-        def sink(event: StoredEvent) -> bool:
-            got.append(event.seq)
-            return True
+        def sink(events: Sequence[StoredEvent]) -> int:
+            got.extend(e.seq for e in events)
+            return len(events)
 
         parked = asyncio.ensure_future(sub.deliver_directly(sink))
         await asyncio.sleep(0)
@@ -413,11 +413,10 @@ async def test_what_the_sink_declines_is_iterated_next_exactly_once(hub: LiveHub
     async with hub.subscribe("m") as sub:
         got: list[int] = []
 
-        def sink(event: StoredEvent) -> bool:
-            if event.seq >= 3:
-                return False
-            got.append(event.seq)
-            return True
+        def sink(events: Sequence[StoredEvent]) -> int:
+            taken = [e.seq for e in events if e.seq < 3]
+            got.extend(taken)
+            return len(taken)
 
         parked = asyncio.ensure_future(sub.deliver_directly(sink))
         await asyncio.sleep(0)
@@ -427,12 +426,32 @@ async def test_what_the_sink_declines_is_iterated_next_exactly_once(hub: LiveHub
         assert await take(sub, 3) == [3, 4, 5]
 
 
+async def test_an_offered_commit_reaches_the_sink_in_one_call(hub: LiveHub, store: FlakyStore) -> None:
+    """The committing process offers a commit's events: each subscriber's sink gets them at once."""
+    async with hub.subscribe("m") as sub, hub.subscribe("m") as other:
+        calls: list[list[int]] = []
+
+        def sink(events: Sequence[StoredEvent]) -> int:
+            calls.append([e.seq for e in events])
+            return len(events)
+
+        parked = [asyncio.ensure_future(s.deliver_directly(sink)) for s in (sub, other)]
+        await asyncio.sleep(0)
+        seq = await append(store, "m", 3)
+        await hub.notify("m", seq, await store.read("m", 0))
+        assert calls == [[1, 2, 3], [1, 2, 3]]  # synchronously, inside `notify`
+        assert sub.last_seq == other.last_seq == 3
+        for p in parked:
+            p.cancel()
+        await asyncio.gather(*parked, return_exceptions=True)
+
+
 async def test_a_failing_sink_raises_in_its_caller_and_going_away_unparks(
     hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster
 ) -> None:
     async with hub.subscribe("m") as sub:
 
-        def broken(event: StoredEvent) -> bool:
+        def broken(events: Sequence[StoredEvent]) -> int:
             raise ConnectionResetError("the socket is gone")
 
         parked = asyncio.ensure_future(sub.deliver_directly(broken))
@@ -441,7 +460,7 @@ async def test_a_failing_sink_raises_in_its_caller_and_going_away_unparks(
         with pytest.raises(ConnectionResetError):
             await asyncio.wait_for(parked, GUARD)
     async with hub.subscribe("m") as sub:
-        parked = asyncio.ensure_future(sub.deliver_directly(lambda e: True))
+        parked = asyncio.ensure_future(sub.deliver_directly(len))
         await asyncio.sleep(0)
         await hub.stop()
         await asyncio.wait_for(parked, GUARD)
