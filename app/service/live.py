@@ -126,9 +126,10 @@ class LiveHub:
         and ignored, so each event still reaches each subscriber once. A failing publish is logged,
         not raised: the commit has happened and other processes catch up on the next notification.
         """
-        if events:
-            self._offer(match_id, events)
-        self._wake(match_id, seq)
+        if events:  # after the caller's reply, which needs none of this: right after this task yields
+            asyncio.get_running_loop().call_soon(self._offer_and_wake, match_id, seq, events)
+        else:
+            self._wake(match_id, seq)
         if not self._running:
             return
         try:
@@ -157,6 +158,10 @@ class LiveHub:
         for sub in list(feed.subscribers):
             sub._push(events)  # the whole commit at once: one call per subscriber, not per event
         self._counters["events_offered"] += len(events)
+
+    def _offer_and_wake(self, match_id: str, seq: int, events: Sequence[Any]) -> None:
+        self._offer(match_id, events)
+        self._wake(match_id, seq)
 
     def _on_message(self, match_id: str, seq: int) -> None:
         self._counters["notifications"] += 1

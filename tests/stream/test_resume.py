@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from app.api.frames import Close
@@ -50,6 +51,7 @@ async def test_a_slow_consumer_is_cut_off_with_4008_and_resumes_without_loss() -
             ws.gate.clear()  # the client stops reading: the server's next send blocks
             while (await table.summary())["seq"] < hello["seq"] + 6:  # > queue limit + 1 behind
                 await step(table, rng)
+                await asyncio.sleep(0)  # the hub pushes a commit once its committer yields
             ws.gate.set()  # the blocked frame goes out, then the stream ends
             frames = []
             closed: Closed | None = None
