@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from contextlib import aclosing
 
 import pytest
 from drago_client import AsyncClient, decode, models
@@ -110,15 +111,17 @@ async def test_a_player_follower_survives_a_restart(sqlite_server: ServerProcess
         await asyncio.wait_for(all_ended.wait(), GUARD)
         await asyncio.sleep(0.2)  # a notice too many would arrive now
         listener.cancel()
+        await asyncio.gather(listener, return_exceptions=True)  # its socket closes now, not at GC
         cursor = await _cursor_now(api, player.key)
     assert [n.cursor for n in notices] == list(range(1, cursor + 1))
     assert {n.notice.match_id for n in notices} == {m for m, _ in matches}
 
 
 async def _cursor_now(api: AsyncClient, key: str) -> int:
-    async for hello in api.follow_player(key, hellos=True):
-        assert isinstance(hello, models.PlayerHelloFrame)
-        return hello.cursor
+    async with aclosing(api.follow_player(key, hellos=True)) as frames:  # closed on return, not at GC
+        async for hello in frames:
+            assert isinstance(hello, models.PlayerHelloFrame)
+            return hello.cursor
     raise AssertionError("no hello")
 
 
