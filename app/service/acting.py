@@ -43,13 +43,16 @@ Decider = Callable[[Match, Seat, random.Random], list[Any]]
 
 def request_hash(kind: str, body: JSON, expected_seq: int | None) -> str:
     """What an idempotency key is bound to: the request, in a canonical form (sorted keys)."""
+    return hashlib.sha256(
+        _require_plain_json({"kind": kind, "body": body, "expected_seq": expected_seq}, orjson.OPT_SORT_KEYS)
+    ).hexdigest()
+
+
+def _require_plain_json(body: JSON, option: int = 0) -> bytes:
     try:
-        data = orjson.dumps(
-            {"kind": kind, "body": body, "expected_seq": expected_seq}, option=orjson.OPT_SORT_KEYS
-        )
+        return orjson.dumps(body, option=option)
     except TypeError:
         raise ValidationFailed("an action is plain JSON with 64-bit integers", {"field": "action"}) from None
-    return hashlib.sha256(data).hexdigest()
 
 
 async def submit_action(
@@ -65,7 +68,11 @@ async def submit_action(
     def decider(m: Match, seat: Seat, rng: random.Random) -> list[Any]:
         return decide.act(m, seat, action, rng)
 
-    digest = request_hash("action", action, expected_seq)
+    if idempotency_key is None:  # nothing to bind: only the digest's refusal of what is not plain JSON
+        _require_plain_json(action)
+        digest = ""
+    else:
+        digest = request_hash("action", action, expected_seq)
     return await run(ctx, match_id, caller, decider, digest, expected_seq, idempotency_key)
 
 

@@ -78,6 +78,10 @@ async def test_refusals_change_nothing(ctx: Context, store: MemoryEventStore) ->
     e = await refused(
         store, match_id, acting.submit_action(ctx, match_id, ann, {"type": "undo"}), errors.ValidationFailed
     )
+    for key in (None, "k-huge"):  # not plain JSON, with or without a key to bind it to
+        huge = acting.submit_action(ctx, match_id, ann, {"type": "play", "card": 2**64}, idempotency_key=key)
+        e = await refused(store, match_id, huge, errors.ValidationFailed)
+        assert e.details == {"field": "action"} and "64-bit" in e.message
     waiting = await create(ctx)
     with pytest.raises(errors.Forbidden):
         await acting.submit_action(ctx, waiting, ann, PLAY_1)  # another match's token
