@@ -39,6 +39,7 @@ from app.service.streams import MatchFrames, dumps
 
 if TYPE_CHECKING:
     from app.api.streaming import Streaming
+    from app.matches.fold import Match
 
 PROTOCOL = 2
 _REISSUED = SeatTokenReissued.TYPE
@@ -54,6 +55,7 @@ class MatchSession(Session):
         self.caller: Caller | None = None
         self.token: str | None = None
         self.views = False
+        self._by_token = False  # authenticated with a seat token: a reissue of it ends the session
         self._pending: list[Any] = []  # the events of a commit not complete yet
         self._frames: MatchFrames | None = None
         self._sending: asyncio.Task[None] | None = None  # a direct send that had to wait
@@ -100,9 +102,6 @@ class MatchSession(Session):
         """One frame per commit, in order. Live commits are sent by the hub's own push (`_take`, no
         wake-up of this task per commit); this task sends the backlog and what the push declined
         (a send still under way, a view that needs a load)."""
-        viewer = self.seat
-        send_text = self._send_text
-        counters = self.edge.streams.counters
         self._frames = frames
         while True:
             if not self._pending:
@@ -111,14 +110,12 @@ class MatchSession(Session):
                 await self._sending  # a direct send that could not finish at once goes first
                 self._sending = None
             for event in await sub.next_batch():  # all that is queued: one wake-up, many commits
-                self._pending.append(event)
                 if event.seq < event.commit:
+                    self._pending.append(event)
                     continue  # the rest of the commit follows
-                view = await frames.at(event.seq) if self.views else None
-                events, self._pending = self._pending, []
-                await send_text(frames.commit_frame(events, viewer, view))
-                counters.frames_sent += 1
-                if self._sent(events):
+                commit, text = self._frame(event, await frames.at(event.seq) if self.views else None)
+                await self._send_text(text)
+                if self._sent(commit):
                     return
 
     def _take(self, events: Sequence[Any]) -> int:
@@ -142,19 +139,25 @@ class MatchSession(Session):
                 known, view = self._frames.at_once(event.seq)
                 if not known:
                     return i
-            self._pending.append(event)
-            commit, self._pending = self._pending, []
-            self._sending = send_now(self._send_text(self._frames.commit_frame(commit, self.seat, view)))
-            self.edge.streams.counters.frames_sent += 1
+            commit, text = self._frame(event, view)
+            self._sending = send_now(self._send_text(text))
             if self._sent(commit):
                 return len(events)
             if self._sending is not None:
                 return i + 1  # that send waits: what follows goes after it
         return len(events)
 
+    def _frame(self, last: Any, view: Match | None) -> tuple[list[Any], str]:
+        """The commit that `last` completes (the events pending before it, and it) and its frame
+        for this viewer, with `view` (the state at the commit) when given."""
+        assert self._frames is not None
+        commit, self._pending = [*self._pending, last], []
+        return commit, self._frames.commit_frame(commit, self.seat, view)
+
     def _sent(self, events: list[Any]) -> bool:
-        """After a commit's frame: move the cursor; True if the session must end (the seat's token
-        was reissued by this commit and the session authenticated with it)."""
+        """After a commit's frame: count it and move the cursor; True if the session must end (the
+        seat's token was reissued by this commit and the session authenticated with it)."""
+        self.edge.streams.counters.frames_sent += 1
         self.cursor = events[-1].seq
         if self._by_token and any(e.type == _REISSUED and e.data.get("seat") == self.seat for e in events):
             self.end(Close.UNAUTHORIZED, "this seat's token was reissued")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.games.codec import to_json
+from app.games.frozen import replace
 from app.games.registry import GAMES
 from app.matches import decide
 from app.matches.fold import EVOLVED, Match, advance, new_match
@@ -30,10 +31,9 @@ def started(game_name: str, players: int, seed: int) -> Match:
 
 
 def unmemoised(m: Match) -> Match:
-    return Match(
-        m.match_id, m.game, m.players, m.settings, m.seq, m.state, m.seats, m.started, m.end,
-        m.draft, m.bot_turns, m.turn_since, m.banks,
-    )  # fmt: skip
+    copy = replace(m)  # the same match, with an empty memo (`replace` does not copy it)
+    assert copy == m and not copy.memo
+    return copy
 
 
 @pytest.mark.parametrize(("game_name", "players"), [("mount_drago", 2), ("mount_drago", 4), ("yutaka", 2)])
