@@ -29,7 +29,6 @@ from app.api.frames import (
 )
 from app.api.ratelimit import client_ip
 from app.api.session import Session, log, send_now
-from app.matches.events import SeatTokenReissued
 from app.matches.views import view_json
 from app.service import acting
 from app.service import errors as svc
@@ -42,10 +41,20 @@ if TYPE_CHECKING:
     from app.matches.fold import Match
 
 PROTOCOL = 2
-_REISSUED = SeatTokenReissued.TYPE
 
 
 class MatchSession(Session):
+    __slots__ = (
+        "_by_token",
+        "_frames",
+        "_pending",
+        "_sending",
+        "caller",
+        "match_id",
+        "seat",
+        "token",
+        "views",
+    )
     kind = "match"
 
     def __init__(self, edge: Streaming, ws: WebSocket, match_id: str) -> None:
@@ -129,14 +138,25 @@ class MatchSession(Session):
             self._sending = None
         if self.ended():
             return len(events)  # closing: nothing more goes out
-        assert self._frames is not None
+        frames = self._frames
+        assert frames is not None
+        last = events[-1]
+        if not self._pending and events[0].commit == last.seq == last.commit:  # one whole commit
+            view = None
+            if self.views:
+                known, view = frames.at_once(last.seq)
+                if not known:
+                    return 0
+            self._sending = send_now(self._send_text(frames.commit_frame(events, self.seat, view)))
+            self._sent(events)
+            return len(events)
         for i, event in enumerate(events):
             if event.seq < event.commit:
                 self._pending.append(event)
                 continue  # the rest of the commit follows
             view = None
             if self.views:
-                known, view = self._frames.at_once(event.seq)
+                known, view = frames.at_once(event.seq)
                 if not known:
                     return i
             commit, text = self._frame(event, view)
@@ -154,12 +174,13 @@ class MatchSession(Session):
         commit, self._pending = [*self._pending, last], []
         return commit, self._frames.commit_frame(commit, self.seat, view)
 
-    def _sent(self, events: list[Any]) -> bool:
+    def _sent(self, events: Sequence[Any]) -> bool:
         """After a commit's frame: count it and move the cursor; True if the session must end (the
         seat's token was reissued by this commit and the session authenticated with it)."""
-        self.edge.streams.counters.frames_sent += 1
+        self._counters.frames_sent += 1
         self.cursor = events[-1].seq
-        if self._by_token and any(e.type == _REISSUED and e.data.get("seat") == self.seat for e in events):
+        assert self._frames is not None
+        if self._by_token and self.seat in self._frames.reissued(events):
             self.end(Close.UNAUTHORIZED, "this seat's token was reissued")
             return True
         return False

@@ -36,6 +36,7 @@ def notice_frame(notice: StoredNotice) -> str:
 
 
 class PlayerSession(Session):
+    __slots__ = ("caller",)
     kind = "player"
 
     def __init__(self, edge: Streaming, ws: WebSocket) -> None:

@@ -47,12 +47,27 @@ _AFTER: Final = re.compile(r"[0-9]{1,19}")  # ASCII digits only, as HTTP query i
 class Session:
     """The life of one WebSocket; subclasses implement `stream` (and may add receivers)."""
 
+    # Slots: the fan-out touches every session of a match per commit; compact instances are
+    # fewer cache lines to walk.
+    __slots__ = (
+        "_counters",
+        "_outcome",
+        "_server_send",
+        "_tasks",
+        "connection",
+        "cursor",
+        "edge",
+        "finished",
+        "ws",
+    )
+
     kind = "stream"
 
     def __init__(self, edge: Streaming, ws: WebSocket) -> None:
         self.edge = edge
         self.ws = ws
         self.connection = f"{next(edge.connection_ids)}"  # the key of its frame budget
+        self._counters = edge.streams.counters
         self.cursor = 0  # the position of the last item sent (a seq, or a notice cursor)
         self.finished = asyncio.Event()
         self._outcome: asyncio.Future[tuple[int, str] | None] = asyncio.get_running_loop().create_future()
@@ -137,7 +152,7 @@ class Session:
 
     async def send(self, text: str) -> None:
         await self.ws.send_text(text)
-        self.edge.streams.counters.frames_sent += 1
+        self._counters.frames_sent += 1
 
     async def _send_text(self, text: str) -> None:
         """A text frame straight to the server (after the handshake): as `ws.send_text`, without

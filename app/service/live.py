@@ -297,6 +297,21 @@ class Subscription:
     A store error while reading its backlog propagates from the iteration as it is.
     """
 
+    __slots__ = (  # the hub walks every subscription of a match per commit: compact instances
+        "_closed",
+        "_ended",
+        "_feed",
+        "_hub",
+        "_live",
+        "_parked",
+        "_pos",
+        "_queue",
+        "_signal",
+        "_sink",
+        "last_seq",
+        "match_id",
+    )
+
     def __init__(self, hub: LiveHub, match_id: str, after: int) -> None:
         if after < 0:
             raise ValueError("after must be >= 0")

@@ -23,6 +23,7 @@ import orjson
 
 from app.games.codec import JSON
 from app.games.core import Game, Seat
+from app.matches.events import SeatTokenReissued
 from app.matches.fold import Match, decode
 from app.matches.views import record_of, view_json
 from app.service.loading import Loader
@@ -55,6 +56,19 @@ class StreamCounters:
         return dict(vars(self))
 
 
+class _Commit:
+    """What a commit's frames share: their texts by (viewer, with view), the seats it reissued."""
+
+    __slots__ = ("reissued", "seq", "texts")
+
+    def __init__(self, events: Sequence[StoredEvent]) -> None:
+        self.seq = events[-1].seq
+        self.texts: dict[tuple[Viewer, bool], str] = {}
+        self.reissued: frozenset[Any] = frozenset(
+            e.data.get("seat") for e in events if e.type == SeatTokenReissued.TYPE
+        )
+
+
 class MatchFrames:
     """The frames of one match in this process, shared by all its connections."""
 
@@ -72,7 +86,8 @@ class MatchFrames:
         self._loader = loader
         self._counters = counters
         self._capacity = capacity
-        self._commits: OrderedDict[int, dict[tuple[Viewer, bool], str]] = OrderedDict()
+        self._commits: OrderedDict[int, _Commit] = OrderedDict()
+        self._last: _Commit | None = None  # the newest commit framed: what every live connection asks for
         self._decoded: OrderedDict[int, list[Any]] = OrderedDict()
         self._loading: asyncio.Task[Match] | None = None
         self.users = 0
@@ -81,13 +96,9 @@ class MatchFrames:
         """`{"type":"commit","seq":N,"events":[…]}` redacted for `viewer`, with its view at `seq`
         (`view`, the state at the commit) when given."""
         seq = events[-1].seq
-        texts = self._commits.get(seq)
-        if texts is None:
-            texts = self._commits[seq] = {}
-            if len(self._commits) > self._capacity:
-                self._commits.popitem(last=False)
+        commit = self._commit(events)
         key = (viewer, view is not None)
-        text = texts.get(key)
+        text = commit.texts.get(key)
         if text is not None:
             self._counters.frame_hits += 1
             return text
@@ -107,9 +118,27 @@ class MatchFrames:
         }
         if view is not None:
             frame["view"] = view_json(view, viewer)
-        text = texts[key] = dumps(frame)
+        text = commit.texts[key] = dumps(frame)
         self._counters.frames_built += 1
         return text
+
+    def reissued(self, events: Sequence[StoredEvent]) -> frozenset[Any]:
+        """The seats whose token this commit (`events`, whole) reissued; found once per commit."""
+        return self._commit(events).reissued
+
+    def _commit(self, events: Sequence[StoredEvent]) -> _Commit:
+        seq = events[-1].seq
+        commit = self._last
+        if commit is not None and commit.seq == seq:
+            return commit
+        commit = self._commits.get(seq)
+        if commit is None:
+            commit = self._commits[seq] = _Commit(events)
+            if len(self._commits) > self._capacity:
+                self._commits.popitem(last=False)
+        if self._last is None or seq > self._last.seq:
+            self._last = commit
+        return commit
 
     def view_text(self, state: Match, viewer: Viewer) -> str:
         return dumps(view_json(state, viewer))
