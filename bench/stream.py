@@ -1,9 +1,10 @@
 """Benchmark of the live streams, run by hand: fan-out latency, server CPU per delivered frame,
 memory per idle connection, and how long a reconnect with `after` takes to catch up 500 events.
 
-Servers are real uvicorn processes pinned to core 0 (`taskset -c 0`, `--ws-per-message-deflate
-false`); this client pins itself to core 1 and reads every socket with a minimal WebSocket client
-(an asyncio Protocol that only finds each event frame's seq), so the figures are the server's.
+Servers are real uvicorn processes pinned to core 0 (`taskset -c 0`): ours started as it is
+deployed (`python -m app`), the bare reference with `uvicorn --ws-per-message-deflate false`. This
+client pins itself to core 1 and reads every socket with a minimal WebSocket client (an asyncio
+Protocol that only finds each event frame's seq), so the figures are the server's.
 
 - Latency of a frame: from just before the POST of the action that committed it until the LAST
   subscriber has that commit frame (p50/p99 over the frames). Subscribers mix the four seats of a
@@ -15,7 +16,8 @@ false`); this client pins itself to core 1 and reads every socket with a minimal
 - Same-session reference: a bare FastAPI fan-out (one pre-serialized text per viewer sent to every
   socket in a loop from the POST handler: no store, no redaction, no per-connection task), publishing
   one frame per action with as many events as each drago action of the same run committed, measured
-  the same way.
+  the same way right after that drago run. Each size runs `--rounds` times (3) and the summary
+  quotes the median of the rounds' ratios: this shared machine drifts within a minute.
 - Memory: the server's RSS growth per idle connection (1,000 of them). Catch-up: from connecting
   with `after` = head − 500 to holding the 500th event frame (an all-bot 5-seat match).
 
@@ -57,6 +59,7 @@ GUARD = 30.0  # seconds: a guard against hangs only
 FRAME = re.compile(rb'\{"type":"commit","seq":(\d+),')
 PLAYERS = 4
 VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)
+DRAGO = "app.main:create_app"  # our server; anything else is a uvicorn app path
 
 
 # -- the bare reference: FastAPI, a set of sockets, a loop of send_text -----------------------------
@@ -119,11 +122,13 @@ class Server:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         base = {k: v for k, v in os.environ.items() if not k.startswith("DRAGO_") and k != "DATABASE_URL"}
-        cmd = ["taskset", "-c", "0", sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1"]
-        cmd += ["--port", str(self.port), "--ws-per-message-deflate", "false", "--no-access-log"]
-        cmd += ["--log-level", "warning"]
-        if app.endswith("create_app"):
-            cmd.append("--factory")
+        if app == DRAGO:  # as deployed: its own start-up (uvicorn settings, the collector's tuning)
+            cmd = ["taskset", "-c", "0", sys.executable, "-m", "app"]
+            env = {"DRAGO_HOST": "127.0.0.1", "DRAGO_PORT": str(self.port), **env}
+        else:
+            cmd = ["taskset", "-c", "0", sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1"]
+            cmd += ["--port", str(self.port), "--ws-per-message-deflate", "false", "--no-access-log"]
+            cmd += ["--log-level", "warning"]
         self.log = log_dir / f"{name}.log"
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
@@ -572,36 +577,48 @@ async def run(args: argparse.Namespace) -> None:
         rows.append(row)
         print(row.show(), flush=True)
 
-    drago: dict[int, Row] = {}
-    async with serving("one", "app.main:create_app", app_env, log_dir) as one:
+    bare_rows: dict[int, Row] = {}
+    ratios: dict[int, list[tuple[float, float, float]]] = defaultdict(list)  # frame p50, CPU, net CPU
+    async with contextlib.AsyncExitStack() as servers:
+        one = await servers.enter_async_context(serving("one", DRAGO, app_env, log_dir))
+        bare = None
+        if not args.no_baseline:
+            bare = await servers.enter_async_context(serving("bare", "bench.stream:bare_app", {}, log_dir))
         async with httpx.AsyncClient(base_url=one.url) as client:
             match_id, tokens = await new_match(client)
         mem = await idle_memory(one, stream_paths(match_id, tokens, 1000))
         notes.append(f"drago: {mem / 1024:.1f} KiB RSS per idle connection (1,000, seats and spectators)")
+        if bare is not None:
+            mem = await idle_memory(bare, [f"/ws/{i % 4}" for i in range(1000)])
+            notes.append(f"bare reference: {mem / 1024:.1f} KiB RSS per idle connection (1,000)")
         setup = f"drago, 1 process ({args.database_url.split(':')[0]})"
         idle = await measure(setup, one, one, 0, args.actions, args.warmup, 0)
         show(idle)  # no subscribers: the actions' own latency and CPU
-        for n in sizes:
-            drago[n] = await measure(setup, one, one, n, args.actions, args.warmup, n)
-            drago[n].net_of(idle)
-            show(drago[n])
+        bare_idle = None
+        if bare is not None:
+            bare_idle = await measure_bare(bare, 0, idle.counts, args.warmup)
+            show(bare_idle)
+        # Each size runs on drago and then at once on the bare server, round after round: the
+        # machine's drift over a run hits both sides of each ratio alike.
+        for round_ in range(args.rounds):
+            for n in sizes:
+                row = await measure(setup, one, one, n, args.actions, args.warmup, n + 1000 * round_)
+                row.net_of(idle)
+                show(row)
+                if bare is not None and bare_idle is not None:
+                    ref = bare_rows[n] = await measure_bare(bare, n, row.counts, args.warmup)
+                    ref.net_of(bare_idle)
+                    show(ref)
+                    if ref.frames and row.frames:
+                        p50 = percentile(row.lat, 50) / percentile(ref.lat, 50)
+                        net = (row.net or math.nan) / (ref.net or math.nan)
+                        ratios[n].append((p50, row.per_frame() / ref.per_frame(), net))
         times = await catch_up(one, 500, args.repeat)
         median, first, worst = (1000 * t for t in (statistics.median(times), times[0], max(times)))
         notes.append(
             f"reconnect with after catching up 500 events (spectator): median {median:.1f} ms,"
             f" first {first:.1f} ms, max {worst:.1f} ms over {len(times)}"
         )
-
-    if not args.no_baseline:
-        async with serving("bare", "bench.stream:bare_app", {}, log_dir) as bare:
-            mem = await idle_memory(bare, [f"/ws/{i % 4}" for i in range(1000)])
-            notes.append(f"bare reference: {mem / 1024:.1f} KiB RSS per idle connection (1,000)")
-            idle = await measure_bare(bare, 0, drago[sizes[0]].counts, args.warmup)
-            show(idle)
-            for n in sizes:  # one frame per publish, as many events as each drago action
-                row = await measure_bare(bare, n, drago[n].counts, args.warmup)
-                row.net_of(idle)
-                show(row)
 
     broadcasters = [("postgres", args.pg), ("redis", args.redis)] if not args.quick else []
     for kind, url in broadcasters:
@@ -617,8 +634,8 @@ async def run(args: argparse.Namespace) -> None:
             }
             # One after the other: the first migrates the database.
             async with (
-                serving("a", "app.main:create_app", env, log_dir) as a,
-                serving("b", "app.main:create_app", env, log_dir) as b,
+                serving("a", DRAGO, env, log_dir) as a,
+                serving("b", DRAGO, env, log_dir) as b,
             ):
                 for n in args.cross.split(","):
                     setup = f"drago, 2 processes ({kind})"
@@ -626,21 +643,27 @@ async def run(args: argparse.Namespace) -> None:
 
     for note in notes:
         print(note)
-    base = {r.subs: r for r in rows if r.setup.startswith("bare")}
-    for row in rows:
-        ref = base.get(row.subs)
-        if ref is not None and row is not ref and ref.frames and row.frames:
-            ratios = [
-                percentile(a, p) / percentile(b, p)
-                for a, b in ((row.lat, ref.lat), (row.done, ref.done))
-                for p in (50, 99)
-            ]
-            cpu = row.per_frame() / ref.per_frame()
-            vs = "frame p50 ×{:.2f}, p99 ×{:.2f}; action p50 ×{:.2f}, p99 ×{:.2f}".format(*ratios)
-            vs += f"; CPU/frame ×{cpu:.2f}"
-            if row.net is not None and ref.net is not None and ref.net > 0.5:  # below: the clock's noise
-                vs += f", net CPU/frame ×{row.net / ref.net:.2f}"
-            print(f"{row.setup}, {row.subs} subs vs reference: {vs}")
+    for row in rows:  # the 2-process runs against the last bare run of their size
+        last = bare_rows.get(row.subs)
+        if row.setup.startswith("drago, 2") and last is not None and last.frames and row.frames:
+            p50 = percentile(row.lat, 50) / percentile(last.lat, 50)
+            vs = f"frame p50 ×{p50:.2f}, CPU/frame ×{_cpu(row, last)}"
+            print(f"{row.setup}, {row.subs} subs vs the last bare run: {vs}")
+    for n, triples in ratios.items():
+        p50s, cpus, nets = (statistics.median(x) for x in zip(*triples, strict=True))
+        each = ", ".join(f"×{a:.2f}/×{b:.2f}/×{c:.2f}" for a, b, c in triples)
+        head = f"drago, 1 process, {n} subs vs reference, median of {len(triples)} rounds"
+        print(
+            f"{head}: frame p50 ×{p50s:.2f}, CPU/frame ×{cpus:.2f}, net of the actions' own CPU"
+            f" ×{nets:.2f} (each round, p50/CPU/net: {each})"
+        )
+
+
+def _cpu(row: Row, ref: Row) -> str:
+    text = f"{row.per_frame() / ref.per_frame():.2f}"
+    if row.net is not None and ref.net is not None and ref.net > 0.5e-6:  # below: the clock's noise
+        text += f" (net ×{row.net / ref.net:.2f})"
+    return text
 
 
 def main() -> None:
@@ -654,6 +677,7 @@ def main() -> None:
     )
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=5, help="catch-up reconnects")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each size, drago then bare")
     parser.add_argument("--database-url", default="memory://", help="store of the 1-process runs")
     parser.add_argument(
         "--pg", default=os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
