@@ -1,6 +1,6 @@
 """HTTP API benchmark: complete 2-player games through the real server, against the reference.
 
-    python -m bench.api [--stores sqlite,pg] [--actions 3000] [--pg-url URL] [--no-reference]
+    python -m bench.api [--stores sqlite,pg] [--actions 3000] [--rounds 3] [--pg-url URL] [--no-reference]
 
 For each store it starts the real server (`python -m app`, uvicorn, one worker, pinned to core 0)
 on a fresh SQLite file or a fresh PostgreSQL database and drives Mount Drago 2-player matches from
@@ -11,7 +11,9 @@ turn passes to the other seat, that seat acts on the view its WebSocket stream p
 instead). A finished match is replaced by a new one. It prints actions/s and
 the p50/p99 latency of `POST .../actions`, then runs `../shared/bench-reference/reference.sh` for
 the same store in the same session, and boardgame.io (`../shared/bench-reference/bgio/run.sh`, in
-memory) once, and prints the ratios (ours / reference, ours / boardgame.io).
+memory), and prints the ratios (ours / reference, ours / boardgame.io). All of it runs `--rounds`
+times (3), and the last lines are the median of the rounds' ratios: this shared machine's speed
+drifts between runs a minute apart, and each ratio compares runs of the same round.
 
 The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so that the load generator
 costs little next to the server.
@@ -314,18 +316,40 @@ def bgio() -> dict[int, dict[str, float]]:
     return results
 
 
+Ratios = dict[tuple[str, str, int], list[tuple[float, float]]]
+"""(peer, store, matches) → each round's (actions/s ratio, p50 ratio)."""
+
+
 def ratios(
-    name: str, store: str, ours: dict[int, dict[str, float]], other: dict[int, dict[str, float]]
+    name: str,
+    store: str,
+    ours: dict[int, dict[str, float]],
+    other: dict[int, dict[str, float]],
+    table: Ratios,
 ) -> None:
     for matches in (1, 16):
         if matches in other and matches in ours:
             o, r = ours[matches], other[matches]
-            rate = o["actions_per_s"] / r["actions_per_s"]
+            rate, p50 = o["actions_per_s"] / r["actions_per_s"], o["p50_ms"] / r["p50_ms"]
+            table.setdefault((name, store, matches), []).append((rate, p50))
             print(
                 f"ratio to {name:<9} {store:<6} {matches:>2} matches: actions/s {rate:.2f}x"
-                f"  p50 {o['p50_ms'] / r['p50_ms']:.2f}x  p99 {o['p99_ms'] / r['p99_ms']:.2f}x",
+                f"  p50 {p50:.2f}x  p99 {o['p99_ms'] / r['p99_ms']:.2f}x",
                 flush=True,
             )
+
+
+def summary(table: Ratios) -> None:
+    """The median of the rounds' ratios: this shared machine drifts between runs a minute apart."""
+    for (name, store, matches), pairs in table.items():
+        rates, p50s = zip(*pairs, strict=True)
+        each = ", ".join(f"{a:.2f}x/{b:.2f}x" for a, b in pairs)
+        print(
+            f"median of {len(pairs)} rounds, to {name:<9} {store:<6} {matches:>2} matches:"
+            f" actions/s {statistics.median(rates):.2f}x  p50 {statistics.median(p50s):.2f}x"
+            f"  (each round, actions/s / p50: {each})",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -336,6 +360,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=3000, help="measured actions per run")
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every run; ratios are their median")
     parser.add_argument(
         "--mode",
         choices=["ws", "http"],
@@ -346,13 +371,18 @@ def main() -> None:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {1})
-    peer = {} if args.no_reference or not BGIO.exists() else bgio()
-    for store in args.stores.split(","):
-        ours = bench_store(store, args)
-        if args.no_reference or not REFERENCE.exists():
-            continue
-        ratios("reference", store, ours, reference(store, args))
-        ratios("bgio", store, ours, peer)
+    table: Ratios = {}
+    for round_ in range(args.rounds):  # each round: the peer, then per store ours and the reference
+        if args.rounds > 1:
+            print(f"-- round {round_ + 1} of {args.rounds}", flush=True)
+        peer = {} if args.no_reference or not BGIO.exists() else bgio()
+        for store in args.stores.split(","):
+            ours = bench_store(store, args)
+            if args.no_reference or not REFERENCE.exists():
+                continue
+            ratios("reference", store, ours, reference(store, args), table)
+            ratios("bgio", store, ours, peer, table)
+    summary(table)
 
 
 if __name__ == "__main__":
