@@ -122,7 +122,7 @@ class MatchSession(Session):
                 if event.seq < event.commit:
                     self._pending.append(event)
                     continue  # the rest of the commit follows
-                commit, text = self._frame(event, await frames.at(event.seq) if self.views else None)
+                commit, text = self._frame((event,), await frames.at(event.seq) if self.views else None)
                 await self._send_text(text)
                 if self._sent(commit):
                     return
@@ -140,38 +140,31 @@ class MatchSession(Session):
             return len(events)  # closing: nothing more goes out
         frames = self._frames
         assert frames is not None
-        last = events[-1]
-        if not self._pending and events[0].commit == last.seq == last.commit:  # one whole commit
-            view = None
-            if self.views:
-                known, view = frames.at_once(last.seq)
-                if not known:
-                    return 0
-            self._sending = send_now(self._send_text(frames.commit_frame(events, self.seat, view)))
-            self._sent(events)
-            return len(events)
+        start = 0  # where the commit being completed begins in `events`
         for i, event in enumerate(events):
             if event.seq < event.commit:
-                self._pending.append(event)
                 continue  # the rest of the commit follows
             view = None
             if self.views:
                 known, view = frames.at_once(event.seq)
                 if not known:
-                    return i
-            commit, text = self._frame(event, view)
+                    return start  # this commit, and what follows, goes by the task
+            commit, text = self._frame(events[start : i + 1], view)
+            start = i + 1
             self._sending = send_now(self._send_text(text))
             if self._sent(commit):
                 return len(events)
             if self._sending is not None:
-                return i + 1  # that send waits: what follows goes after it
+                return start  # that send waits: what follows goes after it
+        self._pending.extend(events[start:])  # a commit whose end is still to come
         return len(events)
 
-    def _frame(self, last: Any, view: Match | None) -> tuple[list[Any], str]:
-        """The commit that `last` completes (the events pending before it, and it) and its frame
+    def _frame(self, tail: Sequence[Any], view: Match | None) -> tuple[Sequence[Any], str]:
+        """The commit that `tail` completes (the events pending before it, and it) and its frame
         for this viewer, with `view` (the state at the commit) when given."""
         assert self._frames is not None
-        commit, self._pending = [*self._pending, last], []
+        commit = [*self._pending, *tail] if self._pending else tail
+        self._pending = []
         return commit, self._frames.commit_frame(commit, self.seat, view)
 
     def _sent(self, events: Sequence[Any]) -> bool:
