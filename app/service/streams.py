@@ -59,10 +59,9 @@ class StreamCounters:
 class _Commit:
     """What a commit's frames share: their texts by (viewer, with view), the seats it reissued."""
 
-    __slots__ = ("reissued", "seq", "texts")
+    __slots__ = ("reissued", "texts")
 
     def __init__(self, events: Sequence[StoredEvent]) -> None:
-        self.seq = events[-1].seq
         self.texts: dict[tuple[Viewer, bool], str] = {}
         self.reissued: frozenset[Any] = frozenset(
             e.data.get("seat") for e in events if e.type == SeatTokenReissued.TYPE
@@ -87,7 +86,6 @@ class MatchFrames:
         self._counters = counters
         self._capacity = capacity
         self._commits: OrderedDict[int, _Commit] = OrderedDict()
-        self._last: _Commit | None = None  # the newest commit framed: what every live connection asks for
         self._decoded: OrderedDict[int, list[Any]] = OrderedDict()
         self._loading: asyncio.Task[Match] | None = None
         self.users = 0
@@ -128,16 +126,11 @@ class MatchFrames:
 
     def _commit(self, events: Sequence[StoredEvent]) -> _Commit:
         seq = events[-1].seq
-        commit = self._last
-        if commit is not None and commit.seq == seq:
-            return commit
         commit = self._commits.get(seq)
         if commit is None:
             commit = self._commits[seq] = _Commit(events)
             if len(self._commits) > self._capacity:
                 self._commits.popitem(last=False)
-        if self._last is None or seq > self._last.seq:
-            self._last = commit
         return commit
 
     def view_text(self, state: Match, viewer: Viewer) -> str:
