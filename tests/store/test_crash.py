@@ -31,6 +31,7 @@ from app.service.ports import EventStore, IdempotencyRecord, SeatRecord
 from app.store.factory import create_store, parse_url
 from app.store.migrate import upgrade
 from app.store.sqlite import SqliteEventStore
+from tests.api.helpers import eventually
 
 from .crash_writer import commit_of
 from .records import match_record, new_player
@@ -77,21 +78,20 @@ def _run_and_kill(url: str, players: list[str], matches: list[str], rng: random.
     return acked
 
 
-_OTHERS = (
-    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+_ALONE = (
+    "SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity"
+    " WHERE datname = current_database() AND pid <> pg_backend_pid())"
 )
 
 
 async def _settle(url: str) -> None:
-    """Wait (a minute at most) until no other connection to the database is left (PostgreSQL)."""
+    """Wait until no other connection to the database is left (PostgreSQL; SQLite has none)."""
     target = parse_url(url)
     if target.backend != "postgresql":
         return
     conn = await asyncpg.connect(target.target)
     try:
-        async with asyncio.timeout(60):
-            while await conn.fetchval(_OTHERS):  # noqa: ASYNC110  # a backend's exit wakes nothing
-                await asyncio.sleep(0.05)
+        await eventually(lambda: conn.fetchval(_ALONE), "the killed writer's connections to go")
     finally:
         await conn.close()
 
