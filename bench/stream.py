@@ -578,7 +578,7 @@ async def run(args: argparse.Namespace) -> None:
         print(row.show(), flush=True)
 
     bare_rows: dict[int, Row] = {}
-    ratios: dict[int, list[tuple[float, float, float]]] = defaultdict(list)  # frame p50, CPU, net CPU
+    ratios: dict[int, list[tuple[float, float, float | None]]] = defaultdict(list)  # p50, CPU, net CPU
     async with contextlib.AsyncExitStack() as servers:
         one = await servers.enter_async_context(serving("one", DRAGO, app_env, log_dir))
         bare = None
@@ -611,8 +611,7 @@ async def run(args: argparse.Namespace) -> None:
                     show(ref)
                     if ref.frames and row.frames:
                         p50 = percentile(row.lat, 50) / percentile(ref.lat, 50)
-                        net = (row.net or math.nan) / (ref.net or math.nan)
-                        ratios[n].append((p50, row.per_frame() / ref.per_frame(), net))
+                        ratios[n].append((p50, row.per_frame() / ref.per_frame(), _net_ratio(row, ref)))
         times = await catch_up(one, 500, args.repeat)
         median, first, worst = (1000 * t for t in (statistics.median(times), times[0], max(times)))
         notes.append(
@@ -650,20 +649,32 @@ async def run(args: argparse.Namespace) -> None:
             vs = f"frame p50 ×{p50:.2f}, CPU/frame ×{_cpu(row, last)}"
             print(f"{row.setup}, {row.subs} subs vs the last bare run: {vs}")
     for n, triples in ratios.items():
-        p50s, cpus, nets = (statistics.median(x) for x in zip(*triples, strict=True))
-        each = ", ".join(f"×{a:.2f}/×{b:.2f}/×{c:.2f}" for a, b, c in triples)
+        p50s, cpus, nets = zip(*triples, strict=True)
+        known = [x for x in nets if x is not None]
+        net = f"×{statistics.median(known):.2f}" if known else "n/a"
+        each = ", ".join(f"×{a:.2f}/×{b:.2f}/{_times(c)}" for a, b, c in triples)
         head = f"drago, 1 process, {n} subs vs reference, median of {len(triples)} rounds"
         print(
-            f"{head}: frame p50 ×{p50s:.2f}, CPU/frame ×{cpus:.2f}, net of the actions' own CPU"
-            f" ×{nets:.2f} (each round, p50/CPU/net: {each})"
+            f"{head}: frame p50 ×{statistics.median(p50s):.2f}, CPU/frame ×{statistics.median(cpus):.2f},"
+            f" net of the actions' own CPU {net} (each round, p50/CPU/net: {each})"
         )
 
 
+def _net_ratio(row: Row, ref: Row) -> float | None:
+    """CPU per frame net of the actions' own, ours / bare; None when the bare's is below the clock's
+    noise (0.5 µs)."""
+    if row.net is None or ref.net is None or ref.net <= 0.5e-6:
+        return None
+    return row.net / ref.net
+
+
+def _times(ratio: float | None) -> str:
+    return "n/a" if ratio is None else f"×{ratio:.2f}"
+
+
 def _cpu(row: Row, ref: Row) -> str:
-    text = f"{row.per_frame() / ref.per_frame():.2f}"
-    if row.net is not None and ref.net is not None and ref.net > 0.5e-6:  # below: the clock's noise
-        text += f" (net ×{row.net / ref.net:.2f})"
-    return text
+    net = _net_ratio(row, ref)
+    return f"{row.per_frame() / ref.per_frame():.2f}" + ("" if net is None else f" (net ×{net:.2f})")
 
 
 def main() -> None:
