@@ -140,31 +140,34 @@ class MatchSession(Session):
             return len(events)  # closing: nothing more goes out
         frames = self._frames
         assert frames is not None
-        start = 0  # where the commit being completed begins in `events`
-        for i, event in enumerate(events):
-            if event.seq < event.commit:
-                continue  # the rest of the commit follows
+        start, count = 0, len(events)
+        while start < count:  # commit by commit: seqs are gap-free, so `commit` says where one ends
+            first = events[start]
+            end: int = start + first.commit - first.seq + 1
+            if end > count:
+                break  # the rest of this commit follows
             view = None
             if self.views:
-                known, view = frames.at_once(event.seq)
+                known, view = frames.at_once(first.commit)
                 if not known:
                     return start  # this commit, and what follows, goes by the task
-            commit, text = self._frame(events[start : i + 1], view)
-            start = i + 1
+            commit, text = self._frame(events if end - start == count else events[start:end], view)
+            start = end
             self._sending = send_now(self._send_text(text))
             if self._sent(commit):
-                return len(events)
+                return count
             if self._sending is not None:
                 return start  # that send waits: what follows goes after it
         self._pending.extend(events[start:])  # a commit whose end is still to come
-        return len(events)
+        return count
 
     def _frame(self, tail: Sequence[Any], view: Match | None) -> tuple[Sequence[Any], str]:
         """The commit that `tail` completes (the events pending before it, and it) and its frame
         for this viewer, with `view` (the state at the commit) when given."""
         assert self._frames is not None
-        commit = [*self._pending, *tail] if self._pending else tail
-        self._pending = []
+        commit = tail
+        if self._pending:
+            commit, self._pending = [*self._pending, *tail], []
         return commit, self._frames.commit_frame(commit, self.seat, view)
 
     def _sent(self, events: Sequence[Any]) -> bool:
