@@ -10,7 +10,7 @@ import pytest
 from app.games.core import replay
 from app.matches.fairness import canonical_json
 from app.matches.fold import decode
-from app.service import errors, reading, seating
+from app.service import auth, errors, reading, seating
 from app.service.auth import hash_token, identify
 from app.service.context import Config, Context
 from app.service.ports import MatchFilter
@@ -71,6 +71,23 @@ async def test_tokens_are_stored_only_as_hashes_and_checked_per_match(
         await seating.join_seat(ctx, match_id, 2, "eve")
     with pytest.raises(errors.ValidationFailed):
         await seating.join_seat(ctx, other, 0, "\x00")
+
+
+async def test_seat_tokens_never_read_as_player_keys(ctx: Context, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A random seat token may start with `pk_` (`token_urlsafe` draws `_`): new ones never do, and
+    one issued before that rule (stored as it was) still identifies its seat."""
+    draws = iter(["pk_lucky", "ht_lucky", "iv_lucky", "plain"])
+    monkeypatch.setattr(auth.secrets, "token_urlsafe", lambda n: next(draws))
+    assert auth.new_token() == "plain"
+    monkeypatch.undo()
+    match_id = await create(ctx)
+    old = "pk_" + "a" * 40
+    monkeypatch.setattr(seating, "new_token", lambda prefix="": old)
+    await seating.join_seat(ctx, match_id, 0, "p0")
+    caller = await identify(ctx, old)
+    assert (caller.kind, caller.match_id, caller.seat) == ("seat", match_id, 0)
+    with pytest.raises(errors.Unauthorized, match="player key is not valid"):
+        await identify(ctx, "pk_" + "b" * 40)
 
 
 async def test_a_full_game_reveals_a_log_that_replays(ctx: Context, notifier: RecordingNotifier) -> None:
