@@ -619,7 +619,7 @@ async def run(args: argparse.Namespace) -> None:
             f" first {first:.1f} ms, max {worst:.1f} ms over {len(times)}"
         )
 
-    broadcasters = [("postgres", args.pg), ("redis", args.redis)] if not args.quick else []
+    broadcasters = [("postgres", args.pg), ("redis", args.redis)] if args.cross and not args.quick else []
     for kind, url in broadcasters:
         if not url or not args.pg:
             notes.append(f"2 processes with {kind}: skipped (no URL)")
@@ -636,7 +636,7 @@ async def run(args: argparse.Namespace) -> None:
                 serving("a", DRAGO, env, log_dir) as a,
                 serving("b", DRAGO, env, log_dir) as b,
             ):
-                for n in args.cross.split(","):
+                for n in filter(None, args.cross.split(",")):
                     setup = f"drago, 2 processes ({kind})"
                     show(await measure(setup, a, b, int(n), args.actions, args.warmup, 7))
 
@@ -682,7 +682,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--subscribers", default="2,100,1000", help="subscriber counts on one process")
-    parser.add_argument("--cross", default="100,1000", help="subscriber counts for the 2-process runs")
+    parser.add_argument(
+        "--cross", default="100,1000", help="subscriber counts for the 2-process runs (empty: none)"
+    )
     parser.add_argument(
         "--actions", type=int, default=200, help="measured actions per run (a match may end first)"
     )

@@ -28,7 +28,7 @@ from app.api.frames import (
     error_frame,
 )
 from app.api.ratelimit import client_ip
-from app.api.session import Session, log, send_now
+from app.api.session import Session, log
 from app.matches.views import view_json
 from app.service import acting
 from app.service import errors as svc
@@ -153,7 +153,7 @@ class MatchSession(Session):
                     return start  # this commit, and what follows, goes by the task
             commit, text = self._frame(events if end - start == count else events[start:end], view)
             start = end
-            self._sending = send_now(self._send_text(text))
+            self._sending = self.send_soon(text)
             if self._sent(commit):
                 return count
             if self._sending is not None:

@@ -31,6 +31,7 @@ from app.api.frames import (
     error_frame,
     parse_client_frame,
 )
+from app.api.wire import DirectWire
 from app.service import errors as svc
 from app.service.live import GoingAway, SlowConsumer
 from app.service.ports import MAX_SEQ
@@ -54,6 +55,8 @@ class Session:
         "_outcome",
         "_server_send",
         "_tasks",
+        "_wire",
+        "_wire_frames",
         "connection",
         "cursor",
         "edge",
@@ -74,6 +77,8 @@ class Session:
         self._tasks: set[asyncio.Task[None]] = set()
         # The server's own `send` (see `app.api.asgi`): commit frames skip Starlette's wrappers.
         self._server_send = ws.scope.get(SERVER_SEND) or ws.send
+        self._wire: DirectWire | None = None  # after the handshake, where the server allows it
+        self._wire_frames = edge.wire_frames
 
     def ended(self) -> bool:
         return self._outcome.done()
@@ -98,6 +103,7 @@ class Session:
         except (WebSocketDisconnect, WebSocketDisconnected):
             self.finished.set()
             return
+        self._wire = DirectWire.of(self._server_send)
         edge.sessions.add(self)
         counters.connections += 1
         try:
@@ -153,6 +159,15 @@ class Session:
     async def send(self, text: str) -> None:
         await self.ws.send_text(text)
         self._counters.frames_sent += 1
+
+    def send_soon(self, text: str) -> asyncio.Task[None] | None:
+        """Send a text frame now if the connection takes it at once (None), else a task that
+        finishes sending it. The frame's bytes are serialized once per text for all connections
+        (`app.api.wire`) where the server allows writing them directly."""
+        wire = self._wire
+        if wire is not None and wire.write(self._wire_frames.of(text)):
+            return None
+        return send_now(self._send_text(text))
 
     async def _send_text(self, text: str) -> None:
         """A text frame straight to the server (after the handshake): as `ws.send_text`, without

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 
 import pytest
 
@@ -77,7 +78,7 @@ async def test_seat_tokens_never_read_as_player_keys(ctx: Context, monkeypatch: 
     """A random seat token may start with `pk_` (`token_urlsafe` draws `_`): new ones never do, and
     one issued before that rule (stored as it was) still identifies its seat."""
     draws = iter(["pk_lucky", "ht_lucky", "iv_lucky", "plain"])
-    monkeypatch.setattr(auth.secrets, "token_urlsafe", lambda n: next(draws))
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(draws))
     assert auth.new_token() == "plain"
     monkeypatch.undo()
     match_id = await create(ctx)

@@ -49,7 +49,7 @@ def _session(views: bool = False, unknown: set[int] | None = None) -> tuple[Matc
     session = MatchSession.__new__(MatchSession)
     session._outcome = asyncio.get_running_loop().create_future()
     session._counters = StreamCounters()
-    session._server_send = server_send
+    session._server_send, session._wire = server_send, None
     session._frames = _Frames(unknown or set())  # type: ignore[assignment]
     session._pending, session._sending = [], None
     session.views, session.seat, session._by_token, session.cursor = views, 0, False, 0

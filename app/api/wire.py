@@ -1,0 +1,93 @@
+"""Commit frames written to the socket as bytes serialized once per frame text, not per connection.
+
+A server's WebSocket frames are not masked, so a text frame's bytes are the same for every
+connection that gets that text: with 1,000 spectators, uvicorn's `send` would encode the same
+text, build the same frame and join it 1,000 times. `WireFrames` serializes each text once (with
+`websockets`' own `Frame.serialize`, the code uvicorn's protocol uses) and `DirectWire` writes
+those bytes to a connection's transport under exactly the conditions in which uvicorn's
+`websocket.send` would write at once: handshake done, nothing closing or closed, no extension
+negotiated, no fragmented message under way, and the transport not paused (back-pressure).
+Otherwise `write` returns False and the caller sends through the server's `send` as usual, which
+waits or raises as it always did; the order of frames is kept because both write synchronously
+into the same transport buffer.
+
+Only uvicorn's sans-I/O WebSocket protocol (`--ws websockets-sansio`, its default) is served
+directly; under any other server `DirectWire.of` gives None and every frame goes through `send`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+
+WIRE_CACHE: Final = 1024
+"""Frame texts kept serialized (a few per commit and viewer; every connection of a viewer shares one)."""
+
+
+def text_frame(text: str) -> bytes:
+    """A complete, unmasked WebSocket text frame of `text`, as a server writes it."""
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
+class WireFrames:
+    """The wire bytes of recent frame texts, built once per text (a bounded, oldest-first cache).
+
+    Keyed by the text itself: the frame cache hands every connection of a viewer the same `str`,
+    whose hash Python keeps, so a hit costs a dict lookup.
+    """
+
+    __slots__ = ("_bytes", "_capacity", "built")
+
+    def __init__(self, capacity: int = WIRE_CACHE) -> None:
+        self._bytes: dict[str, bytes] = {}
+        self._capacity = capacity
+        self.built = 0
+
+    def of(self, text: str) -> bytes:
+        wire = self._bytes.get(text)
+        if wire is None:
+            wire = self._bytes[text] = text_frame(text)
+            self.built += 1
+            if len(self._bytes) > self._capacity:
+                del self._bytes[next(iter(self._bytes))]
+        return wire
+
+
+class DirectWire:
+    """Writes serialized frames straight to one uvicorn WebSocket connection's transport."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: Any) -> None:
+        self._protocol = protocol
+
+    @classmethod
+    def of(cls, send: Any) -> DirectWire | None:
+        """The direct wire behind a server's ASGI `send` after the handshake, or None when that
+        server is not uvicorn's sans-I/O protocol or the connection negotiated an extension."""
+        protocol = getattr(send, "__self__", None)
+        if not isinstance(protocol, WebSocketsSansIOProtocol):
+            return None
+        if not protocol.handshake_complete or protocol.conn.extensions:
+            return None
+        return cls(protocol)
+
+    def write(self, wire: bytes) -> bool:
+        """Write one serialized frame now if `send` would (True); False: send it the usual way."""
+        p = self._protocol
+        conn = p.conn
+        if (
+            p.writable.is_set()
+            and p.handshake_complete
+            and not p.disconnected
+            and not p.close_sent
+            and p.initial_response is None
+            and conn.state is State.OPEN
+            and not conn.expect_continuation_frame
+        ):
+            p.transport.write(wire)
+            return True
+        return False
