@@ -37,6 +37,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT.parent / "shared" / "bench-reference" / "reference.sh"
 BGIO = ROOT.parent / "shared" / "bench-reference" / "bgio" / "run.sh"
@@ -56,7 +58,7 @@ class Http:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         assert self.reader is not None
-        data = b"" if body is None else json.dumps(body).encode()
+        data = b"" if body is None else orjson.dumps(body)
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.auth}"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
@@ -69,7 +71,7 @@ class Http:
             if name.lower() == b"content-length":
                 length = int(value)
         payload = await self.reader.readexactly(length)
-        return status, json.loads(payload) if payload else None
+        return status, orjson.loads(payload) if payload else None
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -114,7 +116,7 @@ class Stream:
 
     async def _read(self) -> None:
         async for raw in self.ws:
-            frame = json.loads(raw)
+            frame = orjson.loads(raw)
             if frame.get("view") is not None and frame["type"] in ("hello", "commit"):
                 self.view = frame["view"]
                 self.changed.set()

@@ -23,8 +23,10 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
-WIRE_CACHE: Final = 1024
-"""Frame texts kept serialized (a few per commit and viewer; every connection of a viewer shares one)."""
+WIRE_CACHE: Final = 64
+"""Frame texts kept serialized. The hub pushes a commit to all its local connections in one
+synchronous pass, so a text is needed only during that pass: a commit has at most two texts per
+viewer (with and without the view), and 64 leave room for several commits at once."""
 
 
 def text_frame(text: str) -> bytes:
