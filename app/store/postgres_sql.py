@@ -9,6 +9,8 @@ the seats, records the idempotency key, and gives each notice the next cursor of
 (`UPDATE players … RETURNING cursor`, whose row lock keeps cursors gap-free). A failed check
 writes nothing and returns why; a unique violation (a seq, a key, a token hash, a player's second
 seat) raises and so writes nothing either. The statement always returns exactly one row.
+`APPEND_PLAIN` is the same for the usual action, which writes no seat, notice or key: it skips
+those checks and writes, and returns the same row.
 """
 
 from __future__ import annotations
@@ -85,6 +87,25 @@ SELECT checks.actual, checks.seats_known, checks.players_known, checks.key_free,
 FROM checks
 """
 
+APPEND_PLAIN = """
+WITH advanced AS (
+    UPDATE matches
+    SET seq = $3, status = $4, to_act = $5::jsonb, scores = $6::jsonb, winners = $7::jsonb,
+        deadline_at = $8, open_seats = $9, bot_due = $10, updated_at = $11
+    WHERE id = $1 AND seq = $2
+    RETURNING id
+), appended AS (
+    INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)
+    SELECT $1, $2 + e.ord, $3, e.type, e.data::jsonb, $11
+    FROM advanced, unnest($12::text[], $13::text[]) WITH ORDINALITY AS e (type, data, ord)
+)
+SELECT (SELECT seq FROM matches WHERE id = $1) AS actual, true AS seats_known, true AS players_known,
+       true AS key_free, EXISTS (SELECT 1 FROM advanced) AS advanced, NULL::bigint[] AS cursors
+"""
+"""`APPEND` for the usual action (no seat rows, no notices, no idempotency key): the same result
+row, its first 13 parameters, and about half of PostgreSQL's CPU per append (`plain(append)`)."""
+PLAIN_PARAMS = 13
+
 CREATE_MATCH = f"""
 WITH created AS (
     INSERT INTO matches ({MATCH_COLUMNS})
@@ -144,6 +165,11 @@ def create_match_args(m: MatchRecord, seats: list[SeatRecord], events: list[NewE
         *(json_text(m.settings), m.visibility, m.host_token_hash, m.invite_hash, _aware(m.deadline_at)),
         *(m.open_seats, m.bot_due, _seats_json(seats), *_events(events)),
     )
+
+
+def plain(a: Append) -> bool:
+    """Whether `APPEND_PLAIN` writes `a` (its first `PLAIN_PARAMS` arguments) as `APPEND` would."""
+    return not a.seats and not a.notices and a.idempotency is None
 
 
 def append_args(a: Append) -> tuple[Any, ...]:

@@ -14,6 +14,7 @@ import asyncpg
 import pytest
 
 from app.service.ports import AppendResult, MatchUpdate, NewEvent, VersionConflict
+from app.store import postgres_commit, postgres_sql
 from app.store.factory import DatabaseUrl, create_store, parse_url
 from app.store.memory import MemoryEventStore
 from app.store.postgres import PostgresEventStore
@@ -178,6 +179,50 @@ async def test_postgres_batches_what_queued_and_a_failure_fails_alone(
             "VersionConflict" if i in (3, 7) else "AppendResult" for i in range(12)
         ]
         assert [len(await store.read(m)) for m in matches] == [0 if i in (3, 7) else 1 for i in range(12)]
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_plain_appends_take_the_short_statement_with_the_same_outcomes(
+    migrated_postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Appends of events alone (the usual action) go as `APPEND_PLAIN`; a batch with any seat,
+    notice or key goes as `APPEND`; both answer a stale seq and an unknown match alike."""
+    used: list[str] = []
+    choose = postgres_commit._statement
+
+    def spy(batch: Any) -> Any:
+        query, args = choose(batch)
+        used.append("plain" if query == postgres_sql.APPEND_PLAIN else "full")
+        return query, args
+
+    monkeypatch.setattr(postgres_commit, "_statement", spy)
+    dsn = parse_url(migrated_postgres_url).target
+    store = PostgresEventStore(dsn, pool_size=3)
+    try:
+        matches = [await new_match(store) for _ in range(6)]
+        for keyed in (False, True):
+            used.clear()
+            batch = [
+                append(m, 0 if not keyed else 1, events(2 if keyed else 1, 2 if keyed else 1))
+                for m in matches
+            ]
+            batch[1] = append(matches[1], 5)  # stale
+            batch[2] = append("no-such-match", 0)
+            if keyed:
+                batch[0] = append(matches[0], 1, events(2, 2), idempotency=idem(matches[0]))
+            results = await asyncio.gather(*(store.append(a) for a in batch), return_exceptions=True)
+            assert [type(r).__name__ for r in results] == [
+                "AppendResult", "VersionConflict", "KeyError", "AppendResult", "AppendResult", "AppendResult"
+            ], keyed  # fmt: skip
+            assert set(used) == {"full" if keyed else "plain"}, used
+            assert [r.seq for r in results if isinstance(r, AppendResult)] == [2 if keyed else 1] * 4
+        assert [len(await store.read(m)) for m in matches] == [2, 0, 0, 2, 2, 2]
+        assert await store.get_idempotent(matches[0], 0, "k1") is not None
+        used.clear()
+        one = await store.append(append(matches[3], 2))  # alone: a plain fetchrow
+        assert one.seq == 3 and used == ["plain"]
     finally:
         await store.close()
 
