@@ -6,11 +6,11 @@ time in the service. This builds, once per class, a function that calls the clas
 with each field taken from the changes or from the old object, so the result is exactly what
 `dataclasses.replace` gives (fields with `init=False` take their defaults, `__post_init__` runs).
 
-A class with slots, every field in `__init__` and no `__post_init__` (the games' states) is built
-without its `__init__`: a frozen dataclass's `__init__` sets each field through
-`object.__setattr__`, which looks the slot up by name each time; the builder calls each slot's
-descriptor directly instead (about 2.8x faster for the 17 fields of Mount Drago's state), which
-stores exactly what `__init__` would.
+A class with slots and no `__post_init__` (the games' states, `Match`) is built without its
+`__init__`: a frozen dataclass's `__init__` sets each field through `object.__setattr__`, which
+looks the slot up by name each time; the builder calls each slot's descriptor directly instead
+(about 2.8x faster for the 17 fields of Mount Drago's state) and stores exactly what `__init__`
+would, the defaults of fields out of `__init__` included.
 """
 
 from __future__ import annotations
@@ -39,10 +39,20 @@ def _compile(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     names = [f.name for f in fields if f.init]
     known = frozenset(names)
     namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
-    if _slotted(cls, fields):  # names from the class, values from the object or the changes
-        namespace |= {f"set_{n}": getattr(cls, n).__set__ for n in names}
-        body = "".join(f"    set_{n}(new_, c[{n!r}] if {n!r} in c else o.{n})\n" for n in names)
-        source = f"def build(o, c):\n    new_ = new(cls)\n{body}    return new_\n"
+    if _slotted(cls, fields):  # names from the class, values from the object, the changes or defaults
+        lines = []
+        for f in fields:
+            namespace[f"set_{f.name}"] = getattr(cls, f.name).__set__
+            if f.init:
+                value = f"c[{f.name!r}] if {f.name!r} in c else o.{f.name}"
+            elif f.default_factory is not dataclasses.MISSING:
+                namespace[f"make_{f.name}"] = f.default_factory
+                value = f"make_{f.name}()"
+            else:
+                namespace[f"default_{f.name}"] = f.default
+                value = f"default_{f.name}"
+            lines.append(f"    set_{f.name}(new_, {value})\n")
+        source = f"def build(o, c):\n    new_ = new(cls)\n{''.join(lines)}    return new_\n"
     else:
         args = ", ".join(f"{n}=c[{n!r}] if {n!r} in c else o.{n}" for n in names)
         source = f"def build(o, c):\n    return cls({args})\n"
@@ -59,11 +69,14 @@ def _compile(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
 
 
 def _slotted(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> bool:
-    """Whether `cls` can be built by setting its slots: each field a slot, all of them in
-    `__init__`, and nothing else for `__init__` to do (no `__post_init__`)."""
+    """Whether `cls` can be built by setting its slots as its `__init__` does: each field a slot of
+    the class itself, each field out of `__init__` with a default, and no `__post_init__`."""
     slots = set(getattr(cls, "__slots__", ()))
     return (
-        all(f.init for f in fields)
-        and {f.name for f in fields} <= slots
+        {f.name for f in fields} <= slots
+        and all(
+            f.init or f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+            for f in fields
+        )
         and not hasattr(cls, "__post_init__")
     )

@@ -34,6 +34,13 @@ class WithMemo:  # a field out of __init__ takes its default again
 
 
 @dataclass(frozen=True, slots=True)
+class SlottedMemo:  # built through its slots, the fields out of __init__ set to their defaults
+    a: int
+    memo: dict[str, int] = field(default_factory=dict, init=False, compare=False)
+    mark: str = field(default="m", init=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Base:
     a: int
 
@@ -51,18 +58,21 @@ class Derived(Base):  # a slot of its base: built through __init__
         (Slotted(1), {"a": 5, "c": "y"}),
         (Checked(1), {"a": 2}),
         (Derived(1, 2), {"a": 3}),
+        (SlottedMemo(1), {"a": 2}),
     ],
 )
 def test_the_same_as_dataclasses_replace(obj: Any, changes: dict[str, object]) -> None:
     ours, theirs = replace(obj, **changes), dataclasses.replace(obj, **changes)
     assert ours == theirs and type(ours) is type(theirs)
-    assert all(getattr(ours, f.name) is getattr(theirs, f.name) for f in dataclasses.fields(ours))
+    fields = dataclasses.fields(ours)
+    assert all(getattr(ours, f.name) is getattr(theirs, f.name) for f in fields if f.init)
+    assert all(getattr(ours, f.name) == getattr(theirs, f.name) for f in fields)
 
 
 def test_slotted_states_skip_init_and_others_do_not(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    olds = [Slotted(1), Checked(1), Derived(1)]
-    for cls in (Slotted, Checked, Derived):
+    olds = [Slotted(1), Checked(1), Derived(1), SlottedMemo(1)]
+    for cls in (Slotted, Checked, Derived, SlottedMemo):
         init = cls.__init__
 
         def counted(self: object, *args: object, _init: object = init, **kw: object) -> None:
@@ -78,9 +88,11 @@ def test_slotted_states_skip_init_and_others_do_not(monkeypatch: pytest.MonkeyPa
 
 
 def test_fields_out_of_init_take_their_defaults() -> None:
-    old = WithMemo(1)
-    old.memo["k"] = 1
-    assert replace(old, a=2).memo == {} and replace(old).memo == {}
+    for old in (WithMemo(1), SlottedMemo(1)):
+        old.memo["k"] = 1
+        assert replace(old, a=2).memo == {} and replace(old).memo == {}
+        assert replace(old).memo is not replace(old).memo
+    assert replace(SlottedMemo(1)).mark == "m"
 
 
 def test_unknown_fields_are_refused() -> None:
