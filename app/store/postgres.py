@@ -34,7 +34,7 @@ from app.service.ports import (
     StoredNotice,
 )
 from app.store import postgres_sql as sql
-from app.store.postgres_commit import MAX_BATCH, PostgresAppender
+from app.store.postgres_commit import MAX_BATCH, WRITERS, PostgresAppender
 from app.store.rows import from_json, ints, json_many
 
 DEFAULT_POOL_SIZE = 8
@@ -76,7 +76,12 @@ class PostgresEventStore:
     group commit (`PostgresAppender`); the benchmark alone changes them."""
 
     def __init__(
-        self, dsn: str, *, pool_size: int = DEFAULT_POOL_SIZE, max_batch: int = MAX_BATCH, writers: int = 1
+        self,
+        dsn: str,
+        *,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        max_batch: int = MAX_BATCH,
+        writers: int = WRITERS,
     ) -> None:
         self.dsn = dsn
         self.pool_size = pool_size

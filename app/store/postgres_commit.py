@@ -13,16 +13,23 @@ one, each its own transaction, and only the guilty one fails. A batch of one is 
 `fetchrow`, so a lone writer pays nothing for the batching. Appends of one match keep their order:
 a caller sends its next append only after the previous one was answered.
 
-Why batches, one at a time, rather than one transaction per append on every connection of the
-pool (PostgreSQL shares the WAL flush of concurrent commits too)? Measured with
-`python -m bench.store_append --pg …`, one-event appends, 16 writers each on its own match, on
-this shared 2-core machine (compare within a run): batches 3,062 appends/s (16 per transaction),
-two batches in flight 2,136/s, one transaction per append on 8 connections 1,355/s, a bare
-INSERT+COMMIT on raw asyncpg 1,614/s and through SQLAlchemy (`bench-reference`) 744/s; CPU 48 µs
-per append batched against 219 µs one per transaction. Over five runs batching won by 1.6-2.8x;
-two batches in flight won two runs of five, within the noise, and two batches of one process
-could lock the same players' rows in opposite orders (a deadlock costs a 1 s detection), so one
-batch is in flight at a time. A lone writer pays one statement per append either way.
+Why batches rather than one transaction per append on every connection of the pool (PostgreSQL
+shares the WAL flush of concurrent commits too)? Measured with `python -m bench.store_append --pg
+…`, one-event appends, 16 writers each on its own match, on this shared 2-core machine (compare
+within a run): batches 3,062 appends/s (16 per transaction), one transaction per append on 8
+connections 1,355/s, a bare INSERT+COMMIT on raw asyncpg 1,614/s and through SQLAlchemy
+(`bench-reference`) 744/s; CPU 48 µs per append batched against 219 µs one per transaction.
+
+Two batches may be in flight (`writers`, 2): while one waits for its commit, the server's CPU
+prepares the next, which then need not wait for the first one's round trip (through the whole
+server, `python -m bench.api --stores pg`, 16 matches, four alternating runs each: 1,203–1,332
+actions/s against 890–1,361 with one batch at a time, mean 1,271 against 1,090).
+But at most ONE of them holds an append that is not
+plain (seat rows, notices, an idempotency key): two such batches could lock the same players' rows
+in opposite orders, and a deadlock costs a 1 s detection. Plain appends lock only their own
+match's row (a match has at most one append queued, so two batches never share one), so a plain
+batch cannot deadlock with any batch of this process. A lone writer pays one statement per append
+either way.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from app.store.postgres_sql import APPEND, APPEND_PLAIN, PLAIN_PARAMS, append_ar
 from app.store.rows import appended_seq
 
 MAX_BATCH = 64
+WRITERS = 2  # batches in flight at once (at most one of them not plain)
 RETRIES = 3  # of one append that met a deadlock or a serialization failure (nothing was written)
 
 PoolGetter = Callable[[], Awaitable[asyncpg.Pool]]
@@ -61,18 +69,20 @@ def _statement(batch: list[_Pending]) -> tuple[str, list[tuple[Any, ...]]]:
 
 
 class PostgresAppender:
-    """Batches appends; `writers` batches may be in flight at once, each on its own connection.
+    """Batches appends; `writers` batches may be in flight at once, each on its own connection, at
+    most one of them with appends that are not plain.
 
     `max_batch=1, writers=pool size` is one transaction per append on many connections (the
     benchmark compares it).
     """
 
-    def __init__(self, pool: PoolGetter, *, max_batch: int = MAX_BATCH, writers: int = 1) -> None:
+    def __init__(self, pool: PoolGetter, *, max_batch: int = MAX_BATCH, writers: int = WRITERS) -> None:
         self._pool = pool
         self._max_batch = max_batch
         self._writers = writers
         self._pending: list[_Pending] = []
         self._draining = 0  # counted in `_drain` itself: a task ends a while after it returns
+        self._full_in_flight = False  # a batch holding an append that is not plain is in flight
         self._tasks: set[asyncio.Task[None]] = set()
         self.batches = 0  # batches sent, for tests and the benchmark
 
@@ -89,13 +99,36 @@ class PostgresAppender:
     async def _drain(self) -> None:
         try:
             while self._pending:
-                batch = self._pending[: self._max_batch]
-                del self._pending[: self._max_batch]
-                batch = [p for p in batch if not p.future.done()]  # a cancelled caller: not written
-                if batch:
+                batch = self._take()
+                if not batch:
+                    return  # what is left waits for the batch that holds the one non-plain slot
+                full = not all(p.plain for p in batch)
+                self._full_in_flight |= full
+                try:
                     await self._commit(batch)
+                finally:
+                    if full:
+                        self._full_in_flight = False
         finally:
-            self._draining -= 1  # no await since the queue was seen empty: nothing is left behind
+            # No await since the queue was seen empty (or left to the drain in flight with the
+            # non-plain slot, which looks again when its batch is done): nothing is left behind.
+            self._draining -= 1
+
+    def _take(self) -> list[_Pending]:
+        """The next batch, oldest first: up to `max_batch` appends, plain ones only while another
+        batch holds the non-plain slot. A cancelled caller's append is dropped (not written)."""
+        batch: list[_Pending] = []
+        rest: list[_Pending] = []
+        any_kind = not self._full_in_flight
+        for p in self._pending:
+            if p.future.done():
+                continue
+            if len(batch) < self._max_batch and (p.plain or any_kind):
+                batch.append(p)
+            else:
+                rest.append(p)
+        self._pending = rest
+        return batch
 
     async def _commit(self, batch: list[_Pending]) -> None:
         self.batches += 1
