@@ -23,13 +23,12 @@ connections 1,355/s, a bare INSERT+COMMIT on raw asyncpg 1,614/s and through SQL
 Two batches may be in flight (`writers`, 2): while one waits for its commit, the server's CPU
 prepares the next, which then need not wait for the first one's round trip (through the whole
 server, `python -m bench.api --stores pg`, 16 matches, four alternating runs each: 1,203–1,332
-actions/s against 890–1,361 with one batch at a time, mean 1,271 against 1,090).
-But at most ONE of them holds an append that is not
-plain (seat rows, notices, an idempotency key): two such batches could lock the same players' rows
-in opposite orders, and a deadlock costs a 1 s detection. Plain appends lock only their own
-match's row (a match has at most one append queued, so two batches never share one), so a plain
-batch cannot deadlock with any batch of this process. A lone writer pays one statement per append
-either way.
+actions/s against 890–1,361 with one batch at a time, mean 1,271 against 1,090). But at most
+ONE of them holds an append that is not plain (seat rows, notices, an idempotency key): two such
+batches could lock the same players' rows in opposite orders, and a deadlock costs a 1 s
+detection. Plain appends lock only their own match's row (a match has at most one append queued,
+so two batches never share one), so a plain batch cannot deadlock with any batch of this process.
+A lone writer pays one statement per append either way.
 """
 
 from __future__ import annotations
