@@ -661,9 +661,9 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def _net_ratio(row: Row, ref: Row) -> float | None:
-    """CPU per frame net of the actions' own, ours / bare; None when the bare's is below the clock's
-    noise (0.5 µs)."""
-    if row.net is None or ref.net is None or ref.net <= 0.5e-6:
+    """CPU per frame net of the actions' own, ours / bare; None when either is below the clock's
+    noise (0.5 µs; with 2 subscribers the subtraction can even go negative)."""
+    if row.net is None or ref.net is None or min(row.net, ref.net) <= 0.5e-6:
         return None
     return row.net / ref.net
 
