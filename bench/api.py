@@ -11,7 +11,9 @@ turn passes to the other seat, that seat acts on the view its WebSocket stream p
 instead). A finished match is replaced by a new one. It prints actions/s and
 the p50/p99 latency of `POST .../actions`, then runs `../shared/bench-reference/reference.sh` for
 the same store in the same session, and boardgame.io (`../shared/bench-reference/bgio/run.sh`, in
-memory), and prints the ratios (ours / reference, ours / boardgame.io). All of it runs `--rounds`
+memory), and prints the ratios (ours / reference, ours / boardgame.io), with the ratio of the
+servers' CPU per action over the same window (utime+stime from /proc, as the peers' load clients
+read it: steadier than throughput on a machine that drifts). All of it runs `--rounds`
 times (3), and the last lines are the median of the rounds' ratios: this shared machine's speed
 drifts between runs a minute apart, and each ratio compares runs of the same round.
 
@@ -43,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT.parent / "shared" / "bench-reference" / "reference.sh"
 BGIO = ROOT.parent / "shared" / "bench-reference" / "bgio" / "run.sh"
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 class Http:
@@ -178,18 +181,27 @@ async def drive(
     return done
 
 
-async def run_load(port: int, matches: int, actions: int, streams: bool) -> dict[str, float]:
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of process `pid` (all its threads), as the reference's load client reads it."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+async def run_load(port: int, matches: int, actions: int, streams: bool, pid: int) -> dict[str, float]:
     per_match = max(actions // matches, 1)
     warm: list[float] = []
     await asyncio.gather(*(drive(port, 30, warm, random.Random(i), streams) for i in range(matches)))
     latencies: list[float] = []
+    cpu0 = cpu_seconds(pid)
     t0 = time.perf_counter()
     counts = await asyncio.gather(
         *(drive(port, per_match, latencies, random.Random(1000 + i), streams) for i in range(matches))
     )
     seconds = time.perf_counter() - t0
+    cpu = cpu_seconds(pid) - cpu0
     latencies.sort()
     return {
+        "cpu_us": cpu / sum(counts) * 1e6,
         "actions": sum(counts),
         "actions_per_s": sum(counts) / seconds,
         "p50_ms": statistics.median(latencies) * 1e3,
@@ -259,11 +271,12 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
     try:
         wait_ready(port, proc)
         for matches in (1, 16):
-            results[matches] = asyncio.run(run_load(port, matches, args.actions, args.mode == "ws"))
+            results[matches] = asyncio.run(run_load(port, matches, args.actions, args.mode == "ws", proc.pid))
             r = results[matches]
             print(
                 f"ours({args.mode}) {store:<6} {matches:>2} matches: {r['actions_per_s']:7.0f} actions/s  "
-                f"p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  ({r['actions']:.0f} actions)",
+                f"p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  ({r['actions']:.0f} actions, "
+                f"server CPU {r['cpu_us']:.0f} µs each)",
                 flush=True,
             )
     finally:
@@ -290,13 +303,21 @@ def reference(store: str, args: argparse.Namespace) -> dict[int, dict[str, float
         m = re.search(r"(\{.*\})", line)
         if m:
             data = json.loads(m.group(1))
-            results[int(data["matches"])] = {
-                "actions_per_s": data["moves_per_s"],
-                "p50_ms": data["p50_us"] / 1e3,
-                "p99_ms": data["p99_us"] / 1e3,
-            }
+            results[int(data["matches"])] = _peer_figures(data)
             print(f"reference {store:<6} {line.strip()}", flush=True)
     return results
+
+
+def _peer_figures(data: dict[str, Any]) -> dict[str, float]:
+    """A yardstick's figures as ours: the load clients print the server's CPU as a share of the run."""
+    figures = {
+        "actions_per_s": data["moves_per_s"],
+        "p50_ms": data["p50_us"] / 1e3,
+        "p99_ms": data["p99_us"] / 1e3,
+    }
+    if data.get("server_cpu_pct") is not None and data.get("moves"):
+        figures["cpu_us"] = data["server_cpu_pct"] / 100 * data["seconds"] / data["moves"] * 1e6
+    return figures
 
 
 def bgio() -> dict[int, dict[str, float]]:
@@ -307,19 +328,15 @@ def bgio() -> dict[int, dict[str, float]]:
         m = re.match(r"bgio,\s*(\d+) matches: (\{.*\})", line.strip())
         if m:
             data = json.loads(m.group(2))
-            results[int(m.group(1))] = {
-                "actions_per_s": data["moves_per_s"],
-                "p50_ms": data["p50_us"] / 1e3,
-                "p99_ms": data["p99_us"] / 1e3,
-            }
+            results[int(m.group(1))] = _peer_figures(data)
             print(f"bgio      (memory) {line.strip()}", flush=True)
     if not results:
         print(f"bgio: no figures ({out.stderr.strip()[-300:]})", flush=True)
     return results
 
 
-Ratios = dict[tuple[str, str, int], list[tuple[float, float]]]
-"""(peer, store, matches) → each round's (actions/s ratio, p50 ratio)."""
+Ratios = dict[tuple[str, str, int], list[tuple[float, float, float | None]]]
+"""(peer, store, matches) → each round's (actions/s ratio, p50 ratio, server CPU per action ratio)."""
 
 
 def ratios(
@@ -333,23 +350,30 @@ def ratios(
         if matches in other and matches in ours:
             o, r = ours[matches], other[matches]
             rate, p50 = o["actions_per_s"] / r["actions_per_s"], o["p50_ms"] / r["p50_ms"]
-            table.setdefault((name, store, matches), []).append((rate, p50))
+            cpu = o["cpu_us"] / r["cpu_us"] if "cpu_us" in r else None
+            table.setdefault((name, store, matches), []).append((rate, p50, cpu))
             print(
                 f"ratio to {name:<9} {store:<6} {matches:>2} matches: actions/s {rate:.2f}x"
-                f"  p50 {p50:.2f}x  p99 {o['p99_ms'] / r['p99_ms']:.2f}x",
+                f"  p50 {p50:.2f}x  p99 {o['p99_ms'] / r['p99_ms']:.2f}x  server CPU/action {_x(cpu)}",
                 flush=True,
             )
 
 
+def _x(ratio: float | None) -> str:
+    return "n/a" if ratio is None else f"{ratio:.2f}x"
+
+
 def summary(table: Ratios) -> None:
     """The median of the rounds' ratios: this shared machine drifts between runs a minute apart."""
-    for (name, store, matches), pairs in table.items():
-        rates, p50s = zip(*pairs, strict=True)
-        each = ", ".join(f"{a:.2f}x/{b:.2f}x" for a, b in pairs)
+    for (name, store, matches), rounds in table.items():
+        rates, p50s, cpus = zip(*rounds, strict=True)
+        known = [c for c in cpus if c is not None]
+        cpu = _x(statistics.median(known) if known else None)
+        each = ", ".join(f"{a:.2f}x/{b:.2f}x/{_x(c)}" for a, b, c in rounds)
         print(
-            f"median of {len(pairs)} rounds, to {name:<9} {store:<6} {matches:>2} matches:"
+            f"median of {len(rounds)} rounds, to {name:<9} {store:<6} {matches:>2} matches:"
             f" actions/s {statistics.median(rates):.2f}x  p50 {statistics.median(p50s):.2f}x"
-            f"  (each round, actions/s / p50: {each})",
+            f"  server CPU/action {cpu}  (each round, actions/s / p50 / CPU: {each})",
             flush=True,
         )
 
