@@ -81,9 +81,8 @@ class DirectWire:
         """Write one serialized frame now if `send` would (True); False: send it the usual way."""
         p = self._protocol
         conn = p.conn
-        if (
+        if (  # the handshake is complete (`of`), and that never changes
             p.writable.is_set()
-            and p.handshake_complete
             and not p.disconnected
             and not p.close_sent
             and p.initial_response is None

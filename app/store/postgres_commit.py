@@ -60,9 +60,9 @@ class _Pending:
         self.plain = plain(append)
 
 
-def _statement(batch: list[_Pending]) -> tuple[str, list[tuple[Any, ...]]]:
-    """`APPEND_PLAIN` when every append of the batch is plain (the usual actions), else `APPEND`."""
-    if all(p.plain for p in batch):
+def _statement(batch: list[_Pending], plain: bool) -> tuple[str, list[tuple[Any, ...]]]:
+    """`APPEND_PLAIN` when every append of the batch is `plain` (the usual actions), else `APPEND`."""
+    if plain:
         return APPEND_PLAIN, [p.args[:PLAIN_PARAMS] for p in batch]
     return APPEND, [p.args for p in batch]
 
@@ -101,12 +101,12 @@ class PostgresAppender:
                 batch = self._take()
                 if not batch:
                     return  # what is left waits for the batch that holds the one non-plain slot
-                full = not all(p.plain for p in batch)
-                self._full_in_flight |= full
+                plain = all(p.plain for p in batch)
+                self._full_in_flight |= not plain
                 try:
-                    await self._commit(batch)
+                    await self._commit(batch, plain)
                 finally:
-                    if full:
+                    if not plain:
                         self._full_in_flight = False
         finally:
             # No await since the queue was seen empty (or left to the drain in flight with the
@@ -129,7 +129,7 @@ class PostgresAppender:
         self._pending = rest
         return batch
 
-    async def _commit(self, batch: list[_Pending]) -> None:
+    async def _commit(self, batch: list[_Pending], plain: bool) -> None:
         self.batches += 1
         outcomes: list[Outcome] = []
         try:
@@ -137,7 +137,7 @@ class PostgresAppender:
             async with pool.acquire() as conn:
                 if len(batch) > 1:
                     try:
-                        rows = await conn.fetchmany(*_statement(batch))
+                        rows = await conn.fetchmany(*_statement(batch, plain))
                     except asyncpg.PostgresError:
                         pass  # nothing was written: find whose append failed, one at a time
                     else:
@@ -163,10 +163,10 @@ class PostgresAppender:
 async def _one(conn: Any, p: _Pending) -> Outcome:
     """Run one append in its own transaction; a database error becomes its outcome."""
     a = p.append
-    query, args = _statement([p])
+    query, [args] = _statement([p], p.plain)
     for attempt in range(RETRIES):
         try:
-            row = await conn.fetchrow(query, *args[0])
+            row = await conn.fetchrow(query, *args)
         except asyncpg.PostgresError as e:
             transient = isinstance(e, asyncpg.DeadlockDetectedError | asyncpg.SerializationError)
             if transient and attempt < RETRIES - 1:

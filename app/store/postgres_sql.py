@@ -29,6 +29,17 @@ _SEAT_RECORDSET = (
     "seat int, name text, token_hash text, bot boolean, joined_at timestamptz, player_id text, bot_level text"
 )
 
+# What both append statements write first: the projection moves from `expected` ($2) to `last`
+# ($3) (`_ADVANCE` + its conditions), and the events go in after it.
+_ADVANCE = """UPDATE matches
+    SET seq = $3, status = $4, to_act = $5::jsonb, scores = $6::jsonb, winners = $7::jsonb,
+        deadline_at = $8, open_seats = $9, bot_due = $10, updated_at = $11"""
+_APPENDED = """appended AS (
+    INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)
+    SELECT $1, $2 + e.ord, $3, e.type, e.data::jsonb, $11
+    FROM advanced, unnest($12::text[], $13::text[]) WITH ORDINALITY AS e (type, data, ord)
+)"""
+
 APPEND = f"""
 WITH seat_rows AS MATERIALIZED (
     SELECT * FROM jsonb_to_recordset($14::jsonb) AS s ({_SEAT_RECORDSET})
@@ -46,17 +57,11 @@ WITH seat_rows AS MATERIALIZED (
             SELECT 1 FROM idempotency_keys WHERE match_id = $1 AND seat = $15 AND key = $16
         ) AS key_free
 ), advanced AS (
-    UPDATE matches
-    SET seq = $3, status = $4, to_act = $5::jsonb, scores = $6::jsonb, winners = $7::jsonb,
-        deadline_at = $8, open_seats = $9, bot_due = $10, updated_at = $11
+    {_ADVANCE}
     FROM checks
     WHERE id = $1 AND seq = $2 AND checks.seats_known AND checks.players_known AND checks.key_free
     RETURNING id
-), appended AS (
-    INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)
-    SELECT $1, $2 + e.ord, $3, e.type, e.data::jsonb, $11
-    FROM advanced, unnest($12::text[], $13::text[]) WITH ORDINALITY AS e (type, data, ord)
-), seated AS (
+), {_APPENDED}, seated AS (
     UPDATE seats
     SET name = s.name, token_hash = s.token_hash, bot = s.bot, joined_at = s.joined_at,
         player_id = s.player_id, bot_level = s.bot_level
@@ -87,18 +92,12 @@ SELECT checks.actual, checks.seats_known, checks.players_known, checks.key_free,
 FROM checks
 """
 
-APPEND_PLAIN = """
+APPEND_PLAIN = f"""
 WITH advanced AS (
-    UPDATE matches
-    SET seq = $3, status = $4, to_act = $5::jsonb, scores = $6::jsonb, winners = $7::jsonb,
-        deadline_at = $8, open_seats = $9, bot_due = $10, updated_at = $11
+    {_ADVANCE}
     WHERE id = $1 AND seq = $2
     RETURNING id
-), appended AS (
-    INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)
-    SELECT $1, $2 + e.ord, $3, e.type, e.data::jsonb, $11
-    FROM advanced, unnest($12::text[], $13::text[]) WITH ORDINALITY AS e (type, data, ord)
-)
+), {_APPENDED}
 SELECT (SELECT seq FROM matches WHERE id = $1) AS actual, true AS seats_known, true AS players_known,
        true AS key_free, EXISTS (SELECT 1 FROM advanced) AS advanced, NULL::bigint[] AS cursors
 """

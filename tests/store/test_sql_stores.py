@@ -192,8 +192,8 @@ async def test_postgres_plain_appends_take_the_short_statement_with_the_same_out
     used: list[str] = []
     choose = postgres_commit._statement
 
-    def spy(batch: Any) -> Any:
-        query, args = choose(batch)
+    def spy(batch: Any, plain: bool) -> Any:
+        query, args = choose(batch, plain)
         used.append("plain" if query == postgres_sql.APPEND_PLAIN else "full")
         return query, args
 
