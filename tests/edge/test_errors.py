@@ -9,13 +9,12 @@ import json
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
 import pytest
-import uvicorn
 
 from app.main import create_app
 from app.openapi import FRAMES_PATH, generate
 from app.settings import Settings
 from tests.api.conftest import running, started
-from tests.stream.servers import free_port
+from tests.stream.servers import in_this_loop
 
 OPENAPI = json.loads(generate())  # the app's own; tests/api/test_openapi.py compares it with the file
 SECRET = "Zs9-secret-token-value-0123456789abcdefghij"
@@ -39,13 +38,7 @@ async def test_a_500_is_contained_logged_once_and_the_connection_lives_on(
     async def boom() -> None:
         raise RuntimeError(f"database said no to Bearer {SECRET}")
 
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False)
-    server = uvicorn.Server(config)
-    serve = asyncio.create_task(server.serve())
-    try:
-        while not server.started:  # noqa: ASYNC110  # uvicorn offers a flag, not an event
-            await asyncio.sleep(0.02)
+    async with in_this_loop(app, access_log=False) as port:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(
             b"GET /boom?token=" + SECRET.encode() + b" HTTP/1.1\r\nHost: t\r\nX-Request-ID: rid-500\r\n\r\n"
@@ -62,9 +55,6 @@ async def test_a_500_is_contained_logged_once_and_the_connection_lives_on(
         status, _, body = await _read_response(reader)
         assert status == 200 and json.loads(body) == {"status": "ok"}
         writer.close()
-    finally:
-        server.should_exit = True
-        await serve
     out = capsys.readouterr().out
     lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     errors = [line for line in lines if line["level"] in ("ERROR", "CRITICAL")]

@@ -3,6 +3,7 @@
 `serving(...)` starts `python -m app` (the container's command) or `python -m uvicorn` with the app
 factory — both through `tests.api.bots`, which gives the server bots a chooser while `app.bots` does
 not exist — waits for `/readyz`, and at exit sends SIGTERM and waits for the process to end.
+`in_this_loop(app)` serves an app object with uvicorn in the test's own event loop instead.
 `RealSocket` wraps a `websockets` client connection with the interface of `AsgiSocket`, so
 `Reader` works over both.
 """
@@ -24,6 +25,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
+import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -99,6 +101,22 @@ async def serving(
     finally:
         server.terminate()
         await server.wait()
+
+
+@contextlib.asynccontextmanager
+async def in_this_loop(app: Any, **config: Any) -> AsyncIterator[int]:
+    """`app` under a real uvicorn in the test's own event loop (its state stays reachable); the port."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, **config))
+    serve = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(STARTUP_GUARD):
+            while not server.started:  # noqa: ASYNC110  # uvicorn offers a flag, not an event
+                await asyncio.sleep(0.02)
+        yield port
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serve, GUARD)
 
 
 async def _ready(server: Server) -> None:

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.asyncio.client import connect
 from websockets.protocol import State
 from websockets.server import ServerProtocol
@@ -23,8 +20,8 @@ from app.api.wire import DirectWire, WireFrames, text_frame
 from app.main import create_app
 from app.settings import Settings
 from tests.api.conftest import TEST_SETTINGS
-from tests.api.helpers import eventually
-from tests.stream.servers import free_port
+from tests.api.helpers import Table, new_table
+from tests.stream.servers import in_this_loop
 
 GUARD = 10.0
 
@@ -52,45 +49,10 @@ def test_other_servers_send_as_usual() -> None:
     assert DirectWire.of(object()) is None
 
 
-@asynccontextmanager
-async def _uvicorn() -> AsyncIterator[tuple[Streaming, str]]:
-    """The app under a real uvicorn (its sans-I/O WebSocket protocol) in this event loop."""
-    app = create_app(Settings(database_url="memory://", **TEST_SETTINGS))
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio", log_config=None)
-    config.ws_per_message_deflate = False
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve())
-    try:
-
-        async def started() -> bool:
-            return server.started
-
-        await eventually(started, "uvicorn to start")
-        yield app.state.streaming, f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(serving, GUARD)
-
-
-async def _match(http: httpx.AsyncClient) -> tuple[str, list[str]]:
-    created = (await http.post("/v1/matches", json={"game": "mount_drago", "players": 2})).json()
-    tokens = []
-    for seat in (0, 1):
-        joined = await http.post(f"/v1/matches/{created['id']}/seats/{seat}", json={"name": f"p{seat}"})
-        tokens.append(joined.json()["token"])
-    return created["id"], tokens
-
-
-async def _act(http: httpx.AsyncClient, match_id: str, tokens: list[str]) -> int:
+async def _act(table: Table) -> int:
     """One legal action by the seat to act; the seq it committed."""
-    public = (await http.get(f"/v1/matches/{match_id}/view")).json()
-    seat = public["to_act"][0]
-    auth = {"Authorization": f"Bearer {tokens[seat]}"}
-    view = (await http.get(f"/v1/matches/{match_id}/view", headers=auth)).json()
-    reply = await http.post(
-        f"/v1/matches/{match_id}/actions", json={"action": view["legal_actions"][0]}, headers=auth
-    )
+    seat = (await table.view(None))["to_act"][0]
+    reply = await table.act(seat, (await table.view(seat))["legal_actions"][0])
     assert reply.status_code == 200, reply.text
     seq: int = reply.json()["seq"]
     return seq
@@ -106,24 +68,28 @@ async def _commits(ws: Any, until: int) -> list[dict[str, Any]]:
 
 
 async def test_spectators_get_the_same_frames_written_directly_and_in_order_under_back_pressure() -> None:
-    async with _uvicorn() as (edge, host), httpx.AsyncClient(base_url=f"http://{host}") as http:
-        match_id, tokens = await _match(http)
-        url = f"ws://{host}/v1/matches/{match_id}/stream?spectate=1"
+    app = create_app(Settings(database_url="memory://", **TEST_SETTINGS))
+    async with (
+        in_this_loop(app, ws="websockets-sansio", ws_per_message_deflate=False) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        edge: Streaming = app.state.streaming  # set when the lifespan starts
+        table = await new_table(http, "mount_drago", 2)
+        url = f"ws://127.0.0.1:{port}/v1/matches/{table.match_id}/stream?spectate=1"
         async with connect(url, compression=None) as a, connect(url, compression=None) as b:
             for ws in (a, b):
                 assert json.loads(await ws.recv())["type"] == "hello"
-            seq = await _act(http, match_id, tokens)
+            seq = await _act(table)
             first_a, first_b = await _commits(a, seq), await _commits(b, seq)
             assert first_a == first_b and first_a[-1]["seq"] == seq
             sessions = [s for s in edge.sessions if isinstance(s, MatchSession)]
             assert len(sessions) == 2 and all(s._wire is not None for s in sessions)
-            built = edge.wire_frames.built
-            assert built >= 1  # went directly: serialized once for both spectators
+            assert edge.wire_frames.built >= 1  # went directly: serialized once for both spectators
 
             # Back-pressure on one connection: its frames wait in `send`, and still come in order.
             paused = sessions[0]._wire._protocol  # type: ignore[union-attr]
             paused.writable.clear()
-            seqs = [await _act(http, match_id, tokens) for _ in range(3)]
+            seqs = [await _act(table) for _ in range(3)]
             await asyncio.sleep(0.05)
             assert sessions[0]._sending is not None  # waiting for the transport
             paused.writable.set()
