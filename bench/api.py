@@ -41,11 +41,12 @@ from typing import Any
 
 import orjson
 
+from bench.proc import cpu_seconds
+
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT.parent / "shared" / "bench-reference" / "reference.sh"
 BGIO = ROOT.parent / "shared" / "bench-reference" / "bgio" / "run.sh"
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 class Http:
@@ -179,12 +180,6 @@ async def drive(
             for stream in live:
                 await stream.close()
     return done
-
-
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of process `pid` (all its threads), as the reference's load client reads it."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
 async def run_load(port: int, matches: int, actions: int, streams: bool, pid: int) -> dict[str, float]:

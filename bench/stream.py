@@ -53,8 +53,9 @@ import asyncpg
 import httpx
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 
+from bench.proc import cpu_seconds, rss_bytes
+
 ROOT = Path(__file__).resolve().parent.parent
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 GUARD = 30.0  # seconds: a guard against hangs only
 FRAME = re.compile(rb'\{"type":"commit","seq":(\d+),')
 PLAYERS = 4
@@ -151,14 +152,10 @@ class Server:
         raise RuntimeError(f"{self.name} did not start")
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+        return cpu_seconds(self.proc.pid)
 
     def rss_bytes(self) -> int:
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        return 0
+        return rss_bytes(self.proc.pid)
 
     async def stop(self) -> None:
         if self.proc.poll() is None:
