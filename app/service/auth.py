@@ -33,15 +33,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-_PREFIXES: Final = (PLAYER_PREFIX, HOST_PREFIX, INVITE_PREFIX)
+_AVOIDED: Final = (PLAYER_PREFIX, HOST_PREFIX, INVITE_PREFIX, "-")
 
 
 def new_token(prefix: str = "") -> str:
-    """A new credential. An unprefixed one (a seat token) never starts with a reserved prefix: a
-    random one would once in 87,381 draws (`token_urlsafe` uses `_`), and a `pk_` one reads as a
-    player key."""
+    """A new credential. An unprefixed one (a seat token) never starts with a reserved prefix (a
+    random one would once in 87,381 draws, as `token_urlsafe` uses `_`, and a `pk_` one reads as a
+    player key) nor with `-` (one in 64 would, and then read as an option on a command line:
+    `python -m drago_client.bot --token -x…` fails)."""
     token = secrets.token_urlsafe(32)
-    while not prefix and token.startswith(_PREFIXES):
+    while not prefix and token.startswith(_AVOIDED):
         token = secrets.token_urlsafe(32)
     return prefix + token
 

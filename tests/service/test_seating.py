@@ -75,9 +75,9 @@ async def test_tokens_are_stored_only_as_hashes_and_checked_per_match(
 
 
 async def test_seat_tokens_never_read_as_player_keys(ctx: Context, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A random seat token may start with `pk_` (`token_urlsafe` draws `_`): new ones never do, and
-    one issued before that rule (stored as it was) still identifies its seat."""
-    draws = iter(["pk_lucky", "ht_lucky", "iv_lucky", "plain"])
+    """A random seat token may start with `pk_` (`token_urlsafe` draws `_`) or `-` (an option on a
+    command line): new ones never do, and one issued before that rule still identifies its seat."""
+    draws = iter(["pk_lucky", "ht_lucky", "iv_lucky", "-lucky", "plain"])
     monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(draws))
     assert auth.new_token() == "plain"
     monkeypatch.undo()
