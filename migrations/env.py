@@ -59,6 +59,19 @@ def _configure(**kwargs: Any) -> None:
 
 
 def _run(connection: Connection) -> None:
+    """The whole run in one transaction, begun before Alembic looks at the connection: Alembic
+    then leaves it to us. Left alone, it commits after each migration on SQLite (whose DDL it takes
+    for non-transactional), and the write lock (`BEGIN IMMEDIATE`, `app.store.migrate`) would lapse
+    between two migrations: a migrator that had waited for it, having read the revision before,
+    would run a migration again. On PostgreSQL the advisory lock lasts the same transaction."""
+    if connection.in_transaction():  # a caller's: theirs to commit
+        _migrate(connection)
+    else:
+        with connection.begin():
+            _migrate(connection)
+
+
+def _migrate(connection: Connection) -> None:
     _configure(connection=connection, render_as_batch=connection.dialect.name == "sqlite")
     with context.begin_transaction():
         if connection.dialect.name == "postgresql":
