@@ -156,11 +156,16 @@ def sqlite_migration_engine(url: str | URL) -> Engine:
     return engine
 
 
+MIGRATION_LOCK_WAIT_MS = 120_000
+"""How long a SQLite migrator waits for another's run (the whole run holds the write lock)."""
+
+
 def _serialised_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
-        for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000"):
+        # The wait first: switching the journal mode takes a lock too.
+        for pragma in (f"PRAGMA busy_timeout={MIGRATION_LOCK_WAIT_MS}", "PRAGMA journal_mode=WAL"):
             cursor.execute(pragma)
         cursor.close()
         dbapi_connection.isolation_level = None  # pysqlite: we emit BEGIN ourselves
