@@ -161,6 +161,7 @@ async def measure(
         return
     ids = [await new_match(stores["group commit"]) for _ in range(writers)]
     close = None
+    step: Callable[[int, int], Awaitable[None]]
     if name == "reference":
 
         async def step(w: int, i: int) -> None:

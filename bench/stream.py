@@ -67,7 +67,7 @@ DRAGO = "app.main:create_app"  # our server; anything else is a uvicorn app path
 
 bare_app = FastAPI()
 _bare: dict[int | None, set[WebSocket]] = defaultdict(set)
-_BARE_EVENT = {
+_BARE_EVENT: dict[str, Any] = {
     "seq": 0,
     "type": "card_played",
     "data": {"type": "card_played", "seat": 0, "card": {"dragon": "red", "value": 3}, "from_space": 0},
