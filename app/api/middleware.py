@@ -111,12 +111,9 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = PayloadTooLarge(
-            f"the request body exceeds {self.max_bytes} bytes", {"max_bytes": self.max_bytes}
-        )
         declared = _header(scope, b"content-length")
         if declared is not None and _DIGITS.fullmatch(declared) and int(declared) > self.max_bytes:
-            await render(too_large)(scope, receive, send)
+            await render(self._too_large())(scope, receive, send)
             return
         chunks: list[bytes] = []
         size = 0
@@ -128,13 +125,18 @@ class BodyLimit:
             body = message.get("body", b"")
             size += len(body)
             if size > self.max_bytes:
-                await render(too_large)(scope, receive, send)
+                await render(self._too_large())(scope, receive, send)
                 return
             chunks.append(body)
             if not message.get("more_body", False):
                 break
         whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
         await self.app(scope, replay_body([whole], receive), send)
+
+    def _too_large(self) -> PayloadTooLarge:  # built only when refusing: not once per request
+        return PayloadTooLarge(
+            f"the request body exceeds {self.max_bytes} bytes", {"max_bytes": self.max_bytes}
+        )
 
 
 def replay_body(messages: list[Message], receive: Receive) -> Receive:
