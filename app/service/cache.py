@@ -16,24 +16,26 @@ from app.service.ports import MatchRecord, SeatRecord
 
 
 @dataclass(frozen=True, slots=True)
-class CacheEntry:
+class Loaded:
+    """A match as loaded (`app.service.loading`) and as cached: the same immutable object."""
+
+    record: MatchRecord  # as first read: only its fixed members (game, players, secret…) are relied on
     match: Match
     seats: tuple[SeatRecord, ...]
-    record: MatchRecord  # as first read: only its fixed members (game, players, secret…) are relied on
 
 
 class StateCache:
     def __init__(self, size: int = 1024) -> None:
         self._size = size
-        self._entries: OrderedDict[str, CacheEntry] = OrderedDict()
+        self._entries: OrderedDict[str, Loaded] = OrderedDict()
 
-    def get(self, match_id: str) -> CacheEntry | None:
+    def get(self, match_id: str) -> Loaded | None:
         entry = self._entries.get(match_id)
         if entry is not None:
             self._entries.move_to_end(match_id)
         return entry
 
-    def put(self, entry: CacheEntry) -> None:
+    def put(self, entry: Loaded) -> None:
         key = entry.match.match_id
         old = self._entries.get(key)
         if old is not None and old.match.seq > entry.match.seq:

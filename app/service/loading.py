@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from app.games.core import Game
@@ -18,20 +17,14 @@ from app.matches.events import SeatJoined, SeatTakenOver, SeatTokenReissued
 from app.matches.fold import Match, fold, new_match
 from app.matches.settings import stored_settings
 from app.service import snapshots
-from app.service.cache import CacheEntry, StateCache
+from app.service.cache import Loaded as Loaded  # defined with the cache, which holds it as it is
+from app.service.cache import StateCache
 from app.service.errors import InternalError, NotFound
 from app.service.ports import EventStore, MatchRecord, SeatRecord, StoredEvent
 
 log = logging.getLogger("app.service")
 
 SEAT_EVENTS: Final = frozenset(cls.TYPE for cls in (SeatJoined, SeatTokenReissued, SeatTakenOver))
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    record: MatchRecord  # its fixed members (game, secret, settings…) are what callers rely on
-    match: Match
-    seats: tuple[SeatRecord, ...]
 
 
 class Loader:
@@ -61,10 +54,7 @@ class Loader:
         It may be behind the store when another process wrote since: callers that act on it
         append at its `seq`, so a stale state ends in a `VersionConflict` and a fresh `load`.
         """
-        entry = self.cache.get(match_id)
-        if entry is None:
-            return None
-        return Loaded(entry.record, entry.match, entry.seats)
+        return self.cache.get(match_id)
 
     async def load(self, match_id: str) -> Loaded:
         """The match as committed now: the cached fold (else the newest snapshot) plus only the
@@ -78,7 +68,7 @@ class Loader:
             record, seats, base = entry.record, entry.seats, entry.match
         events = await self.store.read(match_id, after=base.seq)
         if not events and entry is not None:
-            return Loaded(record, base, seats)
+            return entry
         match = self._fold(base, events)
         if len(events) >= snapshots.EVERY:
             self._keep(match)
@@ -122,7 +112,7 @@ class Loader:
         )
 
     def remember(self, loaded: Loaded) -> None:
-        self.cache.put(CacheEntry(loaded.match, loaded.seats, loaded.record))
+        self.cache.put(loaded)
 
     @staticmethod
     def _fold(base: Match, events: Sequence[StoredEvent]) -> Match:
