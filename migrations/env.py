@@ -3,7 +3,8 @@
 The database URL is, in order: `config.attributes["url"]` (set by `app.store.migrate`), the
 `DRAGO_DATABASE_URL` and then the `DATABASE_URL` environment variables (the server's settings read
 the same two, in the same order), then `sqlalchemy.url` from `alembic.ini`. A caller may also
-hand over an open sync connection as `config.attributes["connection"]`.
+hand over an open sync connection, not in a transaction, as `config.attributes["connection"]`: the
+run begins and commits its own.
 """
 
 from __future__ import annotations
@@ -64,16 +65,8 @@ def _run(connection: Connection) -> None:
     for non-transactional), and the write lock (`BEGIN IMMEDIATE`, `app.store.migrate`) would lapse
     between two migrations: a migrator that had waited for it, having read the revision before,
     would run a migration again. On PostgreSQL the advisory lock lasts the same transaction."""
-    if connection.in_transaction():  # a caller's: theirs to commit
-        _migrate(connection)
-    else:
-        with connection.begin():
-            _migrate(connection)
-
-
-def _migrate(connection: Connection) -> None:
-    _configure(connection=connection, render_as_batch=connection.dialect.name == "sqlite")
-    with context.begin_transaction():
+    with connection.begin():
+        _configure(connection=connection, render_as_batch=connection.dialect.name == "sqlite")
         if connection.dialect.name == "postgresql":
             connection.execute(text(f"SELECT pg_advisory_xact_lock({_PG_MIGRATION_LOCK})"))
         context.run_migrations()

@@ -58,10 +58,9 @@ def upgrade(url: str) -> None:
             return
         engine = sqlite_migration_engine(url)
         try:
-            with engine.connect() as connection:
+            with engine.connect() as connection:  # the environment commits its one transaction
                 cfg.attributes["connection"] = connection
                 command.upgrade(cfg, "head")
-                connection.commit()
         finally:
             engine.dispose()
 
