@@ -8,8 +8,12 @@ this process (pinned to core 1) with 1 and 16 matches in parallel. Each action w
 before the next: the seat to act sends a random legal action taken from its latest view; when the
 turn passes to the other seat, that seat acts on the view its WebSocket stream pushed
 (`views=1`, as the reference pushes each player its view; `--mode http` reads `GET .../view`
-instead). A finished match is replaced by a new one. It prints actions/s and
-the p50/p99 latency of `POST .../actions`, then runs `../shared/bench-reference/reference.sh` for
+instead). A finished match is replaced by a new one, on the same keep-alive connections (as a
+bot's HTTP client keeps its pool). It prints actions/s, the p50/p99 latency of `POST .../actions`
+and how busy the server's core and the client's were (a server near 100% is CPU-bound), then what
+turning a match over costs the server (create, two joins, two views, both streams opened and
+closed: CPU per match set up, and its share of the 16-match run's CPU per action — the reference
+plays one endless match and pays none of it), then runs `../shared/bench-reference/reference.sh` for
 the same store in the same session, and boardgame.io (`../shared/bench-reference/bgio/run.sh`, in
 memory), and prints the ratios (ours / reference, ours / boardgame.io), with the ratio of the
 servers' CPU per action over the same window (utime+stime from /proc, as the peers' load clients
@@ -54,7 +58,7 @@ class Http:
 
     def __init__(self, port: int, token: str | None = None) -> None:
         self.port = port
-        self.auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        self.token = token  # sent as a bearer token; a seat's connection takes each new match's
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -63,8 +67,9 @@ class Http:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         assert self.reader is not None
         data = b"" if body is None else orjson.dumps(body)
+        auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
         head = (
-            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.auth}"
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
         )
         self.writer.write(head.encode() + data)
@@ -83,22 +88,34 @@ class Http:
             await self.writer.wait_closed()
 
 
-async def new_match(port: int) -> tuple[str, list[Http], list[dict[str, Any]]]:
-    lobby = Http(port)
-    try:
-        status, match = await lobby.request("POST", "/v1/matches", {"game": "mount_drago", "players": 2})
+class Client:
+    """One load slot's keep-alive connections, kept from one match to the next as a bot's HTTP
+    client keeps its pool: the lobby's (create, join) and each seat's (bearer: the seat's token)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.lobby = Http(port)
+        self.seats = [Http(port), Http(port)]
+
+    async def new_match(self) -> tuple[str, list[dict[str, Any]]]:
+        """Create a 2-player match, take both seats; the match id and each seat's first view."""
+        status, match = await self.lobby.request("POST", "/v1/matches", {"game": "mount_drago", "players": 2})
         assert status == 201, match
-        seats = []
-        for seat in (0, 1):
-            status, joined = await lobby.request(
+        for seat, conn in enumerate(self.seats):
+            status, joined = await self.lobby.request(
                 "POST", f"/v1/matches/{match['id']}/seats/{seat}", {"name": f"p{seat}"}
             )
             assert status in (200, 201), joined
-            seats.append(Http(port, joined["token"]))
-    finally:
-        await lobby.close()
-    views = [(await s.request("GET", f"/v1/matches/{match['id']}/view"))[1] for s in seats]
-    return match["id"], seats, views
+            conn.token = joined["token"]
+        views = [(await s.request("GET", f"/v1/matches/{match['id']}/view"))[1] for s in self.seats]
+        return match["id"], views
+
+    def streams(self, match_id: str) -> list[Stream]:
+        return [Stream(self.port, match_id, str(s.token)) for s in self.seats]
+
+    async def close(self) -> None:
+        for conn in (self.lobby, *self.seats):
+            await conn.close()
 
 
 class Stream:
@@ -139,46 +156,59 @@ class Stream:
 
 async def drive(
     port: int, actions: int, latencies: list[float], rng: random.Random, streams: bool = True
-) -> int:
-    """Play matches one after another until `actions` actions are done; return the count.
+) -> tuple[int, int]:
+    """Play matches one after another until `actions` actions are done; return the count and the
+    number of matches begun.
 
     With `streams`, each seat follows the match on a WebSocket (`views=1`) and the seat whose
     turn it becomes acts on its pushed view; without, it reads its view with `GET .../view`.
     """
-    done = 0
-    while done < actions:
-        match_id, seats, views = await new_match(port)
-        live = [Stream(port, match_id, s.auth.split()[-1]) for s in seats] if streams else []
+    done = begun = 0
+    client = Client(port)
+    try:
+        while done < actions:
+            done = await _play(client, done, actions, latencies, rng, streams)
+            begun += 1
+    finally:
+        await client.close()
+    return done, begun
+
+
+async def _play(
+    client: Client, done: int, actions: int, latencies: list[float], rng: random.Random, streams: bool
+) -> int:
+    """One match, until it ends or `actions` are done in all; the new count."""
+    match_id, views = await client.new_match()
+    seats = client.seats
+    live = client.streams(match_id) if streams else []
+    for stream in live:
+        await stream.open()
+    try:
+        while done < actions:
+            view = views[0] if views[0]["to_act"] else views[1]
+            if view["status"] != "active" or not view["to_act"]:
+                break
+            seat = view["to_act"][0]
+            action = rng.choice(views[seat]["legal_actions"])
+            t0 = time.perf_counter()
+            status, reply = await seats[seat].request(
+                "POST", f"/v1/matches/{match_id}/actions", {"action": action}
+            )
+            latencies.append(time.perf_counter() - t0)
+            assert status == 200, reply
+            done += 1
+            views[seat] = reply["view"]
+            other = 1 - seat
+            if reply["view"]["status"] == "active" and other in reply["view"]["to_act"]:
+                if streams:
+                    views[other] = await live[other].until(reply["seq"])
+                else:
+                    views[other] = (await seats[other].request("GET", f"/v1/matches/{match_id}/view"))[1]
+            elif reply["view"]["status"] != "active":
+                break
+    finally:
         for stream in live:
-            await stream.open()
-        try:
-            while done < actions:
-                view = views[0] if views[0]["to_act"] else views[1]
-                if view["status"] != "active" or not view["to_act"]:
-                    break
-                seat = view["to_act"][0]
-                action = rng.choice(views[seat]["legal_actions"])
-                t0 = time.perf_counter()
-                status, reply = await seats[seat].request(
-                    "POST", f"/v1/matches/{match_id}/actions", {"action": action}
-                )
-                latencies.append(time.perf_counter() - t0)
-                assert status == 200, reply
-                done += 1
-                views[seat] = reply["view"]
-                other = 1 - seat
-                if reply["view"]["status"] == "active" and other in reply["view"]["to_act"]:
-                    if streams:
-                        views[other] = await live[other].until(reply["seq"])
-                    else:
-                        views[other] = (await seats[other].request("GET", f"/v1/matches/{match_id}/view"))[1]
-                elif reply["view"]["status"] != "active":
-                    break
-        finally:
-            for s in seats:
-                await s.close()
-            for stream in live:
-                await stream.close()
+            await stream.close()
     return done
 
 
@@ -187,21 +217,49 @@ async def run_load(port: int, matches: int, actions: int, streams: bool, pid: in
     warm: list[float] = []
     await asyncio.gather(*(drive(port, 30, warm, random.Random(i), streams) for i in range(matches)))
     latencies: list[float] = []
-    cpu0 = cpu_seconds(pid)
+    cpu0, me0 = cpu_seconds(pid), time.process_time()
     t0 = time.perf_counter()
-    counts = await asyncio.gather(
+    runs = await asyncio.gather(
         *(drive(port, per_match, latencies, random.Random(1000 + i), streams) for i in range(matches))
     )
     seconds = time.perf_counter() - t0
-    cpu = cpu_seconds(pid) - cpu0
+    cpu, me = cpu_seconds(pid) - cpu0, time.process_time() - me0
     latencies.sort()
+    actions = sum(done for done, _ in runs)
     return {
-        "cpu_us": cpu / sum(counts) * 1e6,
-        "actions": sum(counts),
-        "actions_per_s": sum(counts) / seconds,
+        "cpu_us": cpu / actions * 1e6,
+        "server_cpu_pct": 100 * cpu / seconds,
+        "client_cpu_pct": 100 * me / seconds,
+        "matches_begun": sum(begun for _, begun in runs),
+        "actions": actions,
+        "actions_per_s": actions / seconds,
         "p50_ms": statistics.median(latencies) * 1e3,
         "p99_ms": latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1e3,
     }
+
+
+async def setup_cost(port: int, pid: int, per_slot: int = 8, slots: int = 16) -> float:
+    """Server CPU (ms) per match set up and left as `drive` does between games, `slots` at once:
+    create, two joins, two views, both seats' streams opened (`hello` with the view) and closed."""
+    clients = [Client(port) for _ in range(slots)]
+
+    async def slot(client: Client, n: int) -> None:
+        for _ in range(n):
+            match_id, _ = await client.new_match()
+            live = client.streams(match_id)
+            for stream in live:
+                await stream.open()
+            for stream in live:
+                await stream.close()
+
+    try:
+        await asyncio.gather(*(slot(c, 1) for c in clients))  # warm-up
+        cpu0 = cpu_seconds(pid)
+        await asyncio.gather(*(slot(c, per_slot) for c in clients))
+        return (cpu_seconds(pid) - cpu0) / (slots * per_slot) * 1e3
+    finally:
+        for c in clients:
+            await c.close()
 
 
 def free_port() -> int:
@@ -271,7 +329,19 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
             print(
                 f"ours({args.mode}) {store:<6} {matches:>2} matches: {r['actions_per_s']:7.0f} actions/s  "
                 f"p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  ({r['actions']:.0f} actions, "
-                f"server CPU {r['cpu_us']:.0f} µs each)",
+                f"server CPU {r['cpu_us']:.0f} µs each; CPU busy: server {r['server_cpu_pct']:.0f}%, "
+                f"client {r['client_cpu_pct']:.0f}%)",
+                flush=True,
+            )
+        if args.mode == "ws":  # what turning matches over costs; the reference plays one long match
+            r = results[16]
+            ms = asyncio.run(setup_cost(port, proc.pid))
+            per_action = ms * 1e3 * r["matches_begun"] / r["actions"]
+            print(
+                f"ours(ws) {store:<6} match turnover: {ms:.2f} ms server CPU per match set up (create, "
+                f"2 joins, 2 views, 2 streams); {r['matches_begun']:.0f} matches begun in the 16-match "
+                f"run = {per_action:.0f} µs per action, {100 * per_action / r['cpu_us']:.0f}% of its "
+                f"server CPU per action",
                 flush=True,
             )
     finally:
