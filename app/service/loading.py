@@ -43,6 +43,12 @@ class Loader:
         return game
 
     async def record(self, match_id: str) -> MatchRecord:
+        """The match's record, for its fixed members (game, players, secret, settings, the host and
+        invite hashes): the cached one when this process holds the match (they never change, and
+        no match is ever deleted), else read from the store. Raises `NotFound`."""
+        cached = self.cache.get(match_id)
+        if cached is not None:
+            return cached.record
         record = await self.store.get_match(match_id)
         if record is None:
             raise NotFound("no such match", {"match_id": match_id})

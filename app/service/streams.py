@@ -200,10 +200,7 @@ class Streams:
         """The match's frames while the caller streams it; raises `NotFound` for an unknown match."""
         frames = self._matches.get(match_id)
         if frames is None:
-            # A match's game never changes (and no match is ever deleted): a cached record tells it
-            # without a store read, as for a match this process just created or played.
-            cached = self._loader.cached(match_id)
-            record = cached.record if cached is not None else await self._loader.record(match_id)
+            record = await self._loader.record(match_id)
             game = self._loader.game_of(record)
             frames = self._matches.get(match_id)  # another connection may have opened it meanwhile
             if frames is None:

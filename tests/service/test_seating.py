@@ -211,3 +211,27 @@ async def test_only_events_this_process_missed_are_read(store: MemoryEventStore)
     # The first process's cache is stale: its append conflicts, then it reads only what it missed.
     await acting.submit_action(ctx, match_id, callers[1], {"type": "play", "card": 5})
     assert reads[-1] == 8
+
+
+async def test_a_held_match_s_record_comes_from_the_cache_and_an_unknown_one_is_not_found(
+    ctx: Context, store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Joins, the host's operations and stream opens need only a record's fixed members (players,
+    game, host and invite hashes), which never change: a match this process holds costs no read."""
+    match_id = await create(ctx)
+    reads: list[str] = []
+    get_match = store.get_match
+
+    async def counting(match_id: str) -> object:
+        reads.append(match_id)
+        return await get_match(match_id)
+
+    monkeypatch.setattr(store, "get_match", counting)
+    await seating.join_seat(ctx, match_id, 0, "ann")
+    assert (await ctx.loader.record(match_id)).id == match_id
+    assert reads == []
+    ctx.loader.cache = type(ctx.loader.cache)()  # a process that does not hold the match
+    assert (await ctx.loader.record(match_id)).players == 2
+    assert reads == [match_id]
+    with pytest.raises(errors.NotFound):
+        await ctx.loader.record("no-such-match")
