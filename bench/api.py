@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -40,6 +41,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -110,8 +112,19 @@ class Client:
         views = [(await s.request("GET", f"/v1/matches/{match['id']}/view"))[1] for s in self.seats]
         return match["id"], views
 
-    def streams(self, match_id: str) -> list[Stream]:
-        return [Stream(self.port, match_id, str(s.token)) for s in self.seats]
+    @contextlib.asynccontextmanager
+    async def watching(self, match_id: str, streams: bool = True) -> AsyncIterator[list[Stream]]:
+        """Each seat's stream of the match, open while inside (none without `streams`)."""
+        opened: list[Stream] = []
+        try:
+            for seat in self.seats if streams else []:
+                stream = Stream(self.port, match_id, str(seat.token))
+                await stream.open()
+                opened.append(stream)
+            yield opened
+        finally:
+            for stream in opened:
+                await stream.close()
 
     async def close(self) -> None:
         for conn in (self.lobby, *self.seats):
@@ -180,10 +193,7 @@ async def _play(
     """One match, until it ends or `actions` are done in all; the new count."""
     match_id, views = await client.new_match()
     seats = client.seats
-    live = client.streams(match_id) if streams else []
-    for stream in live:
-        await stream.open()
-    try:
+    async with client.watching(match_id, streams) as live:
         while done < actions:
             view = views[0] if views[0]["to_act"] else views[1]
             if view["status"] != "active" or not view["to_act"]:
@@ -206,9 +216,6 @@ async def _play(
                     views[other] = (await seats[other].request("GET", f"/v1/matches/{match_id}/view"))[1]
             elif reply["view"]["status"] != "active":
                 break
-    finally:
-        for stream in live:
-            await stream.close()
     return done
 
 
@@ -246,11 +253,8 @@ async def setup_cost(port: int, pid: int, per_slot: int = 8, slots: int = 16) ->
     async def slot(client: Client, n: int) -> None:
         for _ in range(n):
             match_id, _ = await client.new_match()
-            live = client.streams(match_id)
-            for stream in live:
-                await stream.open()
-            for stream in live:
-                await stream.close()
+            async with client.watching(match_id):
+                pass
 
     try:
         await asyncio.gather(*(slot(c, 1) for c in clients))  # warm-up
