@@ -26,10 +26,10 @@ from app.matches.fairness import rng_for
 from app.matches.fold import Match
 from app.matches.views import record_of, view_of
 from app.service.auth import Caller, seat_in
+from app.service.cache import Loaded
 from app.service.committing import Idempotency, commit
 from app.service.context import Context
 from app.service.errors import IdempotencyKeyReused, ServiceError, StaleVersion, ValidationFailed, from_code
-from app.service.loading import Loaded
 from app.service.ports import VersionConflict
 from app.service.results import ActionResult
 

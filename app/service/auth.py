@@ -18,9 +18,9 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from app.games.core import Seat
+from app.service.cache import Loaded
 from app.service.context import Context
 from app.service.errors import Forbidden, Unauthorized
-from app.service.loading import Loaded
 from app.service.ports import MatchRecord, SeatRecord
 
 PLAYER_PREFIX: Final = "pk_"

@@ -26,9 +26,9 @@ from app.matches import decide
 from app.matches.events import MATCH_EVENT_TYPES
 from app.matches.fold import Match, decode
 from app.service.acting import request_hash, run
+from app.service.cache import Loaded
 from app.service.context import Context
 from app.service.errors import ServiceError, StaleVersion
-from app.service.loading import Loaded
 from app.service.tasks import cancel_and_wait
 
 log = logging.getLogger("app.bots")

@@ -18,8 +18,8 @@ from typing import Any
 from app.games.codec import to_json
 from app.games.core import Seat
 from app.matches.fold import Match, advance
+from app.service.cache import Loaded
 from app.service.context import Context
-from app.service.loading import Loaded
 from app.service.ports import (
     Append,
     IdempotencyRecord,

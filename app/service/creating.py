@@ -21,10 +21,10 @@ from app.matches.fairness import commitment, new_secret, rng_for
 from app.matches.fold import advance
 from app.matches.settings import InvalidSettings, parse_settings
 from app.service.auth import HOST_PREFIX, INVITE_PREFIX, Caller, hash_token, new_token
+from app.service.cache import Loaded
 from app.service.committing import projection
 from app.service.context import Context
 from app.service.errors import Forbidden, Unauthorized, ValidationFailed
-from app.service.loading import Loaded
 from app.service.ports import MatchRecord, NewEvent, SeatRecord
 from app.service.reading import summary_of
 from app.service.results import CreatedMatch

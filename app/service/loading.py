@@ -17,8 +17,7 @@ from app.matches.events import SeatJoined, SeatTakenOver, SeatTokenReissued
 from app.matches.fold import Match, fold, new_match
 from app.matches.settings import stored_settings
 from app.service import snapshots
-from app.service.cache import Loaded as Loaded  # defined with the cache, which holds it as it is
-from app.service.cache import StateCache
+from app.service.cache import Loaded, StateCache
 from app.service.errors import InternalError, NotFound
 from app.service.ports import EventStore, MatchRecord, SeatRecord, StoredEvent
 

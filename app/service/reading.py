@@ -12,9 +12,9 @@ from app.games.core import Seat
 from app.matches.settings import public_settings, stored_settings
 from app.matches.views import SeatClock, View, clocks, full_record, record_of, timestamp, view_of
 from app.service.auth import Caller, seat_in
+from app.service.cache import Loaded
 from app.service.context import Context
 from app.service.errors import MatchNotFinished, ValidationFailed
-from app.service.loading import Loaded
 from app.service.ports import MatchFilter, MatchRecord, SeatRecord
 from app.service.results import EventPage, MatchPage, MatchSummary, Reveal, SeatInfo
 

@@ -15,10 +15,10 @@ from app.matches import decide
 from app.matches.decide import Refused
 from app.matches.fold import Match
 from app.service.auth import Caller, hash_token, invite_ok, new_token, require_host
+from app.service.cache import Loaded
 from app.service.committing import commit
 from app.service.context import Context
 from app.service.errors import Forbidden, NotFound, ServiceError, StaleVersion, ValidationFailed, from_code
-from app.service.loading import Loaded
 from app.service.ports import SeatWrite, VersionConflict
 from app.service.reading import summary_of
 from app.service.results import MatchSummary, SeatGrant
