@@ -15,9 +15,10 @@ parameters. No such value can reach a database (PostgreSQL refuses NUL in text).
 database schema is not the newest migration (`Readiness`), instead of letting queries fail with
 500s; operations (`/healthz`, `/readyz`, `/metrics`) and the docs stay served.
 
-`BodyLimit` refuses a body over the limit before the app sees it: at once from `Content-Length`,
-otherwise while counting the streamed bytes (it buffers at most the limit, which is small). The
-refusal is the error envelope with 413 `payload_too_large`.
+`BodyLimit` refuses a body over the limit before the app sees it: at once from `Content-Length`
+(a body within its declared length passes through untouched: the server delivers no more), otherwise
+while counting the streamed bytes (it buffers at most the limit, which is small). The refusal is the
+error envelope with 413 `payload_too_large`.
 """
 
 from __future__ import annotations
@@ -112,9 +113,15 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = _header(scope, b"content-length")
-        if declared is not None and _DIGITS.fullmatch(declared) and int(declared) > self.max_bytes:
-            await render(self._too_large())(scope, receive, send)
-            return
+        if declared is not None and _DIGITS.fullmatch(declared):
+            if int(declared) > self.max_bytes:
+                await render(self._too_large())(scope, receive, send)
+                return
+            if _header(scope, b"transfer-encoding") is None:
+                # The server delivers no more than the declared length: nothing left to count, and
+                # the app reads the body as the server hands it (most requests, the moves included).
+                await self.app(scope, receive, send)
+                return
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -212,17 +219,18 @@ class RequestContext:
             route = _route_template(scope)
             if scope["type"] == "http":
                 self.metrics.observe(scope["method"], route, status, elapsed)
-            access_log.info(
-                "request",
-                extra={
-                    "request_id": rid,
-                    "method": scope.get("method", "WS"),
-                    "route": route,
-                    "path": scope.get("path", ""),  # never the query string
-                    "status": status,
-                    "duration_ms": round(elapsed * 1000, 2),
-                },
-            )
+            if access_log.isEnabledFor(logging.INFO):  # its record is built only when written
+                access_log.info(
+                    "request",
+                    extra={
+                        "request_id": rid,
+                        "method": scope.get("method", "WS"),
+                        "route": route,
+                        "path": scope.get("path", ""),  # never the query string
+                        "status": status,
+                        "duration_ms": round(elapsed * 1000, 2),
+                    },
+                )
             request_id.reset(token)
 
 
