@@ -11,9 +11,10 @@ import pytest
 from app.games.core import replay
 from app.matches.fairness import canonical_json
 from app.matches.fold import decode
-from app.service import auth, errors, reading, seating
+from app.service import auth, creating, errors, reading, seating
 from app.service.auth import hash_token, identify
 from app.service.context import Config, Context
+from app.service.creating import CreateRequest
 from app.service.ports import MatchFilter
 from app.store.memory import MemoryEventStore
 from tests.service.conftest import RecordingNotifier
@@ -235,3 +236,31 @@ async def test_a_held_match_s_record_comes_from_the_cache_and_an_unknown_one_is_
     assert reads == [match_id]
     with pytest.raises(errors.NotFound):
         await ctx.loader.record("no-such-match")
+
+
+async def test_a_token_this_process_issued_is_known_without_a_lookup_and_checked_all_the_same(
+    ctx: Context, store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Joining (and reissuing) remembers the new token's seat, so its first use costs no store
+    lookup; the hint never outranks the seat rows: a reissued token stays refused."""
+    created = await creating.create_match(ctx, CreateRequest("toy", 2))
+    match_id = created.match.id
+    lookups: list[str] = []
+    seat_by_token = store.seat_by_token
+
+    async def counting(digest: str) -> object:
+        lookups.append(digest)
+        return await seat_by_token(digest)
+
+    monkeypatch.setattr(store, "seat_by_token", counting)
+    grants = [await seating.join_seat(ctx, match_id, seat, f"p{seat}") for seat in (0, 1)]
+    callers = [await identify(ctx, g.token) for g in grants]
+    assert [(c.match_id, c.seat) for c in callers] == [(match_id, 0), (match_id, 1)]
+    assert lookups == []
+    view = await reading.get_view(ctx, match_id, callers[0])
+    assert view.seat == 0
+    fresh = await seating.reissue_token(ctx, match_id, 0, created.host_token)
+    with pytest.raises(errors.Unauthorized):
+        await identify(ctx, grants[0].token)  # the old token: no longer anywhere
+    assert (await identify(ctx, fresh.token)).seat == 0
+    assert lookups == [hash_token(grants[0].token)]
