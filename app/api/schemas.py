@@ -17,10 +17,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from app.games.registry import GAMES
+from app.matches.fold import Status
 from app.matches.settings import MAX_DECISION_S, MAX_INCREMENT_S, MAX_TAKEOVER_AFTER
 from app.service.ports import MAX_SEQ
-
-Status = Literal["waiting", "active", "finished", "aborted"]
 
 MAX_OFFSET = 1_000_000
 """Paging goes this deep at most (listing further is a scan, not a use case)."""

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from typing import Literal, Protocol
 
 from app.games.codec import JSON
+from app.matches.fold import Status as MatchStatus  # one definition: the fold's
 
-MatchStatus = Literal["waiting", "active", "finished", "aborted"]
 Visibility = Literal["public", "unlisted"]
 
 MAX_SEQ = 2**63 - 1

@@ -18,9 +18,9 @@ from app.api.schemas import (
     MatchOut,
     MatchPage,
     RevealOut,
-    Status,
 )
 from app.games.registry import GAMES
+from app.matches.fold import Status
 from app.service import creating, reading, seating
 from app.service.creating import CreateRequest
 from app.service.errors import ValidationFailed

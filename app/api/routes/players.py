@@ -16,8 +16,8 @@ from app.api.schemas import (
     PlayerKeyOut,
     PlayerMatchPage,
     PlayerOut,
-    Status,
 )
+from app.matches.fold import Status
 from app.service import players
 
 router = APIRouter(prefix="/v1/players", tags=["players"])
