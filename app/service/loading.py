@@ -48,6 +48,9 @@ class Loader:
         cached = self.cache.get(match_id)
         if cached is not None:
             return cached.record
+        return await self._stored_record(match_id)
+
+    async def _stored_record(self, match_id: str) -> MatchRecord:
         record = await self.store.get_match(match_id)
         if record is None:
             raise NotFound("no such match", {"match_id": match_id})
@@ -66,19 +69,38 @@ class Loader:
         events after its `seq`."""
         entry = self.cache.get(match_id)
         if entry is None:
-            record = await self.record(match_id)
-            seats = tuple(await self.store.get_seats(match_id))
-            base = await self._snapshot(record) or self.empty(record, seats)
-        else:
-            record, seats, base = entry.record, entry.seats, entry.match
+            return await self._load_cold(match_id)
+        record, seats, base = entry.record, entry.seats, entry.match
         events = await self.store.read(match_id, after=base.seq)
-        if not events and entry is not None:
+        if not events:
             return entry
+        if any(e.type in SEAT_EVENTS for e in events):
+            seats = tuple(await self.store.get_seats(match_id))
+        return self._folded(record, seats, base, events)
+
+    async def _load_cold(self, match_id: str) -> Loaded:
+        """A match this process does not hold: its record and snapshot together, then the events
+        after the snapshot, then the seat rows. Rows and events commit together, so rows read
+        after the events are at least as new: a seat the fold shows taken always has its row (rows
+        read first could miss a join committed in between, and its token be refused here)."""
+        record, snapshot = await asyncio.gather(
+            self._stored_record(match_id), self.store.get_snapshot(match_id), return_exceptions=True
+        )
+        if isinstance(record, BaseException):  # both awaited: no failure is left unread in a task
+            raise record
+        if isinstance(snapshot, BaseException):
+            raise snapshot
+        kept = None if snapshot is None else snapshots.load(snapshot, self.game_of(record))
+        events = await self.store.read(match_id, after=0 if kept is None else kept.seq)
+        seats = tuple(await self.store.get_seats(match_id))
+        return self._folded(record, seats, kept or self.empty(record, seats), events)
+
+    def _folded(
+        self, record: MatchRecord, seats: tuple[SeatRecord, ...], base: Match, events: Sequence[StoredEvent]
+    ) -> Loaded:
         match = self._fold(base, events)
         if len(events) >= snapshots.EVERY:
             self._keep(match)
-        if entry is not None and any(e.type in SEAT_EVENTS for e in events):
-            seats = tuple(await self.store.get_seats(match_id))
         loaded = Loaded(record, match, seats)
         self.remember(loaded)
         return loaded
@@ -92,10 +114,6 @@ class Loader:
         )
         events = await self.store.read(record.id, 0, seq)
         return self._fold(self.empty(record, seats), events), events
-
-    async def _snapshot(self, record: MatchRecord) -> Match | None:
-        snapshot = await self.store.get_snapshot(record.id)
-        return None if snapshot is None else snapshots.load(snapshot, self.game_of(record))
 
     def _keep(self, match: Match) -> None:
         """Keep a snapshot in the background: a load never waits for it, and a failure only costs

@@ -16,6 +16,7 @@ from app.service.auth import hash_token, identify
 from app.service.context import Config, Context
 from app.service.creating import CreateRequest
 from app.service.ports import MatchFilter
+from app.service.results import SeatGrant
 from app.store.memory import MemoryEventStore
 from tests.service.conftest import RecordingNotifier
 from tests.service.helpers import ORDER, create, play_randomly, seated
@@ -264,3 +265,26 @@ async def test_a_token_this_process_issued_is_known_without_a_lookup_and_checked
         await identify(ctx, grants[0].token)  # the old token: no longer anywhere
     assert (await identify(ctx, fresh.token)).seat == 0
     assert lookups == [hash_token(grants[0].token)]
+
+
+async def test_a_cold_load_never_holds_seat_rows_older_than_its_events(store: MemoryEventStore) -> None:
+    """A process loading a match it does not hold while another process seats a player must not
+    keep the fold's new seat without its row (the player's token would be refused there for good):
+    the seat rows are read after the events."""
+    here, there = Context(store, GAMES), Context(store, GAMES)  # two processes, one store
+    match_id = await create(there)
+    await seating.join_seat(there, match_id, 0, "ann")
+    read = store.read
+    grants: list[SeatGrant] = []
+
+    async def read_while_bob_joins(match_id: str, after: int = 0, limit: int | None = None) -> object:
+        store.read = read  # type: ignore[method-assign]
+        grants.append(await seating.join_seat(there, match_id, 1, "bob"))  # commits between the reads
+        return await read(match_id, after, limit)
+
+    store.read = read_while_bob_joins  # type: ignore[method-assign, assignment]
+    loaded = await here.loader.load(match_id)
+    assert loaded.match.seats[1].name == "bob"
+    bob = await identify(here, grants[0].token)
+    view = await reading.get_view(here, match_id, bob)
+    assert view.seat == 1
