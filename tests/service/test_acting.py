@@ -103,6 +103,34 @@ async def test_a_retry_with_the_same_key_gets_the_first_reply(ctx: Context, stor
     assert len(await store.read(match_id)) == 8
 
 
+async def test_a_retry_of_the_newest_commit_reads_only_that_commit(
+    ctx: Context, store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The usual retry (a reply lost in transit, nothing committed since) takes the state at hand:
+    no fold of the match from its first event, whatever its length."""
+    match_id, (ann, bob) = await seated(ctx, setup={"order": ORDER})
+    await acting.submit_action(ctx, match_id, ann, PLAY_1)
+    first = await acting.submit_action(ctx, match_id, bob, {"type": "play", "card": 4}, idempotency_key="k")
+    reads: list[tuple[int, int | None]] = []
+    read = store.read
+
+    async def counting(match_id: str, after: int = 0, limit: int | None = None) -> object:
+        reads.append((after, limit))
+        return await read(match_id, after, limit)
+
+    monkeypatch.setattr(store, "read", counting)
+    assert (
+        await acting.submit_action(ctx, match_id, bob, {"type": "play", "card": 4}, idempotency_key="k")
+        == first
+    )
+    assert reads == [(first.seq - len(first.events), len(first.events))]
+    fresh = Context(store, ctx.games)  # a process that holds nothing: its load, then the same
+    assert (
+        await acting.submit_action(fresh, match_id, bob, {"type": "play", "card": 4}, idempotency_key="k")
+        == first
+    )
+
+
 async def test_a_stale_cache_is_judged_again_on_the_store(ctx: Context, store: MemoryEventStore) -> None:
     match_id, (ann, bob) = await seated(ctx, setup={"order": ORDER})
     other = Context(store, ctx.games)
