@@ -15,7 +15,7 @@ import uuid
 from app.service.auth import PLAYER_PREFIX, Caller, hash_token, new_token
 from app.service.context import Context
 from app.service.errors import Unauthorized, ValidationFailed
-from app.service.ports import MatchStatus, PlayerMatchFilter, PlayerRecord, StoredNotice
+from app.service.ports import MatchStatus, PlayerMatchFilter, PlayerRecord
 from app.service.reading import listed
 from app.service.results import PlayerInfo, PlayerKey, PlayerMatchItem, PlayerMatchPage
 from app.service.seating import clean_name
@@ -89,11 +89,3 @@ async def my_matches(
             deadline = next((c.deadline for c in summary.clock if c.seat == pm.seat), None)
         items.append(PlayerMatchItem(summary, pm.seat, mine, deadline))
     return PlayerMatchPage(tuple(items), total, limit, offset)
-
-
-async def notices(ctx: Context, caller: Caller, after: int, limit: int) -> tuple[int, list[StoredNotice]]:
-    """The player's notices after a cursor, and its cursor now (the personal stream reads the same
-    through the live hub)."""
-    p = await player_of(ctx, caller)
-    check_after(p, after)
-    return p.cursor, await ctx.store.read_notices(p.id, after, limit)

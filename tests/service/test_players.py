@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.service import acting, errors, players, reading, seating
-from app.service.auth import identify
+from app.service.auth import Caller, identify
 from app.service.context import Context
+from app.service.ports import StoredNotice
 from app.service.results import PlayerMatchPage
 from app.store.memory import MemoryEventStore
 from tests.service.helpers import ORDER, create
@@ -67,18 +68,25 @@ async def test_notices_announce_each_turn_once(ctx: Context, store: MemoryEventS
     await seating.join_seat(ctx, match_id, 1, "Bea", player=bea)
     await acting.submit_action(ctx, match_id, ada, {"type": "play", "card": 1})
     await acting.submit_action(ctx, match_id, bea, {"type": "play", "card": 4})
-    cursor, mine = await players.notices(ctx, ada, 0, 100)
+    cursor, mine = await notices(ctx, ada, 0)
     assert [(n.cursor, n.type, n.data["seq"]) for n in mine] == [
         (1, "match_started", 4),
         (2, "your_turn", 4),
         (3, "your_turn", 8),
     ]
     assert cursor == 3
-    _, theirs = await players.notices(ctx, bea, 0, 100)
+    _, theirs = await notices(ctx, bea, 0)
     assert [n.type for n in theirs] == ["match_started", "your_turn"]
     assert all(set(n.data) <= {"match_id", "seat", "seq", "deadline", "reason", "winners"} for n in mine)
     with pytest.raises(errors.ValidationFailed):
-        await players.notices(ctx, ada, 4, 10)
+        await notices(ctx, ada, 4)
+
+
+async def notices(ctx: Context, caller: Caller, after: int) -> tuple[int, list[StoredNotice]]:
+    """What the personal stream reads: the player's cursor (checked) and notices after `after`."""
+    player = await players.player_of(ctx, caller)
+    players.check_after(player, after)
+    return player.cursor, await ctx.store.read_notices(player.id, after, 100)
 
 
 async def test_a_server_may_require_a_player_key_to_create(store: MemoryEventStore) -> None:
