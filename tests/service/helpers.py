@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Any
+
+import pytest
 
 from app.service import acting, creating, reading, seating
 from app.service.auth import Caller, identify
@@ -11,6 +14,23 @@ from app.service.context import Context
 from app.service.creating import CreateRequest
 
 ORDER = list(range(1, 13))  # dealt in order: seat 0 holds 1,2,3; seat 1 holds 4,5,6
+
+
+def recorded(monkeypatch: pytest.MonkeyPatch, obj: Any, name: str) -> list[tuple[Any, ...]]:
+    """From now on, the arguments of every call to the coroutine method `obj.name` (in their
+    declared order, defaults filled in): which store reads a use case makes, for instance."""
+    original = getattr(obj, name)
+    signature = inspect.signature(original)
+    calls: list[tuple[Any, ...]] = []
+
+    async def recording(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        calls.append(tuple(bound.arguments.values()))
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(obj, name, recording)
+    return calls
 
 
 async def create(ctx: Context, **kw: Any) -> str:

@@ -12,7 +12,7 @@ from app.service import acting, errors, reading, seating
 from app.service.auth import identify
 from app.service.context import Context
 from app.store.memory import MemoryEventStore
-from tests.service.helpers import ORDER, create, seated
+from tests.service.helpers import ORDER, create, recorded, seated
 
 PLAY_1 = {"type": "play", "card": 1}
 
@@ -111,19 +111,12 @@ async def test_a_retry_of_the_newest_commit_reads_only_that_commit(
     match_id, (ann, bob) = await seated(ctx, setup={"order": ORDER})
     await acting.submit_action(ctx, match_id, ann, PLAY_1)
     first = await acting.submit_action(ctx, match_id, bob, {"type": "play", "card": 4}, idempotency_key="k")
-    reads: list[tuple[int, int | None]] = []
-    read = store.read
-
-    async def counting(match_id: str, after: int = 0, limit: int | None = None) -> object:
-        reads.append((after, limit))
-        return await read(match_id, after, limit)
-
-    monkeypatch.setattr(store, "read", counting)
+    reads = recorded(monkeypatch, store, "read")
     assert (
         await acting.submit_action(ctx, match_id, bob, {"type": "play", "card": 4}, idempotency_key="k")
         == first
     )
-    assert reads == [(first.seq - len(first.events), len(first.events))]
+    assert reads == [(match_id, first.seq - len(first.events), len(first.events))]
     fresh = Context(store, ctx.games)  # a process that holds nothing: its load, then the same
     assert (
         await acting.submit_action(fresh, match_id, bob, {"type": "play", "card": 4}, idempotency_key="k")

@@ -19,7 +19,7 @@ from app.service.ports import MatchFilter
 from app.service.results import SeatGrant
 from app.store.memory import MemoryEventStore
 from tests.service.conftest import RecordingNotifier
-from tests.service.helpers import ORDER, create, play_randomly, seated
+from tests.service.helpers import ORDER, create, play_randomly, recorded, seated
 from tests.service.toy_game import GAMES, TOY
 
 
@@ -190,29 +190,24 @@ async def test_the_lobby_shows_free_seats_and_filters_open_matches(ctx: Context)
     assert {m.id for m in (await reading.list_matches(ctx, MatchFilter(open=False))).items} == {full}
 
 
-async def test_only_events_this_process_missed_are_read(store: MemoryEventStore) -> None:
-    reads: list[int] = []
-    original = store.read
-
-    async def counting_read(match_id: str, after: int = 0, limit: int | None = None) -> object:
-        reads.append(after)
-        return await original(match_id, after, limit)
-
-    store.read = counting_read  # type: ignore[method-assign, assignment]
+async def test_only_events_this_process_missed_are_read(
+    store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = recorded(monkeypatch, store, "read")
     ctx = Context(store, GAMES, config=Config(dev_features=True))
     match_id, callers = await seated(ctx, setup={"order": ORDER})
     from app.service import acting
 
-    reads.clear()
+    calls.clear()
     await acting.submit_action(ctx, match_id, callers[0], {"type": "play", "card": 1})
     await acting.submit_action(ctx, match_id, callers[1], {"type": "play", "card": 4})
-    assert reads == []  # this process committed the state it acts on: nothing to read
+    assert calls == []  # this process committed the state it acts on: nothing to read
     other = Context(store, GAMES)  # a second process, its own cache
     await acting.submit_action(other, match_id, callers[0], {"type": "play", "card": 2})
-    assert reads[-1] == 0
+    assert calls[-1] == (match_id, 0, None)
     # The first process's cache is stale: its append conflicts, then it reads only what it missed.
     await acting.submit_action(ctx, match_id, callers[1], {"type": "play", "card": 5})
-    assert reads[-1] == 8
+    assert calls[-1] == (match_id, 8, None)
 
 
 async def test_a_held_match_s_record_comes_from_the_cache_and_an_unknown_one_is_not_found(
@@ -221,20 +216,13 @@ async def test_a_held_match_s_record_comes_from_the_cache_and_an_unknown_one_is_
     """Joins, the host's operations and stream opens need only a record's fixed members (players,
     game, host and invite hashes), which never change: a match this process holds costs no read."""
     match_id = await create(ctx)
-    reads: list[str] = []
-    get_match = store.get_match
-
-    async def counting(match_id: str) -> object:
-        reads.append(match_id)
-        return await get_match(match_id)
-
-    monkeypatch.setattr(store, "get_match", counting)
+    reads = recorded(monkeypatch, store, "get_match")
     await seating.join_seat(ctx, match_id, 0, "ann")
     assert (await ctx.loader.record(match_id)).id == match_id
     assert reads == []
     ctx.loader.cache = type(ctx.loader.cache)()  # a process that does not hold the match
     assert (await ctx.loader.record(match_id)).players == 2
-    assert reads == [match_id]
+    assert reads == [(match_id,)]
     with pytest.raises(errors.NotFound):
         await ctx.loader.record("no-such-match")
 
@@ -246,14 +234,7 @@ async def test_a_token_this_process_issued_is_known_without_a_lookup_and_checked
     lookup; the hint never outranks the seat rows: a reissued token stays refused."""
     created = await creating.create_match(ctx, CreateRequest("toy", 2))
     match_id = created.match.id
-    lookups: list[str] = []
-    seat_by_token = store.seat_by_token
-
-    async def counting(digest: str) -> object:
-        lookups.append(digest)
-        return await seat_by_token(digest)
-
-    monkeypatch.setattr(store, "seat_by_token", counting)
+    lookups = recorded(monkeypatch, store, "seat_by_token")
     grants = [await seating.join_seat(ctx, match_id, seat, f"p{seat}") for seat in (0, 1)]
     callers = [await identify(ctx, g.token) for g in grants]
     assert [(c.match_id, c.seat) for c in callers] == [(match_id, 0), (match_id, 1)]
@@ -264,7 +245,7 @@ async def test_a_token_this_process_issued_is_known_without_a_lookup_and_checked
     with pytest.raises(errors.Unauthorized):
         await identify(ctx, grants[0].token)  # the old token: no longer anywhere
     assert (await identify(ctx, fresh.token)).seat == 0
-    assert lookups == [hash_token(grants[0].token)]
+    assert lookups == [(hash_token(grants[0].token),)]
 
 
 async def test_a_cold_load_never_holds_seat_rows_older_than_its_events(store: MemoryEventStore) -> None:
