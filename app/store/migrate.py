@@ -32,6 +32,7 @@ from sqlalchemy.pool import NullPool
 
 import migrations
 from app.store.factory import MEMORY_URL, DatabaseUrl, parse_url
+from app.store.sqlite_threads import use_wal
 
 _ALEMBIC = threading.Lock()  # `alembic.context` is process-global
 
@@ -163,10 +164,9 @@ def _serialised_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
-        # The wait first: switching the journal mode takes a lock too.
-        for pragma in (f"PRAGMA busy_timeout={MIGRATION_LOCK_WAIT_MS}", "PRAGMA journal_mode=WAL"):
-            cursor.execute(pragma)
+        cursor.execute(f"PRAGMA busy_timeout={MIGRATION_LOCK_WAIT_MS}")
         cursor.close()
+        use_wal(dbapi_connection, MIGRATION_LOCK_WAIT_MS / 1000)
         dbapi_connection.isolation_level = None  # pysqlite: we emit BEGIN ourselves
 
     @event.listens_for(engine, "begin")

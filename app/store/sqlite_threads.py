@@ -23,6 +23,7 @@ import contextlib
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -31,22 +32,45 @@ T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
 """Synchronous work on one connection; its return value is handed back to the caller."""
 
+BUSY_TIMEOUT_MS = 5000
 WRITER_PRAGMAS = (
-    "PRAGMA journal_mode=WAL",
+    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
     "PRAGMA synchronous=FULL",
-    "PRAGMA busy_timeout=5000",
     "PRAGMA foreign_keys=ON",
 )
-READER_PRAGMAS = ("PRAGMA busy_timeout=5000", "PRAGMA query_only=ON")
+READER_PRAGMAS = (f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}", "PRAGMA query_only=ON")
 MAX_BATCH = 256  # bounds one transaction's size, and the wait of its last caller
+WAL_RETRY_S = 0.02
 
 
-def connect(path: str, pragmas: tuple[str, ...]) -> sqlite3.Connection:
-    """A connection in autocommit mode (we issue BEGIN ourselves), usable from any one thread."""
+def connect(path: str, pragmas: tuple[str, ...], *, wal: bool = False) -> sqlite3.Connection:
+    """A connection in autocommit mode (we issue BEGIN ourselves), usable from any one thread;
+    `wal`: the database switched to write-ahead logging (see `use_wal`)."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     for pragma in pragmas:
         conn.execute(pragma)
+    if wal:
+        use_wal(conn, BUSY_TIMEOUT_MS / 1000)
     return conn
+
+
+def use_wal(conn: Any, wait_s: float) -> None:
+    """`PRAGMA journal_mode=WAL` on a DB-API connection, retried for up to `wait_s` while the
+    database is locked: switching the journal mode needs the database to itself, and SQLite may
+    answer "database is locked" at once, without its busy handler (seen with several processes
+    starting on a new file together). A database already in WAL mode stays so: a no-op then."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        cursor = conn.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() >= deadline:
+                raise
+        finally:
+            cursor.close()
+        time.sleep(WAL_RETRY_S)
 
 
 class _Job:
@@ -110,7 +134,7 @@ class SqliteWriter:
         self.batches += 1
         try:
             if self._conn is None:
-                self._conn = connect(self._path, WRITER_PRAGMAS)
+                self._conn = connect(self._path, WRITER_PRAGMAS, wal=True)
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
             for job in batch:
