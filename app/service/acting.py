@@ -166,12 +166,6 @@ async def _first_reply(
         return None
     if record.request_hash != digest:
         raise IdempotencyKeyReused(details={"idempotency_key": key})
-    if loaded.match.seq == record.last_seq:  # the usual retry, nothing committed since: no fold
-        past = loaded.match
-        count = record.last_seq - record.first_seq + 1
-        events = await ctx.store.read(match_id, record.first_seq - 1, count)
-    else:
-        past, events = await ctx.loader.at(loaded.record, record.last_seq)
-    game = past.game
-    mine = tuple(record_of(game, e, seat) for e in events if e.seq >= record.first_seq)
+    past, events = await ctx.loader.at(loaded.record, record.last_seq, since=record.first_seq - 1)
+    mine = tuple(record_of(past.game, e, seat) for e in events)
     return ActionResult(record.last_seq, mine, view_of(past, seat))

@@ -84,12 +84,8 @@ class Loader:
         after the events are at least as new: a seat the fold shows taken always has its row (rows
         read first could miss a join committed in between, and its token be refused here)."""
         record, snapshot = await asyncio.gather(
-            self._stored_record(match_id), self.store.get_snapshot(match_id), return_exceptions=True
+            self._stored_record(match_id), self.store.get_snapshot(match_id)
         )
-        if isinstance(record, BaseException):  # both awaited: no failure is left unread in a task
-            raise record
-        if isinstance(snapshot, BaseException):
-            raise snapshot
         kept = None if snapshot is None else snapshots.load(snapshot, self.game_of(record))
         events = await self.store.read(match_id, after=0 if kept is None else kept.seq)
         seats = tuple(await self.store.get_seats(match_id))
@@ -105,15 +101,19 @@ class Loader:
         self.remember(loaded)
         return loaded
 
-    async def at(self, record: MatchRecord, seq: int) -> tuple[Match, list[StoredEvent]]:
-        """The match as it was at `seq` (a replay, folded from the start), and its events."""
+    async def at(self, record: MatchRecord, seq: int, since: int = 0) -> tuple[Match, list[StoredEvent]]:
+        """The match as it was at `seq`, and its events after `since`: the state this process holds
+        when it is at `seq` (a retry of the newest commit), else a replay folded from the start."""
+        held = self.cache.get(record.id)
+        if held is not None and held.match.seq == seq:
+            return held.match, await self.store.read(record.id, since, seq - since)
         seats = (
             tuple(await self.store.get_seats(record.id))
             if not stored_settings(record.settings).lifecycle
             else ()
         )
         events = await self.store.read(record.id, 0, seq)
-        return self._fold(self.empty(record, seats), events), events
+        return self._fold(self.empty(record, seats), events), [e for e in events if e.seq > since]
 
     def _keep(self, match: Match) -> None:
         """Keep a snapshot in the background: a load never waits for it, and a failure only costs
