@@ -92,6 +92,7 @@ async def commit(
         raise
     new = Loaded(loaded.record, after, _with_seats(loaded.seats, loaded.record.id, seats))
     ctx.loader.remember(new)
+    _remember_tokens(ctx, loaded.seats, seats, before.match_id)
     ctx.metrics.action_appended(game, bot)
     log.log(
         logging.DEBUG if bot else logging.INFO,
@@ -178,6 +179,19 @@ def _seat_rows(loaded: Loaded, after: Match, writes: Sequence[SeatWrite]) -> tup
             continue
         out[s] = SeatWrite(s, row.name, row.token_hash, seat.bot, row.joined_at, row.player_id, seat.level)
     return tuple(out[s] for s in sorted(out))
+
+
+def _remember_tokens(
+    ctx: Context, rows: tuple[SeatRecord, ...], writes: Sequence[SeatWrite], match_id: str
+) -> None:
+    """The token hints follow the rows just written: a new token (a join, a reissue) is known at
+    its first use without a store lookup, a replaced one is forgotten (`seat_in` refuses it anyway)."""
+    for w in writes:
+        old = rows[w.seat].token_hash if w.seat < len(rows) else None
+        if old is not None and old != w.token_hash:
+            ctx.tokens.drop(old)
+        if w.token_hash is not None:
+            ctx.tokens.put(w.token_hash, (match_id, w.seat))
 
 
 def _with_seats(

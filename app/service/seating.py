@@ -84,7 +84,6 @@ async def join_seat(
         return events, (row,)
 
     await _commit_plan(ctx, match_id, plan, by=seat)
-    ctx.tokens.put(hash_token(token), (match_id, seat))  # its first use needs no store lookup
     return SeatGrant(match_id, seat, token)
 
 
@@ -94,20 +93,16 @@ async def reissue_token(ctx: Context, match_id: str, seat: Seat, host_token: str
     require_host(record, host_token)
     _seat_exists(record.players, seat)
     token = new_token()
-    replaced: list[str | None] = []
 
     def plan(loaded: Loaded) -> tuple[list[Any], tuple[SeatWrite, ...]]:
         events = decide.reissue(loaded.match, seat)
         old = loaded.seats[seat]
-        replaced.append(old.token_hash)
         row = SeatWrite(
             seat, old.name, hash_token(token), old.bot, old.joined_at, old.player_id, old.bot_level
         )
         return events, (row,)
 
-    await _commit_plan(ctx, match_id, plan)
-    ctx.tokens.drop(replaced[-1] or "")  # the row the committed plan replaced (the last attempt's)
-    ctx.tokens.put(hash_token(token), (match_id, seat))
+    await _commit_plan(ctx, match_id, plan)  # the commit forgets the replaced token's hint
     return SeatGrant(match_id, seat, token)
 
 
