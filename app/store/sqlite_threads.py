@@ -43,14 +43,11 @@ MAX_BATCH = 256  # bounds one transaction's size, and the wait of its last calle
 WAL_RETRY_S = 0.02
 
 
-def connect(path: str, pragmas: tuple[str, ...], *, wal: bool = False) -> sqlite3.Connection:
-    """A connection in autocommit mode (we issue BEGIN ourselves), usable from any one thread;
-    `wal`: the database switched to write-ahead logging (see `use_wal`)."""
+def connect(path: str, pragmas: tuple[str, ...]) -> sqlite3.Connection:
+    """A connection in autocommit mode (we issue BEGIN ourselves), usable from any one thread."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     for pragma in pragmas:
         conn.execute(pragma)
-    if wal:
-        use_wal(conn, BUSY_TIMEOUT_MS / 1000)
     return conn
 
 
@@ -134,7 +131,8 @@ class SqliteWriter:
         self.batches += 1
         try:
             if self._conn is None:
-                self._conn = connect(self._path, WRITER_PRAGMAS, wal=True)
+                self._conn = connect(self._path, WRITER_PRAGMAS)
+                use_wal(self._conn, BUSY_TIMEOUT_MS / 1000)
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
             for job in batch:
