@@ -40,7 +40,7 @@ from typing import Any
 import asyncpg
 
 from app.service.ports import Append, AppendResult, StoredNotice, VersionConflict
-from app.store.postgres_sql import APPEND, APPEND_PLAIN, PLAIN_PARAMS, append_args, plain
+from app.store.postgres_sql import APPEND, APPEND_PLAIN, append_args, plain, plain_args
 from app.store.rows import appended_seq
 
 MAX_BATCH = 64
@@ -52,19 +52,25 @@ Outcome = AppendResult | Exception
 
 
 class _Pending:
+    """One queued append with its statement arguments: `APPEND_PLAIN`'s when it is plain (`APPEND`'s
+    are built only if a batch with an append that is not plain takes it)."""
+
     __slots__ = ("append", "args", "future", "plain")
 
     def __init__(self, append: Append, future: asyncio.Future[AppendResult]) -> None:
         self.append, self.future = append, future
-        self.args = append_args(append)
         self.plain = plain(append)
+        self.args = plain_args(append) if self.plain else append_args(append)
+
+    def full_args(self) -> tuple[Any, ...]:
+        return append_args(self.append, self.args) if self.plain else self.args
 
 
 def _statement(batch: list[_Pending], plain: bool) -> tuple[str, list[tuple[Any, ...]]]:
     """`APPEND_PLAIN` when every append of the batch is `plain` (the usual actions), else `APPEND`."""
     if plain:
-        return APPEND_PLAIN, [p.args[:PLAIN_PARAMS] for p in batch]
-    return APPEND, [p.args for p in batch]
+        return APPEND_PLAIN, [p.args for p in batch]
+    return APPEND, [p.full_args() for p in batch]
 
 
 class PostgresAppender:

@@ -171,13 +171,22 @@ def plain(a: Append) -> bool:
     return not a.seats and not a.notices and a.idempotency is None
 
 
-def append_args(a: Append) -> tuple[Any, ...]:
-    u, i = a.update, a.idempotency
+def plain_args(a: Append) -> tuple[Any, ...]:
+    """The first `PLAIN_PARAMS` arguments of `append_args(a)`: all that `APPEND_PLAIN` takes."""
+    u = a.update
     return (
         *(a.match_id, a.expected_seq, appended_seq(a), u.status, json_text(u.to_act)),
         *(json_text(u.scores), json_text(u.winners), _aware(u.deadline_at), u.open_seats, u.bot_due),
         require_aware(a.at),
         *_events(a.events),
+    )
+
+
+def append_args(a: Append, plain: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+    """`APPEND`'s arguments (`plain`: `plain_args(a)`, if built already)."""
+    i = a.idempotency
+    return (
+        *(plain_args(a) if plain is None else plain),
         _seats_json(last_write_per_seat(a.seats)),
         *((None,) * 5 if i is None else (i.seat, i.key, i.request_hash, i.first_seq, i.last_seq)),
         [n.player_id for n in a.notices],

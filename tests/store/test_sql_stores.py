@@ -227,6 +227,20 @@ async def test_postgres_plain_appends_take_the_short_statement_with_the_same_out
         await store.close()
 
 
+def test_plain_arguments_are_the_first_of_the_full_statements() -> None:
+    """`APPEND_PLAIN` takes the first `PLAIN_PARAMS` arguments of `APPEND`, built alone for a plain
+    append; a plain append taken into a full batch gets the same full arguments as built at once."""
+    plain = append("m", 3, events(2, 2))
+    assert postgres_sql.plain(plain)
+    args = postgres_sql.plain_args(plain)
+    assert len(args) == postgres_sql.PLAIN_PARAMS
+    assert postgres_sql.append_args(plain)[: postgres_sql.PLAIN_PARAMS] == args
+    assert postgres_sql.append_args(plain, args) == postgres_sql.append_args(plain)
+    keyed = append("m", 3, events(2, 2), idempotency=idem("m"))
+    assert not postgres_sql.plain(keyed)
+    assert postgres_sql.append_args(keyed)[: postgres_sql.PLAIN_PARAMS] == postgres_sql.plain_args(keyed)
+
+
 # --- values the port cannot reach ----------------------------------------------------------------
 
 
