@@ -1,6 +1,6 @@
 """HTTP API benchmark: complete 2-player games through the real server, against the reference.
 
-    python -m bench.api [--stores sqlite,pg] [--actions 3000] [--rounds 3] [--pg-url URL] [--no-reference]
+    python -m bench.api [--stores sqlite,pg] [--actions N] [--rounds 3] [--pg-url URL] [--no-reference]
 
 For each store it starts the real server (`python -m app`, uvicorn, one worker, pinned to core 0)
 on a fresh SQLite file or a fresh PostgreSQL database and drives Mount Drago 2-player matches from
@@ -9,8 +9,11 @@ before the next: the seat to act sends a random legal action taken from its late
 turn passes to the other seat, that seat acts on the view its WebSocket stream pushed
 (`views=1`, as the reference pushes each player its view; `--mode http` reads `GET .../view`
 instead). A finished match is replaced by a new one, on the same keep-alive connections (as a
-bot's HTTP client keeps its pool). It prints actions/s, the p50/p99 latency of `POST .../actions`
-and how busy the server's core and the client's were (a server near 100% is CPU-bound), then what
+bot's HTTP client keeps its pool). Each run plays as many actions as the peers' load clients play
+moves (`PEER_MOVES`: 3,000 with 1 match, 9,600 with 16), so that every figure spans a window about
+as long as the one it is compared with (`--actions` sets one count for both). It prints actions/s,
+the p50/p99 latency of `POST .../actions` and how busy the server's core and the client's were (a
+server near 100% is CPU-bound), then what
 turning a match over costs the server (create, two joins, two views, both streams opened and
 closed: CPU per match set up, and its share of the 16-match run's CPU per action — the reference
 plays one endless match and pays none of it), then runs `../shared/bench-reference/reference.sh` for
@@ -53,6 +56,10 @@ ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT.parent / "shared" / "bench-reference" / "reference.sh"
 BGIO = ROOT.parent / "shared" / "bench-reference" / "bgio" / "run.sh"
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+# What `reference.sh` and boardgame.io's `run.sh` play: 3,000 moves with 1 match, 9,600/16 per match
+# with 16 (their `moves`). The speed of this shared machine swings within seconds: a run of ours
+# as long as the peer's sees the same mix of fast and slow seconds.
+PEER_MOVES = {1: 3000, 16: 9600}
 
 
 class Http:
@@ -328,7 +335,8 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
     try:
         wait_ready(port, proc)
         for matches in (1, 16):
-            results[matches] = asyncio.run(run_load(port, matches, args.actions, args.mode == "ws", proc.pid))
+            actions = args.actions or PEER_MOVES[matches]
+            results[matches] = asyncio.run(run_load(port, matches, actions, args.mode == "ws", proc.pid))
             r = results[matches]
             print(
                 f"ours({args.mode}) {store:<6} {matches:>2} matches: {r['actions_per_s']:7.0f} actions/s  "
@@ -452,7 +460,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--stores", default="sqlite,pg")
-    parser.add_argument("--actions", type=int, default=3000, help="measured actions per run")
+    parser.add_argument(
+        "--actions", type=int, default=None, help="measured actions per run (default: the peers' moves)"
+    )
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     parser.add_argument("--no-reference", action="store_true")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every run; ratios are their median")
