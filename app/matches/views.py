@@ -5,12 +5,14 @@
 `status`, `seat`, `to_act`, `legal_actions`, `outcome`, `clock` and `draft` (a game's view never
 has these members). `record_of` redacts one stored event for a viewer: game events through the
 game's `redact`, match-level ones through `app.matches.events.redact` (a draft reaches its own seat
-only). `full_record` is unredacted and is for the reveal after the end.
+only); `commit_records` does it once per state and viewer for the commit that made the state (the
+actor's reply and its stream frame share them). `full_record` is unredacted and is for the reveal
+after the end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
@@ -204,6 +206,24 @@ def record_of(match_game: Any, stored: EventEnvelope, seat: Seat | None, decoded
     event = decode(match_game, stored) if decoded is None else decoded
     data = to_json(redact(match_game, event, seat))
     return EventRecord(stored.seq, data.get("type", stored.type), data, stored.recorded_at, stored.commit)
+
+
+def commit_records(
+    match: Match, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[Any] | None = None
+) -> tuple[EventRecord, ...]:
+    """Events that end at `match.seq` (the commit that made `match`) redacted for `seat`: built once
+    per state, viewer and first seq, so the actor's reply and its stream frame share them
+    (`decoded`: the events, if decoded already)."""
+    if not events or events[-1].seq != match.seq:
+        raise ValueError(f"the events do not end at seq {match.seq}")
+    key = ("records", seat, events[0].seq)
+    cached: tuple[EventRecord, ...] | None = match.memo.get(key)
+    if cached is None:
+        known = decoded if decoded is not None else [None] * len(events)
+        cached = match.memo[key] = tuple(
+            record_of(match.game, e, seat, d) for e, d in zip(events, known, strict=True)
+        )
+    return cached
 
 
 def full_record(stored: EventEnvelope) -> EventRecord:

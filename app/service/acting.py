@@ -24,7 +24,7 @@ from app.matches import decide
 from app.matches.decide import Refused
 from app.matches.fairness import rng_for
 from app.matches.fold import Match
-from app.matches.views import record_of, view_of
+from app.matches.views import commit_records, record_of, view_of
 from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
 from app.service.committing import Idempotency, commit
@@ -131,7 +131,7 @@ async def run(
                 fresh = True
                 continue
             match = done.loaded.match
-            records = tuple(record_of(match.game, s, seat, s.decoded) for s in done.stored)
+            records = commit_records(match, done.stored, seat, [s.decoded for s in done.stored])
             return ActionResult(match.seq, records, view_of(match, seat))
         raise StaleVersion("the match is busy; try again")
 

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
+
+import pytest
 
 from app.api.frames import Close
+from app.matches import views
+from app.service import acting
+from app.service import streams as streams_module
 from app.service.streams import Streams
 from tests.api.conftest import started
 from tests.api.helpers import new_table
 from tests.stream.asgi import Closed
 from tests.stream.conftest import Live
 from tests.stream.helpers import Reader, open_stream
-from tests.stream.test_protocol import step
+from tests.stream.test_protocol import recv_until, step
 
 
 async def test_a_reconnect_with_after_gets_exactly_the_missed_events(live: Live) -> None:
@@ -121,3 +127,42 @@ async def test_each_frame_is_built_once_per_viewer_however_many_connections(live
     finally:
         for reader in readers:
             await reader.stop()
+
+
+@pytest.mark.parametrize("with_views", [False, True])
+async def test_the_actors_reply_and_its_frame_share_the_redacted_events(
+    live: Live, monkeypatch: pytest.MonkeyPatch, with_views: bool
+) -> None:
+    """Each event of a commit is redacted once per viewer: the actor's reply and the actor's own
+    stream frame carry the same records, built once."""
+    app, client = live
+    table = await new_table(client, "mount_drago", 2, seed="share")
+    rng = random.Random(8)
+    await step(table, rng)
+    redacted: list[tuple[int, Any]] = []
+    original = views.record_of
+
+    def counting(game: Any, stored: Any, seat: Any, decoded: Any = None) -> views.EventRecord:
+        redacted.append((stored.seq, seat))
+        return original(game, stored, seat, decoded)
+
+    for module in (views, acting, streams_module):
+        monkeypatch.setattr(module, "record_of", counting)
+    seat = (await table.summary())["to_act"][0]
+    action = rng.choice((await table.view(seat))["legal_actions"])
+    sockets = [open_stream(app, table.match_id, token=table.tokens[s], views=with_views) for s in (0, 1)]
+    for ws in sockets:
+        await ws.__aenter__()
+    try:
+        for ws in sockets:
+            assert (await ws.recv())["type"] == "hello"
+        reply = await table.act(seat, action)
+        assert reply.status_code == 200, reply.text
+        seq = reply.json()["seq"]
+        frames = [(await recv_until(ws, seq))[-1] for ws in sockets]
+    finally:
+        for ws in sockets:
+            await ws.__aexit__(None, None, None)
+    events = reply.json()["events"]
+    assert frames[seat]["events"] == events
+    assert sorted(redacted) == sorted((e["seq"], s) for e in events for s in (0, 1))

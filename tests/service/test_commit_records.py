@@ -1,0 +1,39 @@
+"""`commit_records`: a commit's events redacted once per (state, viewer), shared by the actor's reply
+and its stream frame; the same records `record_of` gives, never those of other events."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from app.games.codec import to_json
+from app.matches import decide
+from app.matches.fold import advance
+from app.matches.views import commit_records, record_of
+from app.service.ports import StoredEvent
+from tests.service.test_evolve_once import AT, started
+
+
+def test_a_commits_records_are_built_once_per_viewer_and_match_record_of() -> None:
+    rng = random.Random(3)
+    after = started("mount_drago", 2, 3)
+    events: list[Any] = []
+    while len(events) < 2:  # a commit of several events (a card played, then a card drawn…)
+        before, seat = after, after.to_act[0]
+        action = to_json(rng.choice(before.game.legal_actions(before.state, seat)))
+        events = decide.act(before, seat, action, random.Random(1))
+        after = advance(before, events, AT)
+    first = before.seq + 1
+    stored = [StoredEvent("m", first + i, e.TYPE, to_json(e), AT, after.seq, e) for i, e in enumerate(events)]
+    for viewer in (0, 1, None):
+        records = commit_records(after, stored, viewer, [e.decoded for e in stored])
+        assert records == tuple(record_of(after.game, e, viewer) for e in stored)
+        assert commit_records(after, stored, viewer) is records  # built once
+    tail = commit_records(after, stored[1:], 0)  # a commit's tail is not the whole commit
+    assert tail == tuple(record_of(after.game, e, 0) for e in stored[1:])
+    with pytest.raises(ValueError, match="do not end"):
+        commit_records(before, stored, 0)  # not the commit that made this state
+    with pytest.raises(ValueError, match="do not end"):
+        commit_records(after, [], 0)
