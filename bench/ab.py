@@ -19,13 +19,11 @@ import asyncio
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.api import DEFAULT_PG, free_port, pg_database, run_load, wait_ready
+from bench.api import DEFAULT_PG, free_port, fresh_database, pg_database, run_load, start_server, wait_ready
 
 WARM_ACTIONS = 800
 
@@ -43,24 +41,9 @@ class Server:
 
 def start(tree: Path, store: str, pg_url: str) -> Server:
     workdir = tempfile.TemporaryDirectory()
-    database = None
-    if store == "sqlite":
-        url = f"sqlite+aiosqlite:///{workdir.name}/ab.db"
-    else:
-        database = f"drago_ab_{uuid.uuid4().hex[:8]}"
-        url = pg_database(pg_url, True, database)
+    url, database = fresh_database(store, pg_url, workdir.name)
     port = free_port()
-    env = dict(
-        os.environ,
-        DRAGO_DATABASE_URL=url,
-        PORT=str(port),
-        DRAGO_LOG_LEVEL="WARNING",
-        DRAGO_RATE_LIMIT_ENABLED="0",
-        PYTHONPATH=str(tree),
-    )
-    env.pop("DATABASE_URL", None)
-    proc = subprocess.Popen(["taskset", "-c", "0", sys.executable, "-m", "app"], env=env, cwd=workdir.name)
-    return Server(tree, port, proc, workdir, database)
+    return Server(tree, port, start_server(url, port, workdir.name, tree), workdir, database)
 
 
 def stop(server: Server, pg_url: str) -> None:

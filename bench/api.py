@@ -314,14 +314,18 @@ def pg_database(admin_url: str, create: bool, name: str) -> str:
     return u.set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False)
 
 
-def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, float]]:
-    port = free_port()
-    tmp = tempfile.TemporaryDirectory()
-    pg_name = f"drago_bench_{uuid.uuid4().hex[:8]}"
+def fresh_database(store: str, pg_url: str, workdir: str) -> tuple[str, str | None]:
+    """A new empty database for one server: its URL, and the name of the PostgreSQL database made
+    for it (None for SQLite: a file in `workdir`)."""
     if store == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp.name}/bench.db"
-    else:
-        url = pg_database(args.pg_url, True, pg_name)
+        return f"sqlite+aiosqlite:///{workdir}/bench.db", None
+    name = f"drago_bench_{uuid.uuid4().hex[:8]}"
+    return pg_database(pg_url, True, name), name
+
+
+def start_server(url: str, port: int, workdir: str, tree: Path | None = None) -> subprocess.Popen[bytes]:
+    """Our server as deployed (`python -m app`) on `url`, pinned to core 0, rate limits off;
+    `tree`: the checkout to run instead of the installed one."""
     env = dict(
         os.environ,
         DRAGO_DATABASE_URL=url,
@@ -330,7 +334,16 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
         DRAGO_RATE_LIMIT_ENABLED="0",
     )
     env.pop("DATABASE_URL", None)
-    proc = subprocess.Popen(["taskset", "-c", "0", sys.executable, "-m", "app"], env=env, cwd=tmp.name)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return subprocess.Popen(["taskset", "-c", "0", sys.executable, "-m", "app"], env=env, cwd=workdir)
+
+
+def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, float]]:
+    port = free_port()
+    tmp = tempfile.TemporaryDirectory()
+    url, pg_name = fresh_database(store, args.pg_url, tmp.name)
+    proc = start_server(url, port, tmp.name)
     results: dict[int, dict[str, float]] = {}
     try:
         wait_ready(port, proc)
@@ -359,7 +372,7 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
     finally:
         proc.terminate()
         proc.wait(timeout=20)
-        if store == "pg":
+        if pg_name is not None:
             pg_database(args.pg_url, False, pg_name)
         tmp.cleanup()
     return results
