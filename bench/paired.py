@@ -1,0 +1,198 @@
+"""Ours against the reference server in paired runs: both up at once, taking turns.
+
+    python -m bench.paired [--stores pg,sqlite] [--pairs 8] [--pg-url URL]
+
+`bench.api` runs our server, then `../shared/bench-reference/reference.sh`, a minute apart; on
+this shared machine the same loop of pure Python takes 60 to 135 ms from one second to the next, so
+one round's ratio can land anywhere from 0.7x to 1.4x. Here both servers run at once on the same
+store (each pinned to core 0, each on its own database), and short runs alternate (ours then the
+reference, then the reference then ours, …), each driven by its own load client as in
+`bench.api` (ours: `bench.api.run_load`; the reference: its `game_load.js`, pinned to core 1): a
+pair's two runs see the same speed of the machine, and the median of the pairs' ratios is steady
+from one invocation to the next. With 16 matches each run plays 1,600 actions (100 per match); with
+1 match, 600.
+
+The reference is set up as `reference.sh` sets it up (its venv and its `ws` module under
+`$REFERENCE_WORK`, default /tmp/bench-reference) and started with the same settings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from bench.api import (
+    DEFAULT_PG,
+    REFERENCE,
+    free_port,
+    fresh_database,
+    pg_database,
+    run_load,
+    start_server,
+    wait_ready,
+)
+
+HERE = REFERENCE.parent
+WORK = Path(os.environ.get("REFERENCE_WORK", "/tmp/bench-reference"))
+RUN_ACTIONS = {1: 600, 16: 1600}
+WARM_ACTIONS = 400
+
+
+def prepare_reference() -> None:
+    """The reference's venv and node module, as `reference.sh` makes them."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    python = WORK / "venv" / "bin" / "python"
+    if not python.exists():
+        subprocess.run(["python3", "-m", "venv", str(WORK / "venv")], check=True)
+    subprocess.run(
+        [str(WORK / "venv" / "bin" / "pip"), "install", "-q", "-r", str(HERE / "requirements.txt")],
+        check=True,
+    )
+    if not (WORK / "node_modules" / "ws").is_dir():
+        shutil.copy(HERE / "package.json", WORK)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "-s"], cwd=WORK, check=True)
+
+
+class Reference:
+    """The reference server on `store`, and its load client."""
+
+    def __init__(self, store: str, pg_url: str) -> None:
+        self.port = free_port()
+        self.env = dict(os.environ, NODE_PATH=str(WORK / "node_modules"))
+        if store == "sqlite":
+            for old in WORK.glob("paired.db*"):
+                old.unlink()
+            self.env |= {
+                "BENCH_STORE": "sqlite",
+                "BENCH_DB_PATH": str(WORK / "paired.db"),
+                "BENCH_SQLITE_SYNC": "FULL",
+                "BENCH_POOL_SIZE": "1",
+            }
+        else:
+            self.env |= {"BENCH_STORE": "pg", "BENCH_PG_DSN": pg_url, "BENCH_POOL_SIZE": "5"}
+        python = str(WORK / "venv" / "bin" / "python")
+        self.proc = subprocess.Popen(
+            [
+                *("taskset", "-c", "0", python, "-m", "uvicorn", "game_app:app", "--app-dir", str(HERE)),
+                *("--host", "127.0.0.1", "--port", str(self.port), "--no-access-log", "--log-level"),
+                *("warning", "--ws-per-message-deflate", "false"),
+            ],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=1):
+                    return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+        raise RuntimeError("the reference server did not start")
+
+    def run(self, matches: int, moves: int) -> dict[str, float]:
+        out = subprocess.run(
+            [
+                *("taskset", "-c", "1", "node", str(HERE / "game_load.js"), "--port", str(self.port)),
+                *("--matches", str(matches), "--moves", str(moves // matches), "--warmup", "50"),
+                *("--max-seconds", "40", "--server-pid", str(self.proc.pid)),
+            ],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        found = re.search(r"GAMEJSON (\{.*\})", out.stdout)
+        if found is None:
+            raise RuntimeError(f"the reference's load client failed: {out.stderr.strip()[-300:]}")
+        data = json.loads(found.group(1))
+        cpu = data["server_cpu_pct"] / 100 * data["seconds"] / data["moves"] * 1e6
+        return {"actions_per_s": data["moves_per_s"], "p50_ms": data["p50_us"] / 1e3, "cpu_us": cpu}
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+
+def pairs(store: str, args: argparse.Namespace) -> None:
+    workdir = tempfile.TemporaryDirectory()
+    url, database = fresh_database(store, args.pg_url, workdir.name)
+    port = free_port()
+    ours = start_server(url, port, workdir.name)
+    reference: Reference | None = None
+    try:
+        wait_ready(port, ours)
+        reference = Reference(store, args.pg_url)
+        for matches in (1, 16):
+            asyncio.run(run_load(port, matches, WARM_ACTIONS, True, ours.pid))
+            reference.run(matches, WARM_ACTIONS)
+            ratios = [one_pair(store, matches, i, (port, ours.pid), reference) for i in range(args.pairs)]
+            rate, p50, cpu = (statistics.median(x) for x in zip(*ratios, strict=True))
+            print(
+                f"median of {args.pairs} pairs, to reference {store:<6} {matches:>2} matches: actions/s "
+                f"{rate:.2f}x  p50 {p50:.2f}x  server CPU/action {cpu:.2f}x",
+                flush=True,
+            )
+    finally:
+        if reference is not None:
+            reference.stop()
+        ours.terminate()
+        ours.wait(timeout=20)
+        if database is not None:
+            pg_database(args.pg_url, False, database)
+        workdir.cleanup()
+
+
+def one_pair(
+    store: str, matches: int, i: int, ours: tuple[int, int], reference: Reference
+) -> tuple[float, float, float]:
+    """One run of each (`ours`: our server's port and pid), ours first in even pairs; the ratios
+    ours / reference (actions/s, p50, CPU)."""
+    runs: dict[str, dict[str, float]] = {}
+    n = RUN_ACTIONS[matches]
+    for who in ("ours", "reference") if i % 2 == 0 else ("reference", "ours"):
+        if who == "ours":
+            runs[who] = asyncio.run(run_load(ours[0], matches, n, True, ours[1]))
+        else:
+            runs[who] = reference.run(matches, n)
+    o, r = runs["ours"], runs["reference"]
+    rate = o["actions_per_s"] / r["actions_per_s"]
+    print(
+        f"{store:<6} {matches:>2} matches, pair {i + 1}: ours {o['actions_per_s']:5.0f} actions/s "
+        f"({o['cpu_us']:4.0f} µs CPU each), reference {r['actions_per_s']:5.0f} ({r['cpu_us']:4.0f} µs): "
+        f"{rate:.2f}x",
+        flush=True,
+    )
+    return rate, o["p50_ms"] / r["p50_ms"], o["cpu_us"] / r["cpu_us"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--stores", default="pg,sqlite")
+    parser.add_argument("--pairs", type=int, default=8)
+    parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
+    args = parser.parse_args()
+    if not REFERENCE.exists():
+        parser.error(f"no reference beside this repository ({REFERENCE})")
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {1})
+    prepare_reference()
+    for store in args.stores.split(","):
+        pairs(store, args)
+
+
+if __name__ == "__main__":
+    main()
