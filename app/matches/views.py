@@ -3,11 +3,11 @@
 `view_of(match, seat)` is the viewer's view: the game's typed view of the state that viewer sees
 (its own open draft applied) inside the match envelope, which alone owns `match_id`, `game`, `seq`,
 `status`, `seat`, `to_act`, `legal_actions`, `outcome`, `clock` and `draft` (a game's view never
-has these members). `record_of` redacts one stored event for a viewer: game events through the
-game's `redact`, match-level ones through `app.matches.events.redact` (a draft reaches its own seat
-only); `commit_records` does it once per state and viewer for the commit that made the state (the
-actor's reply and its stream frame share them). `full_record` is unredacted and is for the reveal
-after the end.
+has these members). `record_of` redacts one stored event for a viewer (`records_of` several): game
+events through the game's `redact`, match-level ones through `app.matches.events.redact` (a draft
+reaches its own seat only); `commit_records` does it once per state and viewer for the commit that
+made the state (the actor's reply and its stream frame share them). `full_record` is unredacted and
+is for the reveal after the end.
 """
 
 from __future__ import annotations
@@ -208,6 +208,15 @@ def record_of(match_game: Any, stored: EventEnvelope, seat: Seat | None, decoded
     return EventRecord(stored.seq, data.get("type", stored.type), data, stored.recorded_at, stored.commit)
 
 
+def records_of(
+    match_game: Any, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[Any] | None = None
+) -> tuple[EventRecord, ...]:
+    """`record_of` for each of `events` (`decoded`: the events, if decoded already)."""
+    if decoded is None:
+        return tuple(record_of(match_game, e, seat) for e in events)
+    return tuple(record_of(match_game, e, seat, d) for e, d in zip(events, decoded, strict=True))
+
+
 def commit_records(
     match: Match, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[Any] | None = None
 ) -> tuple[EventRecord, ...]:
@@ -219,10 +228,7 @@ def commit_records(
     key = ("records", seat, events[0].seq)
     cached: tuple[EventRecord, ...] | None = match.memo.get(key)
     if cached is None:
-        known = decoded if decoded is not None else [None] * len(events)
-        cached = match.memo[key] = tuple(
-            record_of(match.game, e, seat, d) for e, d in zip(events, known, strict=True)
-        )
+        cached = match.memo[key] = records_of(match.game, events, seat, decoded)
     return cached
 
 

@@ -24,7 +24,7 @@ from app.matches import decide
 from app.matches.decide import Refused
 from app.matches.fairness import rng_for
 from app.matches.fold import Match
-from app.matches.views import commit_records, record_of, view_of
+from app.matches.views import commit_records, records_of, view_of
 from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
 from app.service.committing import Idempotency, commit
@@ -167,5 +167,4 @@ async def _first_reply(
     if record.request_hash != digest:
         raise IdempotencyKeyReused(details={"idempotency_key": key})
     past, events = await ctx.loader.at(loaded.record, record.last_seq, since=record.first_seq - 1)
-    mine = tuple(record_of(past.game, e, seat) for e in events)
-    return ActionResult(record.last_seq, mine, view_of(past, seat))
+    return ActionResult(record.last_seq, records_of(past.game, events, seat), view_of(past, seat))

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from app.games.core import Seat
 from app.matches.settings import public_settings, stored_settings
-from app.matches.views import SeatClock, View, clocks, full_record, record_of, timestamp, view_of
+from app.matches.views import SeatClock, View, clocks, full_record, records_of, timestamp, view_of
 from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
 from app.service.context import Context
@@ -119,7 +119,7 @@ async def get_events(ctx: Context, match_id: str, caller: Caller | None, after: 
     game = loaded.match.game
     stored = await ctx.store.read(match_id, after, limit)
     seq = max(loaded.match.seq, stored[-1].seq if stored else 0)
-    return EventPage(match_id, game.info.name, seq, tuple(record_of(game, e, seat) for e in stored))
+    return EventPage(match_id, game.info.name, seq, records_of(game, stored, seat))
 
 
 async def reveal(ctx: Context, match_id: str) -> Reveal:

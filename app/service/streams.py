@@ -25,7 +25,7 @@ from app.games.codec import JSON
 from app.games.core import Game, Seat
 from app.matches.events import SeatTokenReissued
 from app.matches.fold import Match, decode
-from app.matches.views import EventRecord, commit_records, record_of, view_json
+from app.matches.views import commit_records, records_of, view_json
 from app.service.loading import Loader
 from app.service.ports import StoredEvent
 
@@ -109,9 +109,9 @@ class MatchFrames:
                 self._decoded.popitem(last=False)
         state = view if view is not None else self.at_once(seq)[1]
         if state is not None and state.seq == seq:  # shared with the actor's reply
-            records: Sequence[EventRecord] = commit_records(state, events, viewer, decoded)
+            records = commit_records(state, events, viewer, decoded)
         else:
-            records = [record_of(self.game, e, viewer, d) for e, d in zip(events, decoded, strict=True)]
+            records = records_of(self.game, events, viewer, decoded)
         frame: dict[str, JSON] = {"type": "commit", "seq": seq, "events": [r.to_json() for r in records]}
         if view is not None:
             frame["view"] = view_json(view, viewer)
