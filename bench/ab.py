@@ -18,40 +18,22 @@ import argparse
 import asyncio
 import os
 import statistics
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.api import DEFAULT_PG, free_port, fresh_database, pg_database, run_load, start_server, wait_ready
+from bench.api import DEFAULT_PG, OurServer, run_load
 
 WARM_ACTIONS = 800
 
 
 @dataclass
-class Server:
-    tree: Path
-    port: int
-    proc: subprocess.Popen[bytes]
-    workdir: tempfile.TemporaryDirectory[str]
-    database: str | None  # the PostgreSQL database made for it
+class Tree:
+    """One tree's server and its runs' figures."""
+
+    path: Path
+    server: OurServer
     rates: list[float] = field(default_factory=list)
     cpu_us: list[float] = field(default_factory=list)
-
-
-def start(tree: Path, store: str, pg_url: str) -> Server:
-    workdir = tempfile.TemporaryDirectory()
-    url, database = fresh_database(store, pg_url, workdir.name)
-    port = free_port()
-    return Server(tree, port, start_server(url, port, workdir.name, tree), workdir, database)
-
-
-def stop(server: Server, pg_url: str) -> None:
-    server.proc.terminate()
-    server.proc.wait(timeout=20)
-    if server.database is not None:
-        pg_database(pg_url, False, server.database)
-    server.workdir.cleanup()
 
 
 def main() -> None:
@@ -72,27 +54,26 @@ def main() -> None:
             parser.error(f"{tree} is not a checkout of this repository")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {1})
-    servers: list[Server] = []
+    servers: list[Tree] = []
     try:
         for tree in trees:
-            servers.append(start(tree, args.store, args.pg_url))
-        for s in servers:
-            wait_ready(s.port, s.proc)
-            asyncio.run(run_load(s.port, args.matches, WARM_ACTIONS, True, s.proc.pid))
+            servers.append(Tree(tree, OurServer.start(args.store, args.pg_url, tree)))
+        for t in servers:
+            asyncio.run(run_load(t.server.port, args.matches, WARM_ACTIONS, True, t.server.proc.pid))
         for round_ in range(args.rounds):
-            for s in servers if round_ % 2 == 0 else servers[::-1]:
-                r = asyncio.run(run_load(s.port, args.matches, args.actions, True, s.proc.pid))
-                s.rates.append(r["actions_per_s"])
-                s.cpu_us.append(r["cpu_us"])
+            for t in servers if round_ % 2 == 0 else servers[::-1]:
+                r = asyncio.run(run_load(t.server.port, args.matches, args.actions, True, t.server.proc.pid))
+                t.rates.append(r["actions_per_s"])
+                t.cpu_us.append(r["cpu_us"])
     finally:
-        for s in servers:
-            stop(s, args.pg_url)
+        for t in servers:
+            t.server.stop()
     a, b = servers
-    for name, s in (("A", a), ("B", b)):
-        rates, cpu_us = [round(x) for x in s.rates], [round(x) for x in s.cpu_us]
+    for name, t in (("A", a), ("B", b)):
+        rates, cpu_us = [round(x) for x in t.rates], [round(x) for x in t.cpu_us]
         print(
-            f"{name} {s.tree}: actions/s {rates} median {statistics.median(s.rates):.0f}; "
-            f"server CPU µs/action {cpu_us} median {statistics.median(s.cpu_us):.0f}"
+            f"{name} {t.path}: actions/s {rates} median {statistics.median(t.rates):.0f}; "
+            f"server CPU µs/action {cpu_us} median {statistics.median(t.cpu_us):.0f}"
         )
     rate = [y / x for x, y in zip(a.rates, b.rates, strict=True)]
     cpu = [y / x for x, y in zip(a.cpu_us, b.cpu_us, strict=True)]

@@ -13,16 +13,16 @@ bot's HTTP client keeps its pool). Each run plays as many actions as the peers' 
 moves (`PEER_MOVES`: 3,000 with 1 match, 9,600 with 16), so that every figure spans a window about
 as long as the one it is compared with (`--actions` sets one count for both). It prints actions/s,
 the p50/p99 latency of `POST .../actions` and how busy the server's core and the client's were (a
-server near 100% is CPU-bound), then what
-turning a match over costs the server (create, two joins, two views, both streams opened and
-closed: CPU per match set up, and its share of the 16-match run's CPU per action — the reference
-plays one endless match and pays none of it), then runs `../shared/bench-reference/reference.sh` for
-the same store in the same session, and boardgame.io (`../shared/bench-reference/bgio/run.sh`, in
-memory), and prints the ratios (ours / reference, ours / boardgame.io), with the ratio of the
-servers' CPU per action over the same window (utime+stime from /proc, as the peers' load clients
-read it: steadier than throughput on a machine that drifts). All of it runs `--rounds`
-times (3), and the last lines are the median of the rounds' ratios: this shared machine's speed
-drifts between runs a minute apart, and each ratio compares runs of the same round.
+server near 100% is CPU-bound), then what turning a match over costs the server (create, two joins,
+two views, both streams opened and closed: CPU per match set up, and its share of the 16-match
+run's CPU per action — the reference plays one endless match and pays none of it), then runs
+`../shared/bench-reference/reference.sh` for the same store in the same session, and boardgame.io
+(`../shared/bench-reference/bgio/run.sh`, in memory), and prints the ratios (ours / reference, ours
+/ boardgame.io), with the ratio of the servers' CPU per action over the same window (utime+stime
+from /proc, as the peers' load clients read it: steadier than throughput on a machine that drifts).
+All of it runs `--rounds` times (3), and the last lines are the median of the rounds' ratios: this
+shared machine's speed drifts between runs a minute apart, and each ratio compares runs of the same
+round.
 
 The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so that the load generator
 costs little next to the server.
@@ -45,6 +45,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -314,39 +315,60 @@ def pg_database(admin_url: str, create: bool, name: str) -> str:
     return u.set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False)
 
 
-def fresh_database(store: str, pg_url: str, workdir: str) -> tuple[str, str | None]:
-    """A new empty database for one server: its URL, and the name of the PostgreSQL database made
-    for it (None for SQLite: a file in `workdir`)."""
-    if store == "sqlite":
-        return f"sqlite+aiosqlite:///{workdir}/bench.db", None
-    name = f"drago_bench_{uuid.uuid4().hex[:8]}"
-    return pg_database(pg_url, True, name), name
+@dataclass
+class OurServer:
+    """Our server as deployed (`python -m app`, pinned to core 0, rate limits off) on a fresh
+    database of its own; `start` waits until it is ready, `stop` drops what it made."""
 
+    port: int
+    proc: subprocess.Popen[bytes]
+    workdir: tempfile.TemporaryDirectory[str]
+    pg_url: str
+    database: str | None  # the PostgreSQL database made for it (SQLite: a file in `workdir`)
 
-def start_server(url: str, port: int, workdir: str, tree: Path | None = None) -> subprocess.Popen[bytes]:
-    """Our server as deployed (`python -m app`) on `url`, pinned to core 0, rate limits off;
-    `tree`: the checkout to run instead of the installed one."""
-    env = dict(
-        os.environ,
-        DRAGO_DATABASE_URL=url,
-        PORT=str(port),
-        DRAGO_LOG_LEVEL="WARNING",
-        DRAGO_RATE_LIMIT_ENABLED="0",
-    )
-    env.pop("DATABASE_URL", None)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-    return subprocess.Popen(["taskset", "-c", "0", sys.executable, "-m", "app"], env=env, cwd=workdir)
+    @classmethod
+    def start(cls, store: str, pg_url: str, tree: Path | None = None) -> OurServer:
+        """`tree`: the checkout to run instead of the installed one."""
+        workdir = tempfile.TemporaryDirectory()
+        database = None
+        if store == "sqlite":
+            url = f"sqlite+aiosqlite:///{workdir.name}/bench.db"
+        else:
+            database = f"drago_bench_{uuid.uuid4().hex[:8]}"
+            url = pg_database(pg_url, True, database)
+        port = free_port()
+        env = dict(
+            os.environ,
+            DRAGO_DATABASE_URL=url,
+            PORT=str(port),
+            DRAGO_LOG_LEVEL="WARNING",
+            DRAGO_RATE_LIMIT_ENABLED="0",
+        )
+        env.pop("DATABASE_URL", None)
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree)
+        cmd = ["taskset", "-c", "0", sys.executable, "-m", "app"]
+        server = cls(port, subprocess.Popen(cmd, env=env, cwd=workdir.name), workdir, pg_url, database)
+        try:
+            wait_ready(port, server.proc)
+        except BaseException:
+            server.stop()
+            raise
+        return server
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+        if self.database is not None:
+            pg_database(self.pg_url, False, self.database)
+        self.workdir.cleanup()
 
 
 def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, float]]:
-    port = free_port()
-    tmp = tempfile.TemporaryDirectory()
-    url, pg_name = fresh_database(store, args.pg_url, tmp.name)
-    proc = start_server(url, port, tmp.name)
+    server = OurServer.start(store, args.pg_url)
+    port, proc = server.port, server.proc
     results: dict[int, dict[str, float]] = {}
     try:
-        wait_ready(port, proc)
         for matches in (1, 16):
             actions = args.actions or PEER_MOVES[matches]
             results[matches] = asyncio.run(run_load(port, matches, actions, args.mode == "ws", proc.pid))
@@ -370,11 +392,7 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
                 flush=True,
             )
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-        if pg_name is not None:
-            pg_database(args.pg_url, False, pg_name)
-        tmp.cleanup()
+        server.stop()
     return results
 
 

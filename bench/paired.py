@@ -26,21 +26,11 @@ import re
 import shutil
 import statistics
 import subprocess
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
-from bench.api import (
-    DEFAULT_PG,
-    REFERENCE,
-    free_port,
-    fresh_database,
-    pg_database,
-    run_load,
-    start_server,
-    wait_ready,
-)
+from bench.api import DEFAULT_PG, REFERENCE, OurServer, free_port, run_load
 
 HERE = REFERENCE.parent
 WORK = Path(os.environ.get("REFERENCE_WORK", "/tmp/bench-reference"))
@@ -126,18 +116,14 @@ class Reference:
 
 
 def pairs(store: str, args: argparse.Namespace) -> None:
-    workdir = tempfile.TemporaryDirectory()
-    url, database = fresh_database(store, args.pg_url, workdir.name)
-    port = free_port()
-    ours = start_server(url, port, workdir.name)
+    ours = OurServer.start(store, args.pg_url)
     reference: Reference | None = None
     try:
-        wait_ready(port, ours)
         reference = Reference(store, args.pg_url)
         for matches in (1, 16):
-            asyncio.run(run_load(port, matches, WARM_ACTIONS, True, ours.pid))
+            asyncio.run(run_load(ours.port, matches, WARM_ACTIONS, True, ours.proc.pid))
             reference.run(matches, WARM_ACTIONS)
-            ratios = [one_pair(store, matches, i, (port, ours.pid), reference) for i in range(args.pairs)]
+            ratios = [one_pair(store, matches, i, ours, reference) for i in range(args.pairs)]
             rate, p50, cpu = (statistics.median(x) for x in zip(*ratios, strict=True))
             print(
                 f"median of {args.pairs} pairs, to reference {store:<6} {matches:>2} matches: actions/s "
@@ -147,23 +133,18 @@ def pairs(store: str, args: argparse.Namespace) -> None:
     finally:
         if reference is not None:
             reference.stop()
-        ours.terminate()
-        ours.wait(timeout=20)
-        if database is not None:
-            pg_database(args.pg_url, False, database)
-        workdir.cleanup()
+        ours.stop()
 
 
 def one_pair(
-    store: str, matches: int, i: int, ours: tuple[int, int], reference: Reference
+    store: str, matches: int, i: int, ours: OurServer, reference: Reference
 ) -> tuple[float, float, float]:
-    """One run of each (`ours`: our server's port and pid), ours first in even pairs; the ratios
-    ours / reference (actions/s, p50, CPU)."""
+    """One run of each, ours first in even pairs; the ratios ours / reference (actions/s, p50, CPU)."""
     runs: dict[str, dict[str, float]] = {}
     n = RUN_ACTIONS[matches]
     for who in ("ours", "reference") if i % 2 == 0 else ("reference", "ours"):
         if who == "ours":
-            runs[who] = asyncio.run(run_load(ours[0], matches, n, True, ours[1]))
+            runs[who] = asyncio.run(run_load(ours.port, matches, n, True, ours.proc.pid))
         else:
             runs[who] = reference.run(matches, n)
     o, r = runs["ours"], runs["reference"]
