@@ -1,7 +1,7 @@
 """A/B of two source trees through the real server, on a machine whose speed swings within seconds.
 
     git worktree add /tmp/base HEAD~1        # the tree to compare with, say
-    python -m bench.ab /tmp/base . [--store pg|sqlite] [--matches 16] [--actions 1600] [--rounds 10]
+    python -m bench.ab /tmp/base . [--store pg|sqlite|memory] [--matches 16] [--actions 1600] [--rounds 10]
 
 One run of `bench.api` beside another a minute later cannot tell a change of 5% from this shared
 machine's drift (the same loop of pure Python takes 60 to 135 ms from one second to the next). So
@@ -42,7 +42,7 @@ def main() -> None:
     )
     parser.add_argument("a", type=Path, help="tree A (the baseline)")
     parser.add_argument("b", type=Path, help="tree B (the change)")
-    parser.add_argument("--store", choices=["pg", "sqlite"], default="pg")
+    parser.add_argument("--store", choices=["pg", "sqlite", "memory"], default="pg")
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     parser.add_argument("--matches", type=int, default=16)
     parser.add_argument("--actions", type=int, default=1600, help="actions per run")

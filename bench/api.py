@@ -1,9 +1,11 @@
 """HTTP API benchmark: complete 2-player games through the real server, against the reference.
 
-    python -m bench.api [--stores sqlite,pg] [--actions N] [--rounds 3] [--pg-url URL] [--no-reference]
+    python -m bench.api [--stores sqlite,pg,memory] [--actions N] [--rounds 3] [--pg-url URL] [--no-reference]
 
 For each store it starts the real server (`python -m app`, uvicorn, one worker, pinned to core 0)
-on a fresh SQLite file or a fresh PostgreSQL database and drives Mount Drago 2-player matches from
+on a fresh SQLite file or a fresh PostgreSQL database (or, with `memory`, on the in-memory store:
+nothing persists, and the reference runs in memory too, so the ratio is that of the servers' work
+without their stores) and drives Mount Drago 2-player matches from
 this process (pinned to core 1) with 1 and 16 matches in parallel. Each action waits for its reply
 before the next: the seat to act sends a random legal action taken from its latest view; when the
 turn passes to the other seat, that seat acts on the view its WebSocket stream pushed
@@ -331,7 +333,9 @@ class OurServer:
         """`tree`: the checkout to run instead of the installed one."""
         workdir = tempfile.TemporaryDirectory()
         database = None
-        if store == "sqlite":
+        if store == "memory":  # nothing persists: what the server costs without its store's work
+            url = "memory://"
+        elif store == "sqlite":
             url = f"sqlite+aiosqlite:///{workdir.name}/bench.db"
         else:
             database = f"drago_bench_{uuid.uuid4().hex[:8]}"
@@ -397,11 +401,7 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
 
 
 def reference(store: str, args: argparse.Namespace) -> dict[int, dict[str, float]]:
-    cmd = (
-        ["bash", str(REFERENCE), "sqlite"]
-        if store == "sqlite"
-        else ["bash", str(REFERENCE), "pg", args.pg_url]
-    )
+    cmd = ["bash", str(REFERENCE), store] + ([args.pg_url] if store == "pg" else [])
     # reference.sh may exit 143 when its trap stops the server; its figures are printed before.
     out = subprocess.run(
         cmd, capture_output=True, text=True, check=False, env=dict(os.environ, PORT=str(free_port()))
@@ -490,7 +490,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--stores", default="sqlite,pg")
+    parser.add_argument(
+        "--stores",
+        default="sqlite,pg",
+        help="of sqlite, pg and memory (nothing persists, the reference's as ours: what the servers "
+        "cost without their stores)",
+    )
     parser.add_argument(
         "--actions", type=int, default=None, help="measured actions per run (default: the peers' moves)"
     )

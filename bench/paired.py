@@ -1,6 +1,6 @@
 """Ours against the reference server in paired runs: both up at once, taking turns.
 
-    python -m bench.paired [--stores pg,sqlite] [--pairs 8] [--pg-url URL]
+    python -m bench.paired [--stores pg,sqlite,memory] [--pairs 8] [--pg-url URL]
 
 `bench.api` runs our server, then `../shared/bench-reference/reference.sh`, a minute apart; on
 this shared machine the same loop of pure Python takes 60 to 135 ms from one second to the next, so
@@ -11,6 +11,9 @@ reference, then the reference then ours, …), each driven by its own load clien
 pair's two runs see the same speed of the machine, and the median of the pairs' ratios is steady
 from one invocation to the next. With 16 matches each run plays 1,600 actions (100 per match); with
 1 match, 600.
+
+With `memory` both servers keep nothing (ours on its in-memory store, the reference without its
+INSERT+COMMIT): the ratio of what the servers cost without their stores.
 
 The reference is set up as `reference.sh` sets it up (its venv and its `ws` module under
 `$REFERENCE_WORK`, default /tmp/bench-reference) and started with the same settings.
@@ -68,6 +71,8 @@ class Reference:
                 "BENCH_SQLITE_SYNC": "FULL",
                 "BENCH_POOL_SIZE": "1",
             }
+        elif store == "memory":
+            self.env |= {"BENCH_STORE": "memory"}
         else:
             self.env |= {"BENCH_STORE": "pg", "BENCH_PG_DSN": pg_url, "BENCH_POOL_SIZE": "5"}
         python = str(WORK / "venv" / "bin" / "python")
@@ -162,7 +167,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--stores", default="pg,sqlite")
+    parser.add_argument("--stores", default="pg,sqlite", help="of pg, sqlite and memory (nothing persists)")
     parser.add_argument("--pairs", type=int, default=8)
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     args = parser.parse_args()
