@@ -248,7 +248,9 @@ async def test_a_token_this_process_issued_is_known_without_a_lookup_and_checked
     assert lookups == [(hash_token(grants[0].token),)]
 
 
-async def test_a_cold_load_never_holds_seat_rows_older_than_its_events(store: MemoryEventStore) -> None:
+async def test_a_cold_load_never_holds_seat_rows_older_than_its_events(
+    store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A process loading a match it does not hold while another process seats a player must not
     keep the fold's new seat without its row (the player's token would be refused there for good):
     the seat rows are read after the events."""
@@ -259,11 +261,11 @@ async def test_a_cold_load_never_holds_seat_rows_older_than_its_events(store: Me
     grants: list[SeatGrant] = []
 
     async def read_while_bob_joins(match_id: str, after: int = 0, limit: int | None = None) -> object:
-        store.read = read  # type: ignore[method-assign]
+        monkeypatch.setattr(store, "read", read)  # only the first read
         grants.append(await seating.join_seat(there, match_id, 1, "bob"))  # commits between the reads
         return await read(match_id, after, limit)
 
-    store.read = read_while_bob_joins  # type: ignore[method-assign, assignment]
+    monkeypatch.setattr(store, "read", read_while_bob_joins)
     loaded = await here.loader.load(match_id)
     assert loaded.match.seats[1].name == "bob"
     bob = await identify(here, grants[0].token)
