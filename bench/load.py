@@ -6,6 +6,8 @@ For each store it builds one Mount Drago match of about `--events` events throug
 turn drafted and undone again and again: `draft_step`, `draft_undone`…), then loads it with a
 fresh cache (a new process's view of it) `--repeat` times: first with no snapshot (the whole
 history folded), then from the snapshot that load kept. It prints the median milliseconds of each.
+Then it replays that match (`GET …/view?at=`) in one process: once from the start, then at random
+seqs and step by step, from the states kept for replays (`app.service.replays`).
 Then it loads 200 ordinary finished matches into one cache and prints the memory per cached match
 (tracemalloc, the folded state and its seats).
 """
@@ -89,6 +91,33 @@ async def cold_loads(url: str, match_id: str, repeat: int) -> tuple[float, float
         await store.close()
 
 
+async def replay_times(url: str, match_id: str, samples: int = 20) -> tuple[float, float, float]:
+    """Ms of replays (`GET …/view?at=`) of the long match in a process that holds it: the first,
+    at a seq in its middle (folded from the start: the snapshot is after it); then the median of
+    `samples` at random seqs (each from the nearest state kept for replays); then the median of
+    `samples` steps forwards, one commit at a time."""
+    store = create_store(url)
+    try:
+        ctx = Context(store)
+        seq = (await ctx.loader.load(match_id)).match.seq
+        ends = [e.seq for e in await store.read(match_id) if e.seq == e.commit and e.seq < seq]
+
+        async def replay(at: int) -> float:
+            t0 = time.perf_counter()
+            view = await reading.get_view(ctx, match_id, None, at=at)
+            assert view.seq == at
+            return (time.perf_counter() - t0) * 1e3
+
+        first = await replay(ends[len(ends) // 2])
+        rng = random.Random(2)
+        anywhere = [await replay(rng.choice(ends)) for _ in range(samples)]
+        start = rng.randrange(len(ends) - samples)
+        steps = [await replay(at) for at in ends[start : start + samples]]
+        return first, statistics.median(anywhere), statistics.median(steps)
+    finally:
+        await store.close()
+
+
 async def cached_memory(url: str, ids: list[str]) -> float:
     store = create_store(url)
     try:
@@ -120,6 +149,12 @@ def run_store(name: str, url: str, args: argparse.Namespace) -> None:
     print(
         f"{name:<6} cold load of a {seq}-event match: {first:7.1f} ms folded from the start, "
         f"{with_snapshot:6.1f} ms from its snapshot (median of {args.repeat})",
+        flush=True,
+    )
+    first, anywhere, step = asyncio.run(replay_times(url, long_id))
+    print(
+        f"{name:<6} replays of that match: {first:7.1f} ms the first (from the start), then "
+        f"{anywhere:.1f} ms at any seq, {step:.1f} ms per step forwards (medians of 20)",
         flush=True,
     )
     per_match = asyncio.run(cached_memory(url, ids))

@@ -16,10 +16,11 @@ from app.games.core import Game
 from app.matches.events import SeatJoined, SeatTakenOver, SeatTokenReissued
 from app.matches.fold import Match, fold, new_match
 from app.matches.settings import stored_settings
-from app.service import snapshots
+from app.service import replays, snapshots
 from app.service.cache import Loaded, StateCache
 from app.service.errors import InternalError, NotFound
 from app.service.ports import EventStore, MatchRecord, SeatRecord, StoredEvent
+from app.service.replays import Replays
 
 log = logging.getLogger("app.service")
 
@@ -34,6 +35,7 @@ class Loader:
         self.games = games
         self.cache = cache
         self._pending: set[asyncio.Task[None]] = set()  # snapshots being written
+        self.replays = Replays()
 
     def game_of(self, record: MatchRecord) -> Game[Any, Any, Any]:
         game = self.games.get(record.game)
@@ -103,17 +105,56 @@ class Loader:
 
     async def at(self, record: MatchRecord, seq: int, since: int = 0) -> tuple[Match, list[StoredEvent]]:
         """The match as it was at `seq`, and its events after `since`: the state this process holds
-        when it is at `seq` (a retry of the newest commit), else a replay folded from the start."""
+        when it is at `seq` (a retry of the newest commit), else a replay folded from the nearest
+        state known before it (`app.service.replays`)."""
         held = self.cache.get(record.id)
         if held is not None and held.match.seq == seq:
             return held.match, await self.store.read(record.id, since, seq - since)
-        seats = (
-            tuple(await self.store.get_seats(record.id))
-            if not stored_settings(record.settings).lifecycle
-            else ()
-        )
-        events = await self.store.read(record.id, 0, seq)
-        return self._fold(self.empty(record, seats), events), [e for e in events if e.seq > since]
+        if not stored_settings(record.settings).lifecycle:
+            # An older match's seats are rows that every fold takes as they are now: from the start.
+            seats = tuple(await self.store.get_seats(record.id))
+            events = await self.store.read(record.id, 0, seq)
+            return self._fold(self.empty(record, seats), events), [e for e in events if e.seq > since]
+        base = await self.replay_base(record, seq)
+        start = min(since, base.seq)
+        events = await self.store.read(record.id, start, seq - start)
+        match = await self._replay(base, [e for e in events if e.seq > base.seq])
+        return match, [e for e in events if e.seq > since]
+
+    async def replay_base(self, record: MatchRecord, seq: int) -> Match:
+        """The nearest state at or before `seq` that ends a commit: one kept for replays, the stored
+        snapshot (looked up only when no kept state is within `replays.EVERY` events), else the
+        start. Only for a match whose seats are events (`lifecycle`)."""
+        kept = self.replays.nearest(record.id, seq)
+        if kept is None or seq - kept.seq > replays.EVERY:
+            snapshot = await self.store.get_snapshot(record.id)
+            if snapshot is not None and (0 if kept is None else kept.seq) < snapshot.seq <= seq:
+                kept = snapshots.load(snapshot, self.game_of(record)) or kept
+        return kept if kept is not None else self.empty(record, ())
+
+    async def commit_start(self, record: MatchRecord, seq: int) -> int:
+        """The first seq of the commit that holds `seq`, read from the nearest state before it that
+        ends a commit."""
+        lifecycle = stored_settings(record.settings).lifecycle
+        after = (await self.replay_base(record, seq)).seq if lifecycle else 0
+        events = await self.store.read(record.id, after, seq - after)
+        return min(e.seq for e in events if e.commit == events[-1].commit)
+
+    async def _replay(self, base: Match, events: Sequence[StoredEvent]) -> Match:
+        """`base` with `events` folded, about `replays.EVERY` at a time: each part ends a commit and
+        its state is kept, as is the end's if it ends a commit; other requests run between parts."""
+        match, start = base, 0
+        while True:
+            end = _part_end(events, start)
+            match = self._fold(match, events[start:end])
+            if end == len(events):
+                break
+            self.replays.keep(match)
+            start = end
+            await asyncio.sleep(0)  # a long replay does not hold up the event loop
+        if events and events[-1].seq == events[-1].commit:
+            self.replays.keep(match)
+        return match
 
     def _keep(self, match: Match) -> None:
         """Keep a snapshot in the background: a load never waits for it, and a failure only costs
@@ -146,3 +187,12 @@ class Loader:
         if match.seq == 0:
             raise InternalError("this match has no events")
         return match
+
+
+def _part_end(events: Sequence[StoredEvent], start: int) -> int:
+    """Where the part of a replay that begins at `start` ends: after the first event that ends a
+    commit once `replays.EVERY` events are in, else at the end."""
+    for i in range(start + replays.EVERY - 1, len(events)):
+        if events[i].seq == events[i].commit:
+            return i + 1
+    return len(events)

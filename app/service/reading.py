@@ -96,10 +96,10 @@ async def _view_at(ctx: Context, loaded: Loaded, seat: Seat | None, at: int) -> 
     match = loaded.match
     if not 1 <= at <= match.seq:
         raise ValidationFailed(f"at must be a seq from 1 to {match.seq}", {"field": "at", "seq": match.seq})
-    past, events = await ctx.loader.at(loaded.record, at)
+    past, events = await ctx.loader.at(loaded.record, at, since=at - 1)
     last = events[-1]
     if last.commit != at:
-        group = min(e.seq for e in events if e.commit == last.commit)
+        group = await ctx.loader.commit_start(loaded.record, at)
         before = group - 1 if group > 1 else None
         raise ValidationFailed(
             f"seq {at} is inside a commit; replay at a seq that ends one: {_either(before, last.commit)}",
