@@ -106,22 +106,25 @@ class Loader:
     async def at(self, record: MatchRecord, seq: int, since: int = 0) -> tuple[Match, list[StoredEvent]]:
         """The match as it was at `seq`, and its events after `since`: the state this process holds
         when it is at `seq` (a retry of the newest commit), else a replay folded from the nearest
-        state known before it (`app.service.replays`)."""
+        state known before it (`app.service.replays`). Raises `InsideCommit`, before folding, when
+        `seq` does not end a commit."""
         held = self.cache.get(record.id)
         if held is not None and held.match.seq == seq:
-            return held.match, await self.store.read(record.id, since, seq - since)
+            return held.match, (await self.store.read(record.id, since, seq - since)) if since < seq else []
         if not stored_settings(record.settings).lifecycle:
             # An older match's seats are rows that every fold takes as they are now: from the start.
             seats = tuple(await self.store.get_seats(record.id))
             events = await self.store.read(record.id, 0, seq)
+            _require_commit_end(events, seq)
             return self._fold(self.empty(record, seats), events), [e for e in events if e.seq > since]
-        base = await self.replay_base(record, seq)
+        base = await self._replay_base(record, seq)
         start = min(since, base.seq)
         events = await self.store.read(record.id, start, seq - start)
+        _require_commit_end(events, seq)  # the events after `base` hold the whole commit
         match = await self._replay(base, [e for e in events if e.seq > base.seq])
         return match, [e for e in events if e.seq > since]
 
-    async def replay_base(self, record: MatchRecord, seq: int) -> Match:
+    async def _replay_base(self, record: MatchRecord, seq: int) -> Match:
         """The nearest state at or before `seq` that ends a commit: one kept for replays, the stored
         snapshot (looked up only when no kept state is within `replays.EVERY` events), else the
         start. Only for a match whose seats are events (`lifecycle`)."""
@@ -132,17 +135,9 @@ class Loader:
                 kept = snapshots.load(snapshot, self.game_of(record)) or kept
         return kept if kept is not None else self.empty(record, ())
 
-    async def commit_start(self, record: MatchRecord, seq: int) -> int:
-        """The first seq of the commit that holds `seq`, read from the nearest state before it that
-        ends a commit."""
-        lifecycle = stored_settings(record.settings).lifecycle
-        after = (await self.replay_base(record, seq)).seq if lifecycle else 0
-        events = await self.store.read(record.id, after, seq - after)
-        return min(e.seq for e in events if e.commit == events[-1].commit)
-
     async def _replay(self, base: Match, events: Sequence[StoredEvent]) -> Match:
-        """`base` with `events` folded, about `replays.EVERY` at a time: each part ends a commit and
-        its state is kept, as is the end's if it ends a commit; other requests run between parts."""
+        """`base` with `events` (which end a commit) folded, about `replays.EVERY` at a time: each
+        part ends a commit and its state is kept, the end's too; other requests run between parts."""
         match, start = base, 0
         while True:
             end = _part_end(events, start)
@@ -152,7 +147,7 @@ class Loader:
             self.replays.keep(match)
             start = end
             await asyncio.sleep(0)  # a long replay does not hold up the event loop
-        if events and events[-1].seq == events[-1].commit:
+        if events:  # it ends a commit (`at` refuses any other seq)
             self.replays.keep(match)
         return match
 
@@ -187,6 +182,22 @@ class Loader:
         if match.seq == 0:
             raise InternalError("this match has no events")
         return match
+
+
+class InsideCommit(Exception):  # not an error of the server: a seq to refuse
+    """A replay asked for a seq inside a commit, which runs from `first` to `last`."""
+
+    def __init__(self, first: int, last: int) -> None:
+        super().__init__(f"seqs {first} to {last} are one commit")
+        self.first, self.last = first, last
+
+
+def _require_commit_end(events: Sequence[StoredEvent], seq: int) -> None:
+    """Raise `InsideCommit` unless the event at `seq` (the last of `events`, which hold every event
+    of its commit up to it) ends its commit."""
+    last = events[-1] if events else None
+    if last is not None and last.seq == seq and last.commit != seq:
+        raise InsideCommit(min(e.seq for e in events if e.commit == last.commit), last.commit)
 
 
 def _part_end(events: Sequence[StoredEvent], start: int) -> int:

@@ -15,6 +15,7 @@ from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
 from app.service.context import Context
 from app.service.errors import MatchNotFinished, ValidationFailed
+from app.service.loading import InsideCommit
 from app.service.ports import MatchFilter, MatchRecord, SeatRecord
 from app.service.results import EventPage, MatchPage, MatchSummary, Reveal, SeatInfo
 
@@ -96,15 +97,14 @@ async def _view_at(ctx: Context, loaded: Loaded, seat: Seat | None, at: int) -> 
     match = loaded.match
     if not 1 <= at <= match.seq:
         raise ValidationFailed(f"at must be a seq from 1 to {match.seq}", {"field": "at", "seq": match.seq})
-    past, events = await ctx.loader.at(loaded.record, at, since=at - 1)
-    last = events[-1]
-    if last.commit != at:
-        group = await ctx.loader.commit_start(loaded.record, at)
-        before = group - 1 if group > 1 else None
+    try:
+        past, _ = await ctx.loader.at(loaded.record, at, since=at)
+    except InsideCommit as e:
+        before = e.first - 1 if e.first > 1 else None
         raise ValidationFailed(
-            f"seq {at} is inside a commit; replay at a seq that ends one: {_either(before, last.commit)}",
-            {"field": "at", "previous": before, "next": last.commit},
-        )
+            f"seq {at} is inside a commit; replay at a seq that ends one: {_either(before, e.last)}",
+            {"field": "at", "previous": before, "next": e.last},
+        ) from None
     return view_of(past, seat)
 
 
