@@ -2,29 +2,28 @@
 
     python -m bench.api [--stores sqlite,pg,memory] [--actions N] [--rounds 3] [--pg-url URL] [--no-reference]
 
-For each store it starts the real server (`python -m app`, uvicorn, one worker, pinned to core 0)
-on a fresh SQLite file or a fresh PostgreSQL database (or, with `memory`, on the in-memory store:
+For each store it starts the real server (`python -m app`, uvicorn, one worker, pinned to core 0) on
+a fresh SQLite file or a fresh PostgreSQL database (or, with `memory`, on the in-memory store:
 nothing persists, and the reference runs in memory too, so the ratio is that of the servers' work
-without their stores) and drives Mount Drago 2-player matches from
-this process (pinned to core 1) with 1 and 16 matches in parallel. Each action waits for its reply
-before the next: the seat to act sends a random legal action taken from its latest view; when the
-turn passes to the other seat, that seat acts on the view its WebSocket stream pushed
-(`views=1`, as the reference pushes each player its view; `--mode http` reads `GET .../view`
-instead). A finished match is replaced by a new one, on the same keep-alive connections (as a
-bot's HTTP client keeps its pool). Each run plays as many actions as the peers' load clients play
-moves (`PEER_MOVES`: 3,000 with 1 match, 9,600 with 16), so that every figure spans a window about
-as long as the one it is compared with (`--actions` sets one count for both). It prints actions/s,
-the p50/p99 latency of `POST .../actions` and how busy the server's core and the client's were (a
-server near 100% is CPU-bound), then what turning a match over costs the server (create, two joins,
-two views, both streams opened and closed: CPU per match set up, and its share of the 16-match
-run's CPU per action — the reference plays one endless match and pays none of it), then runs
-`../shared/bench-reference/reference.sh` for the same store in the same session, and boardgame.io
-(`../shared/bench-reference/bgio/run.sh`, in memory), and prints the ratios (ours / reference, ours
-/ boardgame.io), with the ratio of the servers' CPU per action over the same window (utime+stime
-from /proc, as the peers' load clients read it: steadier than throughput on a machine that drifts).
-All of it runs `--rounds` times (3), and the last lines are the median of the rounds' ratios: this
-shared machine's speed drifts between runs a minute apart, and each ratio compares runs of the same
-round.
+without their stores) and drives Mount Drago 2-player matches from this process (pinned to core 1)
+with 1 and 16 matches in parallel. Each action waits for its reply before the next: the seat to act
+sends a random legal action taken from its latest view; when the turn passes to the other seat, that
+seat acts on the view its WebSocket stream pushed (`views=1`, as the reference pushes each player
+its view; `--mode http` reads `GET .../view` instead). A finished match is replaced by a new one, on
+the same keep-alive connections (as a bot's HTTP client keeps its pool). Each run plays as many
+actions as the peers' load clients play moves (`PEER_MOVES`: 3,000 with 1 match, 9,600 with 16), so
+that every figure spans a window about as long as the one it is compared with (`--actions` sets one
+count for both). It prints actions/s, the p50/p99 latency of `POST .../actions` and how busy the
+server's core and the client's were (a server near 100% is CPU-bound), then what turning a match
+over costs the server (create, two joins, two views, both streams opened and closed: CPU per match
+set up, and its share of the 16-match run's CPU per action — the reference plays one endless match
+and pays none of it), then runs `../shared/bench-reference/reference.sh` for the same store in the
+same session, and boardgame.io (`../shared/bench-reference/bgio/run.sh`, in memory), and prints the
+ratios (ours / reference, ours / boardgame.io), with the ratio of the servers' CPU per action over
+the same window (utime+stime from /proc, as the peers' load clients read it: steadier than
+throughput on a machine that drifts). All of it runs `--rounds` times (3), and the last lines are
+the median of the rounds' ratios: this shared machine's speed drifts between runs a minute apart,
+and each ratio compares runs of the same round.
 
 The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so that the load generator
 costs little next to the server.
