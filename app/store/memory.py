@@ -36,6 +36,7 @@ class MemoryEventStore:
     def __init__(self) -> None:
         self._matches: dict[str, MatchRecord] = {}
         self._seats: dict[str, list[SeatRecord]] = {}
+        self._by_token: dict[str, SeatRecord] = {}  # the seat holding each token hash (unique, as a DB index)
         self._events: dict[str, list[StoredEvent]] = {}
         self._idem: dict[tuple[str, int, str], tuple[IdempotencyRecord, datetime]] = {}
         self._players: dict[str, PlayerRecord] = {}
@@ -60,7 +61,7 @@ class MemoryEventStore:
             if len(set(players)) != len(players) or any(p not in self._players for p in players):
                 raise ValueError("a player is seated twice, or unknown")
             self._matches[match.id] = match
-            self._seats[match.id] = sorted(seats, key=lambda s: s.seat)
+            self._set_seats(match.id, sorted(seats, key=lambda s: s.seat))
             n = len(events)
             self._events[match.id] = [
                 StoredEvent(match.id, i, e.type, dict(e.data), match.created_at, n)
@@ -82,11 +83,15 @@ class MemoryEventStore:
         return self._token_owner(token_hash)
 
     def _token_owner(self, token_hash: str) -> SeatRecord | None:
-        for seats in self._seats.values():
-            for s in seats:
-                if s.token_hash == token_hash:
-                    return s
-        return None
+        return self._by_token.get(token_hash)
+
+    def _set_seats(self, match_id: str, seats: list[SeatRecord]) -> None:
+        """Write a match's seats and keep the token index in step (checked unique before)."""
+        for s in self._seats.get(match_id, ()):
+            if s.token_hash is not None:
+                del self._by_token[s.token_hash]
+        self._seats[match_id] = seats
+        self._by_token.update((s.token_hash, s) for s in seats if s.token_hash is not None)
 
     # Appending
 
@@ -123,7 +128,8 @@ class MemoryEventStore:
             # Nothing can fail from here on: write it all.
             if a.idempotency is not None:
                 self._idem[(a.match_id, a.idempotency.seat, a.idempotency.key)] = (a.idempotency, a.at)
-            self._seats[a.match_id] = seats
+            if a.seats:
+                self._set_seats(a.match_id, seats)
             last = a.expected_seq + len(a.events)
             for e in a.events:
                 stream.append(StoredEvent(a.match_id, len(stream) + 1, e.type, dict(e.data), a.at, last))
@@ -155,10 +161,7 @@ class MemoryEventStore:
         hashes = [s.token_hash for s in seats if s.token_hash is not None]
         if len(set(players)) != len(players) or len(set(hashes)) != len(hashes):
             return False
-        for other_id, others in self._seats.items():
-            if other_id != match_id and any(s.token_hash in hashes for s in others if s.token_hash):
-                return False
-        return True
+        return all((owner := self._by_token.get(h)) is None or owner.match_id == match_id for h in hashes)
 
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         stream = self._events.get(match_id, [])

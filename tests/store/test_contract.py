@@ -219,6 +219,22 @@ async def test_seats_are_written_with_the_append(store: EventStore) -> None:
     assert took.token_hash is not None and await store.seat_by_token(took.token_hash) == seats[0]
 
 
+async def test_a_rewritten_seat_is_found_by_its_new_token_and_frees_the_old(store: EventStore) -> None:
+    match_id, other = await new_match(store), await new_match(store)
+    first = join(0)
+    await store.append(append(match_id, 0, seats=(first,)))
+    renewed = dataclasses.replace(first, token_hash=new_id("token"))
+    await store.append(append(match_id, 1, seats=(renewed,)))  # a new token for the same seat
+    assert first.token_hash is not None and renewed.token_hash is not None
+    assert await store.seat_by_token(first.token_hash) is None
+    assert (await store.seat_by_token(renewed.token_hash)) == (await store.get_seats(match_id))[0]
+    await store.append(append(other, 0, seats=(join(1, token=first.token_hash),)))  # free again
+    found = await store.seat_by_token(first.token_hash)
+    assert found is not None and (found.match_id, found.seat) == (other, 1)
+    with pytest.raises(VersionConflict):  # still held by the first match
+        await store.append(append(other, 1, seats=(join(0, token=renewed.token_hash),)))
+
+
 async def test_seat_conflicts_write_nothing(store: EventStore) -> None:
     ana, bea = await new_player(store), await new_player(store, "Bea")
     other = await new_match(store, seated=[bea])
