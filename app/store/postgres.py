@@ -1,7 +1,8 @@
 """`EventStore` on PostgreSQL through raw asyncpg: `PostgresEventStore`, ONE pool per store.
 
 The pool (`pool_size` connections, opened lazily, kept open) serves every method; appends go
-through the group commit of `app.store.postgres_commit`, whose batches take one connection each.
+through the group commit of `app.store.postgres_commit`, whose batches take one connection each
+(kept between batches: one per batch in flight, never the pool's last one, which reads keep).
 So a process that runs one store holds at most `pool_size` connections to the database (plus
 whatever its broadcaster opens). Every method is one statement, sent without BEGIN/COMMIT: reads
 run in autocommit, and the writes are single statements (`app.store.postgres_sql`). A page and
@@ -87,7 +88,9 @@ class PostgresEventStore:
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
-        self.appender = PostgresAppender(self.pool, max_batch=max_batch, writers=writers)
+        # The appender keeps its batches' connections between batches, but always leaves one to reads.
+        hold = max(0, min(writers, pool_size - 1))
+        self.appender = PostgresAppender(self.pool, max_batch=max_batch, writers=writers, hold=hold)
 
     async def pool(self) -> asyncpg.Pool:
         """The store's one pool, opened on first use."""

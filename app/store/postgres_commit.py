@@ -34,6 +34,7 @@ A lone writer pays one statement per append either way.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -75,16 +76,22 @@ def _statement(batch: list[_Pending], plain: bool) -> tuple[str, list[tuple[Any,
 
 class PostgresAppender:
     """Batches appends; `writers` batches may be in flight at once, each on its own connection, at
-    most one of them with appends that are not plain.
+    most one of them with appends that are not plain. Up to `hold` connections (`writers` unless
+    told) are kept between batches instead of going back to the pool: asyncpg's acquire and release
+    cost a batch of a few appends about as much of this process's CPU as sending it.
 
     `max_batch=1, writers=pool size` is one transaction per append on many connections (the
     benchmark compares it).
     """
 
-    def __init__(self, pool: PoolGetter, *, max_batch: int = MAX_BATCH, writers: int = WRITERS) -> None:
+    def __init__(
+        self, pool: PoolGetter, *, max_batch: int = MAX_BATCH, writers: int = WRITERS, hold: int | None = None
+    ) -> None:
         self._pool = pool
         self._max_batch = max_batch
         self._writers = writers
+        self._hold = writers if hold is None else min(hold, writers)
+        self._held: list[Any] = []  # idle connections kept for the next batches (at most `hold`)
         self._pending: list[_Pending] = []
         self._draining = 0  # counted in `_drain` itself: a task ends a while after it returns
         self._full_in_flight = False  # a batch holding an append that is not plain is in flight
@@ -138,20 +145,25 @@ class PostgresAppender:
     async def _commit(self, batch: list[_Pending], plain: bool) -> None:
         self.batches += 1
         outcomes: list[Outcome] = []
+        conn: Any = None
+        healthy = False
         try:
-            pool = await self._pool()
-            async with pool.acquire() as conn:
-                if len(batch) > 1:
-                    try:
-                        rows = await conn.fetchmany(*_statement(batch, plain))
-                    except asyncpg.PostgresError:
-                        pass  # nothing was written: find whose append failed, one at a time
-                    else:
-                        outcomes = [_outcome(p.append, row) for p, row in zip(batch, rows, strict=True)]
-                for p in batch[len(outcomes) :]:
-                    outcomes.append(await _one(conn, p))
+            conn = await self._connection()
+            if len(batch) > 1:
+                try:
+                    rows = await conn.fetchmany(*_statement(batch, plain))
+                except asyncpg.PostgresError:
+                    pass  # nothing was written: find whose append failed, one at a time
+                else:
+                    outcomes = [_outcome(p.append, row) for p, row in zip(batch, rows, strict=True)]
+            for p in batch[len(outcomes) :]:
+                outcomes.append(await _one(conn, p))
+            healthy = True
         except Exception as e:  # the pool or the connection: the rest are not known to be written
             outcomes += [e] * (len(batch) - len(outcomes))
+        finally:
+            if conn is not None:
+                await self._put_back(conn, healthy)
         for p, outcome in zip(batch, outcomes, strict=True):
             if p.future.done():
                 continue
@@ -160,10 +172,31 @@ class PostgresAppender:
             else:
                 p.future.set_result(outcome)
 
+    async def _connection(self) -> Any:
+        """A held connection, else one from the pool."""
+        if self._held:
+            return self._held.pop()
+        return await (await self._pool()).acquire()
+
+    async def _put_back(self, conn: Any, healthy: bool) -> None:
+        """Keep a healthy, idle connection for the next batch (up to `hold`); any other goes back to
+        the pool, which drops a broken one and rolls back a transaction left open."""
+        if healthy and len(self._held) < self._hold and not conn.is_closed() and not conn.is_in_transaction():
+            self._held.append(conn)
+        else:
+            with contextlib.suppress(Exception):  # a broken connection: the pool has dropped it
+                await (await self._pool()).release(conn)
+
     async def close(self) -> None:
-        """Wait for the batches in flight (their callers are still owed an answer)."""
+        """Wait for the batches in flight (their callers are still owed an answer), then give the
+        held connections back to the pool (which waits for them when it closes)."""
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        held, self._held = self._held, []
+        if held:
+            pool = await self._pool()
+            for conn in held:
+                await pool.release(conn)
 
 
 async def _one(conn: Any, p: _Pending) -> Outcome:

@@ -1,12 +1,10 @@
 """The PostgreSQL group commit's lanes, on a fake pool (no server needed): two batches in flight,
 never two holding appends that are not plain (those could lock players' rows in opposite orders),
-and nothing left behind when a drain steps aside."""
+nothing left behind when a drain steps aside, and the connections it keeps between batches."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 from app.service.ports import AppendResult
@@ -23,6 +21,13 @@ class _Conn:
 
     def __init__(self, pool: _Pool) -> None:
         self.pool = pool
+        self.closed = False
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+    def is_in_transaction(self) -> bool:
+        return False
 
     async def fetchmany(self, query: str, args: list[tuple[Any, ...]]) -> list[Any]:
         return await self.pool.run(query, args)
@@ -36,12 +41,26 @@ class _Pool:
         self.batches: list[tuple[str, list[str]]] = []  # (statement kind, match ids), as sent
         self.in_flight: list[asyncio.Future[None]] = []
         self.sent = asyncio.Event()
+        self.acquired: list[_Conn] = []
+        self.released: list[_Conn] = []
+        self.fail_next = False  # the next statement breaks its connection
 
-    @asynccontextmanager
-    async def acquire(self) -> AsyncIterator[_Conn]:
-        yield _Conn(self)
+    async def acquire(self) -> _Conn:
+        conn = _Conn(self)
+        self.acquired.append(conn)
+        return conn
+
+    async def release(self, conn: _Conn) -> None:
+        self.released.append(conn)
+
+    def out(self) -> int:
+        """Connections taken from the pool and not given back."""
+        return len(self.acquired) - len(self.released)
 
     async def run(self, query: str, args: list[tuple[Any, ...]]) -> list[Any]:
+        if self.fail_next:
+            self.fail_next = False
+            raise ConnectionResetError("connection lost")
         kind = "plain" if query == APPEND_PLAIN else "full"
         self.batches.append((kind, [a[0] for a in args]))
         gate = asyncio.get_running_loop().create_future()
@@ -57,7 +76,7 @@ class _Pool:
                 self.sent.clear()
                 await self.sent.wait()
 
-    def release(self, i: int) -> None:
+    def answer(self, i: int) -> None:
         self.in_flight[i].set_result(None)
 
 
@@ -77,13 +96,13 @@ async def test_plain_batches_run_beside_one_that_is_not_and_none_waits_forever()
     await pool.until_sent(2)  # the second writer takes the plain ones only
     await asyncio.sleep(0.01)
     assert pool.batches == [("full", ["k0", "p0"]), ("plain", ["p1", "p2"])]
-    pool.release(1)
+    pool.answer(1)
     await asyncio.sleep(0.01)
     assert len(pool.batches) == 2  # k1 still waits for the slot: that writer stepped aside
-    pool.release(0)
+    pool.answer(0)
     await pool.until_sent(3)  # the slot's holder looks again when its batch is done
     assert pool.batches[2] == ("full", ["k1"])
-    pool.release(2)
+    pool.answer(2)
     results = await asyncio.wait_for(asyncio.gather(*first, *later), GUARD)
     assert all(isinstance(r, AppendResult) for r in results)
     await appender.close()
@@ -101,8 +120,69 @@ async def test_one_writer_is_one_batch_at_a_time() -> None:
     more = asyncio.ensure_future(appender.append(append("p2", 0)))
     await asyncio.sleep(0.01)
     assert [b for _, b in pool.batches] == [["p0", "p1"]]
-    pool.release(0)
+    pool.answer(0)
     await pool.until_sent(2)
-    pool.release(1)
+    pool.answer(1)
     await asyncio.wait_for(asyncio.gather(*tasks, more), GUARD)
     assert [b for _, b in pool.batches] == [["p0", "p1"], ["p2"]]
+
+
+async def _serve(pool: _Pool, appender: PostgresAppender, matches: list[str]) -> list[Any]:
+    """Append to each match at once and answer every batch as it comes."""
+    tasks = [asyncio.ensure_future(appender.append(append(m, 0))) for m in matches]
+    async with asyncio.timeout(GUARD):
+        while not all(t.done() for t in tasks):
+            await asyncio.sleep(0)
+            for gate in pool.in_flight:
+                if not gate.done():
+                    gate.set_result(None)
+    return [t.exception() or t.result() for t in tasks]
+
+
+async def test_batches_keep_their_connections_and_close_gives_them_back() -> None:
+    pool = _Pool()
+
+    async def get_pool() -> Any:
+        return pool
+
+    appender = PostgresAppender(get_pool, writers=2)
+    for round_ in range(5):
+        results = await _serve(pool, appender, [f"m{round_}-{i}" for i in range(3)])
+        assert all(isinstance(r, AppendResult) for r in results)
+    assert len(pool.batches) >= 5
+    assert len(pool.acquired) <= 2  # one per batch in flight, kept: not one per batch
+    assert pool.released == []
+    await appender.close()
+    assert pool.out() == 0
+
+
+async def test_a_connection_that_fails_goes_back_to_the_pool_and_is_not_kept() -> None:
+    pool = _Pool()
+
+    async def get_pool() -> Any:
+        return pool
+
+    appender = PostgresAppender(get_pool, writers=1)
+    assert isinstance((await _serve(pool, appender, ["a"]))[0], AppendResult)
+    first = pool.acquired[0]
+    pool.fail_next = True
+    [failed] = await _serve(pool, appender, ["b"])
+    assert isinstance(failed, ConnectionResetError)  # that caller is told; nothing else is
+    assert pool.released == [first]
+    assert isinstance((await _serve(pool, appender, ["c"]))[0], AppendResult)
+    assert len(pool.acquired) == 2 and pool.out() == 1  # a fresh one, kept
+    await appender.close()
+    assert pool.out() == 0
+
+
+async def test_hold_zero_gives_every_connection_back() -> None:
+    pool = _Pool()
+
+    async def get_pool() -> Any:
+        return pool
+
+    appender = PostgresAppender(get_pool, writers=2, hold=0)
+    for round_ in range(3):
+        await _serve(pool, appender, [f"m{round_}"])
+    assert len(pool.acquired) == 3 and pool.out() == 0
+    await appender.close()
