@@ -80,13 +80,17 @@ class _Pool:
         self.in_flight[i].set_result(None)
 
 
-async def test_plain_batches_run_beside_one_that_is_not_and_none_waits_forever() -> None:
+def _appender(**options: Any) -> tuple[_Pool, PostgresAppender]:
     pool = _Pool()
 
     async def get_pool() -> Any:
         return pool
 
-    appender = PostgresAppender(get_pool, writers=2)
+    return pool, PostgresAppender(get_pool, **options)
+
+
+async def test_plain_batches_run_beside_one_that_is_not_and_none_waits_forever() -> None:
+    pool, appender = _appender(writers=2)
     keyed = [append(f"k{i}", 0, idempotency=idem(f"k{i}")) for i in range(2)]
     plain = [append(f"p{i}", 0) for i in range(3)]
 
@@ -109,12 +113,7 @@ async def test_plain_batches_run_beside_one_that_is_not_and_none_waits_forever()
 
 
 async def test_one_writer_is_one_batch_at_a_time() -> None:
-    pool = _Pool()
-
-    async def get_pool() -> Any:
-        return pool
-
-    appender = PostgresAppender(get_pool, writers=1)
+    pool, appender = _appender(writers=1)
     tasks = [asyncio.ensure_future(appender.append(append(f"p{i}", 0))) for i in range(2)]
     await pool.until_sent(1)
     more = asyncio.ensure_future(appender.append(append("p2", 0)))
@@ -140,12 +139,7 @@ async def _serve(pool: _Pool, appender: PostgresAppender, matches: list[str]) ->
 
 
 async def test_batches_keep_their_connections_and_close_gives_them_back() -> None:
-    pool = _Pool()
-
-    async def get_pool() -> Any:
-        return pool
-
-    appender = PostgresAppender(get_pool, writers=2)
+    pool, appender = _appender(writers=2)
     for round_ in range(5):
         results = await _serve(pool, appender, [f"m{round_}-{i}" for i in range(3)])
         assert all(isinstance(r, AppendResult) for r in results)
@@ -157,12 +151,7 @@ async def test_batches_keep_their_connections_and_close_gives_them_back() -> Non
 
 
 async def test_a_connection_that_fails_goes_back_to_the_pool_and_is_not_kept() -> None:
-    pool = _Pool()
-
-    async def get_pool() -> Any:
-        return pool
-
-    appender = PostgresAppender(get_pool, writers=1)
+    pool, appender = _appender(writers=1)
     assert isinstance((await _serve(pool, appender, ["a"]))[0], AppendResult)
     first = pool.acquired[0]
     pool.fail_next = True
@@ -176,12 +165,7 @@ async def test_a_connection_that_fails_goes_back_to_the_pool_and_is_not_kept() -
 
 
 async def test_hold_zero_gives_every_connection_back() -> None:
-    pool = _Pool()
-
-    async def get_pool() -> Any:
-        return pool
-
-    appender = PostgresAppender(get_pool, writers=2, hold=0)
+    pool, appender = _appender(writers=2, hold=0)
     for round_ in range(3):
         await _serve(pool, appender, [f"m{round_}"])
     assert len(pool.acquired) == 3 and pool.out() == 0
