@@ -89,8 +89,7 @@ class PostgresEventStore:
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
         # The appender keeps its batches' connections between batches, but always leaves one to reads.
-        hold = max(0, min(writers, pool_size - 1))
-        self.appender = PostgresAppender(self.pool, max_batch=max_batch, writers=writers, hold=hold)
+        self.appender = PostgresAppender(self.pool, max_batch=max_batch, writers=writers, hold=pool_size - 1)
 
     async def pool(self) -> asyncpg.Pool:
         """The store's one pool, opened on first use."""

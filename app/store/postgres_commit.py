@@ -90,7 +90,7 @@ class PostgresAppender:
         self._pool = pool
         self._max_batch = max_batch
         self._writers = writers
-        self._hold = writers if hold is None else min(hold, writers)
+        self._hold = writers if hold is None else hold  # never more than `writers` are out at once
         self._held: list[Any] = []  # idle connections kept for the next batches (at most `hold`)
         self._pending: list[_Pending] = []
         self._draining = 0  # counted in `_drain` itself: a task ends a while after it returns
@@ -173,9 +173,13 @@ class PostgresAppender:
                 p.future.set_result(outcome)
 
     async def _connection(self) -> Any:
-        """A held connection, else one from the pool."""
-        if self._held:
-            return self._held.pop()
+        """A held connection that is still open, else one from the pool. One that closed while
+        held (the server went away) goes back to the pool, whose acquire reconnects it."""
+        while self._held:
+            conn = self._held.pop()
+            if not conn.is_closed():
+                return conn
+            await self._put_back(conn, healthy=False)
         return await (await self._pool()).acquire()
 
     async def _put_back(self, conn: Any, healthy: bool) -> None:
@@ -184,7 +188,7 @@ class PostgresAppender:
         if healthy and len(self._held) < self._hold and not conn.is_closed() and not conn.is_in_transaction():
             self._held.append(conn)
         else:
-            with contextlib.suppress(Exception):  # a broken connection: the pool has dropped it
+            with contextlib.suppress(Exception):  # a broken connection: the pool drops it
                 await (await self._pool()).release(conn)
 
     async def close(self) -> None:
@@ -193,10 +197,8 @@ class PostgresAppender:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         held, self._held = self._held, []
-        if held:
-            pool = await self._pool()
-            for conn in held:
-                await pool.release(conn)
+        for conn in held:
+            await self._put_back(conn, healthy=False)
 
 
 async def _one(conn: Any, p: _Pending) -> Outcome:

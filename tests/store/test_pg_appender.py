@@ -170,3 +170,14 @@ async def test_hold_zero_gives_every_connection_back() -> None:
         await _serve(pool, appender, [f"m{round_}"])
     assert len(pool.acquired) == 3 and pool.out() == 0
     await appender.close()
+
+
+async def test_a_kept_connection_that_closed_meanwhile_goes_back_and_a_fresh_one_serves() -> None:
+    pool, appender = _appender(writers=1)
+    await _serve(pool, appender, ["a"])
+    [kept] = pool.acquired
+    kept.closed = True  # the server went away while it was idle
+    assert isinstance((await _serve(pool, appender, ["b"]))[0], AppendResult)
+    assert pool.released == [kept] and len(pool.acquired) == 2
+    await appender.close()
+    assert pool.out() == 0
