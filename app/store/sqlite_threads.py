@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
@@ -79,13 +79,6 @@ def use_wal(conn: Any, wait_s: float) -> None:
         time.sleep(WAL_RETRY_S)
 
 
-class _Nothing:
-    """No job came (see `SqliteWriter._next`)."""
-
-
-_NOTHING: Final = _Nothing()
-
-
 class _Job:
     __slots__ = ("future", "loop", "ok", "value", "work")
 
@@ -134,8 +127,9 @@ class SqliteWriter:
             batch = [job]
             linger_until = time.monotonic() + self._linger if self._last > 1 else None
             while len(batch) < self._max_batch:
-                more = self._next(linger_until)
-                if isinstance(more, _Nothing):
+                try:
+                    more = self._next(linger_until)
+                except queue.Empty:
                     break
                 if more is None:
                     stop = True
@@ -146,15 +140,12 @@ class SqliteWriter:
             self._conn.close()
             self._conn = None
 
-    def _next(self, linger_until: float | None) -> _Job | _Nothing | None:
-        """The next queued job (None: stop), waiting until `linger_until` if given; `_NOTHING`
-        when none came."""
-        try:
-            if linger_until is None:
-                return self._queue.get_nowait()
-            return self._queue.get(timeout=max(0.0, linger_until - time.monotonic()))
-        except queue.Empty:
-            return _NOTHING
+    def _next(self, linger_until: float | None) -> _Job | None:
+        """The next queued job (None: stop), waiting until `linger_until` if given; raises
+        `queue.Empty` when none came."""
+        if linger_until is None:
+            return self._queue.get_nowait()
+        return self._queue.get(timeout=max(0.0, linger_until - time.monotonic()))
 
     def _commit(self, batch: list[_Job]) -> None:
         self.batches += 1
