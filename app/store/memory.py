@@ -55,7 +55,7 @@ class MemoryEventStore:
             if match.id in self._matches:
                 raise ValueError(f"match {match.id} exists")
             hashes = [s.token_hash for s in seats if s.token_hash is not None]
-            if len(set(hashes)) != len(hashes) or any(self._token_owner(h) for h in hashes):
+            if len(set(hashes)) != len(hashes) or any(h in self._by_token for h in hashes):
                 raise ValueError("a token hash is in use")
             players = [s.player_id for s in seats if s.player_id is not None]
             if len(set(players)) != len(players) or any(p not in self._players for p in players):
@@ -80,9 +80,6 @@ class MemoryEventStore:
         return list(self._seats.get(match_id, ()))
 
     async def seat_by_token(self, token_hash: str) -> SeatRecord | None:
-        return self._token_owner(token_hash)
-
-    def _token_owner(self, token_hash: str) -> SeatRecord | None:
         return self._by_token.get(token_hash)
 
     def _set_seats(self, match_id: str, seats: list[SeatRecord]) -> None:
