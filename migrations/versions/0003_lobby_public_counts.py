@@ -2,8 +2,9 @@
 
 `ix_matches_public_counts` on (game, status, open_seats) WHERE visibility = 'public': a page's total
 (a count over most of the table for the broad filters) is read from this index alone instead of the
-rows. On PostgreSQL, `CREATE INDEX` blocks writes to `matches` while it builds (about a second per
-million matches on these machines); it runs in the upgrade's one transaction, like every migration.
+rows. On PostgreSQL, `CREATE INDEX` blocks writes to `matches` while it builds (0.2 s for 100,000
+matches on these machines, so about 2 s per million); it runs in the upgrade's one transaction, like
+every migration.
 
 Revision ID: 0003
 Revises: 0002
