@@ -15,7 +15,7 @@ actions as the peers' load clients play moves (`PEER_MOVES`: 3,000 with 1 match,
 that every figure spans a window about as long as the one it is compared with (`--actions` sets one
 count for both). It prints actions/s, the p50/p99 latency of `POST .../actions` and how busy the
 server's core and the client's were (a server near 100% is CPU-bound), then what turning a match
-over costs the server (create, two joins, two views, both streams opened and closed: CPU per match
+over costs the server (create, two joins, both streams opened and closed: CPU per match
 set up, and its share of the 16-match run's CPU per action — the reference plays one endless match
 and pays none of it), then runs `../shared/bench-reference/reference.sh` for the same store in the
 same session, and boardgame.io (`../shared/bench-reference/bgio/run.sh`, in memory), and prints the
@@ -108,8 +108,9 @@ class Client:
         self.lobby = Http(port)
         self.seats = [Http(port), Http(port)]
 
-    async def new_match(self) -> tuple[str, list[dict[str, Any]]]:
-        """Create a 2-player match, take both seats; the match id and each seat's first view."""
+    async def new_match(self, views: bool = True) -> tuple[str, list[dict[str, Any]]]:
+        """Create a 2-player match, take both seats; the match id and each seat's first view (read
+        with `GET .../view`; none without `views`: a client on the streams has it from `hello`)."""
         status, match = await self.lobby.request("POST", "/v1/matches", {"game": "mount_drago", "players": 2})
         assert status == 201, match
         for seat, conn in enumerate(self.seats):
@@ -118,8 +119,8 @@ class Client:
             )
             assert status in (200, 201), joined
             conn.token = joined["token"]
-        views = [(await s.request("GET", f"/v1/matches/{match['id']}/view"))[1] for s in self.seats]
-        return match["id"], views
+        path = f"/v1/matches/{match['id']}/view"
+        return match["id"], [(await s.request("GET", path))[1] for s in self.seats] if views else []
 
     @contextlib.asynccontextmanager
     async def watching(self, match_id: str, streams: bool = True) -> AsyncIterator[list[Stream]]:
@@ -200,9 +201,11 @@ async def _play(
     client: Client, done: int, actions: int, latencies: list[float], rng: random.Random, streams: bool
 ) -> int:
     """One match, until it ends or `actions` are done in all; the new count."""
-    match_id, views = await client.new_match()
+    match_id, views = await client.new_match(views=not streams)
     seats = client.seats
     async with client.watching(match_id, streams) as live:
+        if streams:  # each seat's first view came in its stream's `hello`
+            views = [stream.view for stream in live]
         while done < actions:
             view = views[0] if views[0]["to_act"] else views[1]
             if view["status"] != "active" or not view["to_act"]:
@@ -256,12 +259,12 @@ async def run_load(port: int, matches: int, actions: int, streams: bool, pid: in
 
 async def setup_cost(port: int, pid: int, per_slot: int = 8, slots: int = 16) -> float:
     """Server CPU (ms) per match set up and left as `drive` does between games, `slots` at once:
-    create, two joins, two views, both seats' streams opened (`hello` with the view) and closed."""
+    create, two joins, both seats' streams opened (`hello` with the view) and closed."""
     clients = [Client(port) for _ in range(slots)]
 
     async def slot(client: Client, n: int) -> None:
         for _ in range(n):
-            match_id, _ = await client.new_match()
+            match_id, _ = await client.new_match(views=False)
             async with client.watching(match_id):
                 pass
 
@@ -389,7 +392,7 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, flo
             per_action = ms * 1e3 * r["matches_begun"] / r["actions"]
             print(
                 f"ours(ws) {store:<6} match turnover: {ms:.2f} ms server CPU per match set up (create, "
-                f"2 joins, 2 views, 2 streams); {r['matches_begun']:.0f} matches begun in the 16-match "
+                f"2 joins, 2 streams); {r['matches_begun']:.0f} matches begun in the 16-match "
                 f"run = {per_action:.0f} µs per action, {100 * per_action / r['cpu_us']:.0f}% of its "
                 f"server CPU per action",
                 flush=True,
