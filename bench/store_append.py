@@ -58,13 +58,13 @@ def open_store(url: str, variant: str = "group commit") -> Store:
         return SqliteEventStore(db.target, readers=POOL, max_batch=1 if variant == "no batching" else 256)
     if variant == "no batching":  # one transaction per append, on every connection of the pool
         return PostgresEventStore(db.target, pool_size=POOL, max_batch=1, writers=POOL)
-    if variant == "group commit, 1 in flight":
-        return PostgresEventStore(db.target, pool_size=POOL, writers=1)
-    return PostgresEventStore(db.target, pool_size=POOL)  # two batches in flight
+    if variant == "group commit, 2 in flight":
+        return PostgresEventStore(db.target, pool_size=POOL, writers=2)
+    return PostgresEventStore(db.target, pool_size=POOL)  # one batch in flight
 
 
 def variants(url: str) -> list[str]:
-    extra = ["group commit, 1 in flight"] if parse_url(url).backend == "postgresql" else []
+    extra = ["group commit, 2 in flight"] if parse_url(url).backend == "postgresql" else []
     return ["group commit", *extra, "no batching"]
 
 

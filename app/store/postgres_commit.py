@@ -20,14 +20,18 @@ within a run): batches 3,062 appends/s (16 per transaction), one transaction per
 connections 1,355/s, a bare INSERT+COMMIT on raw asyncpg 1,614/s and through SQLAlchemy
 (`bench-reference`) 744/s; CPU 48 µs per append batched against 219 µs one per transaction.
 
-Two batches may be in flight (`writers`, 2): while one waits for its commit, the server's CPU
-prepares the next, which then need not wait for the first one's round trip (through the whole
-server, `python -m bench.api --stores pg`, 16 matches, four alternating runs each: 1,203–1,332
-actions/s against 890–1,361 with one batch at a time, mean 1,271 against 1,090). But at most
-ONE of them holds an append that is not plain (seat rows, notices, an idempotency key): two such
-batches could lock the same players' rows in opposite orders, and a deadlock costs a 1 s
-detection. Plain appends lock only their own match's row (a match has at most one append queued,
-so two batches never share one), so a plain batch cannot deadlock with any batch of this process.
+One batch is in flight at a time (`writers`, 1): the appends that come while it waits for its
+commit make the next batch. asyncpg costs this process ~75 µs of CPU per batch whatever its size
+and ~6 µs per append in it (`fetchmany`, measured apart), so fewer, larger batches leave more of
+the CPU to the actions: paired runs of the whole server (`python -m bench.ab`, PostgreSQL, 16
+matches, 2026-12-03) gave one batch in flight 1.03–1.06× the actions/s of two and 0.94–0.95× the
+CPU per action (three invocations; 4 matches: 1.006×, CPU 0.95×); three in flight, 0.96× of two.
+(An earlier, slower day's unpaired runs had favoured two: 1,271 against 1,090 actions/s on mean.)
+`writers` > 1 is kept for those who measure otherwise: then at most ONE batch in flight holds an
+append that is not plain (seat rows, notices, an idempotency key): two such batches could lock
+the same players' rows in opposite orders, and a deadlock costs a 1 s detection. Plain appends
+lock only their own match's row (a match has at most one append queued, so two batches never
+share one), so a plain batch cannot deadlock with any batch of this process.
 A lone writer pays one statement per append either way.
 """
 
@@ -45,7 +49,7 @@ from app.store.postgres_sql import APPEND, APPEND_PLAIN, append_args, plain, pla
 from app.store.rows import appended_seq
 
 MAX_BATCH = 64
-WRITERS = 2  # batches in flight at once (at most one of them not plain)
+WRITERS = 1  # batches in flight at once (if more, at most one of them not plain)
 RETRIES = 3  # of one append that met a deadlock or a serialization failure (nothing was written)
 
 PoolGetter = Callable[[], Awaitable[asyncpg.Pool]]
