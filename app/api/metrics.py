@@ -21,6 +21,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 class Metrics:
     def __init__(self) -> None:
         self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+        self._appended: dict[tuple[str, bool], Any] = {}  # the labelled children, as `observe`'s
         self.registry = CollectorRegistry()
         ProcessCollector(registry=self.registry)
         GCCollector(registry=self.registry)
@@ -72,7 +73,10 @@ class Metrics:
         self.matches_created.labels(game).inc()
 
     def action_appended(self, game: str, bot: bool) -> None:
-        self.actions_appended.labels(game, "true" if bot else "false").inc()
+        child = self._appended.get((game, bot))
+        if child is None:
+            child = self._appended[game, bot] = self.actions_appended.labels(game, "true" if bot else "false")
+        child.inc()
 
     def version_conflict(self, game: str) -> None:
         self.conflicts.labels(game).inc()
