@@ -98,8 +98,9 @@ async def create_match(ctx: Context, req: CreateRequest, creator: Caller | None 
     loader = ctx.loader
     empty = loader.empty(record, ())
     dealt = advance(empty, [deal], now)
-    events = [deal, *decide.seat_bots(dealt, bots)]
-    match = advance(empty, events, now)
+    seated = decide.seat_bots(dealt, bots)
+    events = [deal, *seated]
+    match = advance(empty, events, now) if seated else dealt  # no bots: the deal is the whole start
     update = projection(ctx, record, match)
     record = dataclasses.replace(
         record,
