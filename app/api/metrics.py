@@ -20,8 +20,9 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 class Metrics:
     def __init__(self) -> None:
-        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
-        self._appended: dict[tuple[str, bool], Any] = {}  # the labelled children, as `observe`'s
+        # Labelled children by (metric, label values): `labels()` costs more than the increment
+        # itself, and the label values are few (routes, statuses, games, close codes).
+        self._labelled: dict[tuple[Any, tuple[str, ...]], Any] = {}
         self.registry = CollectorRegistry()
         ProcessCollector(registry=self.registry)
         GCCollector(registry=self.registry)
@@ -66,33 +67,29 @@ class Metrics:
         self._watched.sources.append((prefix, source, frozenset(gauges)))
 
     def stream_closed(self, code: str) -> None:
-        self.stream_closes.labels(code).inc()
+        self._child(self.stream_closes, code).inc()
 
     # ServiceMetrics
     def match_created(self, game: str) -> None:
-        self.matches_created.labels(game).inc()
+        self._child(self.matches_created, game).inc()
 
     def action_appended(self, game: str, bot: bool) -> None:
-        child = self._appended.get((game, bot))
-        if child is None:
-            child = self._appended[game, bot] = self.actions_appended.labels(game, "true" if bot else "false")
-        child.inc()
+        self._child(self.actions_appended, game, "true" if bot else "false").inc()
 
     def version_conflict(self, game: str) -> None:
-        self.conflicts.labels(game).inc()
+        self._child(self.conflicts, game).inc()
 
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
-        # The labelled children are looked up once per (method, route, status): `labels()` costs
-        # more than the observation itself on every request.
-        key = (method, route, status)
-        children = self._children.get(key)
-        if children is None:
-            children = self._children[key] = (
-                self.requests.labels(method, route, str(status)),
-                self.latency.labels(method, route),
-            )
-        children[0].inc()
-        children[1].observe(seconds)
+        self._child(self.requests, method, route, str(status)).inc()
+        self._child(self.latency, method, route).observe(seconds)
+
+    def _child(self, metric: Any, *labels: str) -> Any:
+        """`metric.labels(*labels)`, looked up once per (metric, labels)."""
+        key = (metric, labels)
+        child = self._labelled.get(key)
+        if child is None:
+            child = self._labelled[key] = metric.labels(*labels)
+        return child
 
     def render(self) -> bytes:
         result: bytes = generate_latest(self.registry)
