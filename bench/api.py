@@ -108,9 +108,8 @@ class Client:
         self.lobby = Http(port)
         self.seats = [Http(port), Http(port)]
 
-    async def new_match(self, views: bool = True) -> tuple[str, list[dict[str, Any]]]:
-        """Create a 2-player match, take both seats; the match id and each seat's first view (read
-        with `GET .../view`; none without `views`: a client on the streams has it from `hello`)."""
+    async def new_match(self) -> str:
+        """Create a 2-player match and take both seats; the match id."""
         status, match = await self.lobby.request("POST", "/v1/matches", {"game": "mount_drago", "players": 2})
         assert status == 201, match
         for seat, conn in enumerate(self.seats):
@@ -119,8 +118,12 @@ class Client:
             )
             assert status in (200, 201), joined
             conn.token = joined["token"]
-        path = f"/v1/matches/{match['id']}/view"
-        return match["id"], [(await s.request("GET", path))[1] for s in self.seats] if views else []
+        match_id: str = match["id"]
+        return match_id
+
+    async def views(self, match_id: str) -> list[dict[str, Any]]:
+        """Each seat's view, read with `GET .../view`."""
+        return [(await s.request("GET", f"/v1/matches/{match_id}/view"))[1] for s in self.seats]
 
     @contextlib.asynccontextmanager
     async def watching(self, match_id: str, streams: bool = True) -> AsyncIterator[list[Stream]]:
@@ -201,11 +204,11 @@ async def _play(
     client: Client, done: int, actions: int, latencies: list[float], rng: random.Random, streams: bool
 ) -> int:
     """One match, until it ends or `actions` are done in all; the new count."""
-    match_id, views = await client.new_match(views=not streams)
+    match_id = await client.new_match()
     seats = client.seats
     async with client.watching(match_id, streams) as live:
-        if streams:  # each seat's first view came in its stream's `hello`
-            views = [stream.view for stream in live]
+        # Each seat's first view: from its stream's `hello`, else read.
+        views = [stream.view for stream in live] if streams else await client.views(match_id)
         while done < actions:
             view = views[0] if views[0]["to_act"] else views[1]
             if view["status"] != "active" or not view["to_act"]:
@@ -264,7 +267,7 @@ async def setup_cost(port: int, pid: int, per_slot: int = 8, slots: int = 16) ->
 
     async def slot(client: Client, n: int) -> None:
         for _ in range(n):
-            match_id, _ = await client.new_match(views=False)
+            match_id = await client.new_match()
             async with client.watching(match_id):
                 pass
 
