@@ -160,7 +160,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     web.install(app)
     # Added innermost first: the request context wraps everything, then CORS (so refusals carry its
     # headers), the input guard and the rate limits (before routing), the body limit, and innermost
-    # the hot routes (actions and views without FastAPI's routing, see `app.api.hot`).
+    # the hot routes (actions, views, creating matches and joining seats without FastAPI's routing, see
+    # `app.api.hot`).
     app.add_middleware(HotRoutes, fastapi=app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if app.state.limiter is not None:

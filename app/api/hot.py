@@ -1,13 +1,16 @@
-"""The two routes on the path of every move, served without FastAPI's routing and dependencies.
+"""The routes of a match's life, served without FastAPI's routing and dependencies.
 
-`POST /v1/matches/{id}/actions` and `GET /v1/matches/{id}/view` are most of the server's traffic.
-Measured with `python -m bench.stack`, FastAPI's route matching, dependency resolution and request
-validation cost more per action than the action itself (about 300 µs against 190 µs), so this
-innermost middleware serves a *well-formed* request of these two routes directly: the same caller
-identification (`app.service.auth.identify`), the same body model (`SubmitAction`, validated by
-pydantic from the JSON bytes), the same use cases and renderers, the same error envelope. Anything
-it does not recognise as well-formed — another route, a query string, a header or body that does
-not validate — goes on to the FastAPI app unchanged (the body replayed), which answers it exactly as
+`POST /v1/matches/{id}/actions` and `GET /v1/matches/{id}/view` are most of the server's traffic;
+`POST /v1/matches` and `POST /v1/matches/{id}/seats/{seat}` start every match. Measured with
+`python -m bench.stack`, FastAPI's route matching, dependency resolution and request validation cost
+more per action than the action itself (about 300 µs against 190 µs); creating a match and joining
+its two seats cost 2.4–3.1 ms of CPU through FastAPI and 2.1–2.5 ms here (in-process, httpx client
+included). So this innermost middleware serves a *well-formed* request of these four routes
+directly: the same caller identification (`app.service.auth.identify`), the same body models
+(`SubmitAction`, `CreateMatch`, `JoinSeat`, validated by pydantic from the JSON bytes), the same use
+cases and renderers, the same error envelope. Anything it does not recognise as well-formed —
+another route, a query string, a header or body that does not validate, a seat number not written
+plainly — goes on to the FastAPI app unchanged (the body replayed), which answers it exactly as
 before, refusals included. The FastAPI routes stay the documented ones in OpenAPI.
 
 Everything outside (request ids, logs and metrics — labelled with the same route —, the input
@@ -18,22 +21,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.errors import render
 from app.api.middleware import replay_body
-from app.api.render import action_response, view_response
-from app.api.schemas import SubmitAction
-from app.service import acting, reading
+from app.api.render import JSON_TYPE, action_response, view_response
+from app.api.routes.matches import create_request, created_out
+from app.api.schemas import CreateMatch, JoinSeat, SeatToken, SubmitAction
+from app.service import acting, creating, reading, seating
 from app.service.auth import identify
 from app.service.errors import ServiceError
 
 _MATCH = r"/v1/matches/([A-Za-z0-9_-]{1,64})"
 _ACTIONS: Final = re.compile(_MATCH + "/actions")
 _VIEW: Final = re.compile(_MATCH + "/view")
+_SEAT: Final = re.compile(_MATCH + "/seats/(0|[1-9][0-9]?)")  # canonical numbers only; 0..63 below
+_MATCHES: Final = "/v1/matches"
+MAX_SEAT: Final = 63  # as `app.api.deps.SeatNo`
 _KEY: Final = re.compile(r"[\x21-\x7e]{1,200}")
 
 
@@ -45,7 +53,11 @@ class _Route:
 _ROUTES: Final = {
     "submitAction": _Route("/v1/matches/{match_id}/actions"),
     "getView": _Route("/v1/matches/{match_id}/view"),
+    "createMatch": _Route("/v1/matches"),
+    "joinSeat": _Route("/v1/matches/{match_id}/seats/{seat}"),
 }
+
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class HotRoutes:
@@ -61,6 +73,12 @@ class HotRoutes:
                 return
             if method == "GET" and (m := _VIEW.fullmatch(path)):
                 await self._view(m.group(1), scope, receive, send)
+                return
+            if method == "POST" and path == _MATCHES:
+                await self._create(scope, receive, send)
+                return
+            if method == "POST" and (m := _SEAT.fullmatch(path)) and int(m.group(2)) <= MAX_SEAT:
+                await self._join(m.group(1), int(m.group(2)), scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -83,19 +101,8 @@ class HotRoutes:
         headers = _headers(scope)
         token = _bearer(headers.get(b"authorization"))
         key = headers.get(b"idempotency-key")
-        content_type = headers.get(b"content-type", b"")
-        body, messages = await _body(receive)
-        well_formed = (
-            bool(token)
-            and (key is None or _KEY.fullmatch(key.decode("latin-1")) is not None)
-            and content_type.split(b";")[0].strip().lower() == b"application/json"
-        )
-        request: SubmitAction | None = None
-        if well_formed:
-            try:
-                request = SubmitAction.model_validate_json(body)
-            except ValidationError:
-                request = None
+        well_formed = bool(token) and (key is None or _KEY.fullmatch(key.decode("latin-1")) is not None)
+        request, messages = await _json_body(headers, receive, SubmitAction, well_formed)
         if request is None or not token:
             await self.app(scope, replay_body(messages, receive), send)  # FastAPI answers, refusals included
             return
@@ -112,6 +119,44 @@ class HotRoutes:
                 None if key is None else key.decode(),
             )
             response = action_response(result)
+        except ServiceError as e:
+            response = render(e)
+        await response(scope, receive, send)
+
+    async def _create(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = _headers(scope)
+        token = _bearer(headers.get(b"authorization"))  # optional: a player key
+        request, messages = await _json_body(headers, receive, CreateMatch, token != _MALFORMED)
+        if request is None:
+            await self.app(scope, replay_body(messages, receive), send)
+            return
+        ctx = self.fastapi.state.ctx
+        self._label(scope, "createMatch")
+        try:
+            caller = None if token is None else await identify(ctx, token)
+            created = await creating.create_match(ctx, create_request(request), caller)
+            response = _created(
+                created_out(created).model_dump_json(), {"location": f"{_MATCHES}/{created.match.id}"}
+            )
+        except ServiceError as e:
+            response = render(e)
+        await response(scope, receive, send)
+
+    async def _join(self, match_id: str, seat: int, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = _headers(scope)
+        token = _bearer(headers.get(b"authorization"))  # optional: a player key
+        request, messages = await _json_body(headers, receive, JoinSeat, token != _MALFORMED)
+        if request is None:
+            await self.app(scope, replay_body(messages, receive), send)
+            return
+        ctx = self.fastapi.state.ctx
+        self._label(scope, "joinSeat")
+        try:
+            caller = None if token is None else await identify(ctx, token)
+            grant = await seating.join_seat(
+                ctx, match_id, seat, request.name, invite=request.invite, player=caller
+            )
+            response = _created(SeatToken.model_validate(grant, from_attributes=True).model_dump_json())
         except ServiceError as e:
             response = render(e)
         await response(scope, receive, send)
@@ -136,6 +181,26 @@ def _bearer(value: bytes | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip() or token != token.strip():
         return _MALFORMED
     return token
+
+
+def _created(body: str, headers: dict[str, str] | None = None) -> Response:
+    """201 with the reply model's JSON, as FastAPI renders a `response_model` (pydantic's dump)."""
+    return Response(body, status_code=201, media_type=JSON_TYPE, headers=headers)
+
+
+async def _json_body(
+    headers: dict[bytes, bytes], receive: Receive, model: type[_M], well_formed: bool
+) -> tuple[_M | None, list[Message]]:
+    """The whole body, and the request `model` validated from it when the headers are `well_formed`
+    and say JSON and the body validates (else None: FastAPI answers, with the messages replayed)."""
+    body, messages = await _body(receive)
+    content_type = headers.get(b"content-type", b"")
+    if not well_formed or content_type.split(b";")[0].strip().lower() != b"application/json":
+        return None, messages
+    try:
+        return model.model_validate_json(body), messages
+    except ValidationError:
+        return None, messages
 
 
 async def _body(receive: Receive) -> tuple[bytes, list[Message]]:

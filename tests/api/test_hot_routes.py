@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.api import hot as hot_module
 from app.api.hot import HotRoutes
 from app.main import create_app
 from app.settings import Settings
@@ -165,3 +166,99 @@ async def test_hot_and_fastapi_answer_alike(index: int) -> None:
             response = await client.request(**requests[index])
             answers.append(comparable(response, match_id))
     assert answers[0] == answers[1]
+
+
+SECRET_KEYS = ("id", "match_id", "host_token", "invite", "token", "commitment", "player_id")
+
+
+def masked(response: httpx.Response) -> Any:
+    """Status, type, Location and body of a reply, with what is random per match (ids, secrets, the
+    commitment to a random secret) and the clock masked: each app mints its own."""
+    try:
+        body: Any = response.json()
+    except ValueError:
+        body = response.text
+    if isinstance(body, dict):
+        body = {k: "<random>" if k in SECRET_KEYS and v is not None else v for k, v in body.items()}
+        body = TIME.sub("<time>", repr(body))
+    location = response.headers.get("location")
+    return (
+        response.status_code,
+        response.headers.get("content-type"),
+        None if location is None else re.sub(r"[^/]+$", "<id>", location),
+        body,
+    )
+
+
+def setup_cases(key: str) -> list[dict[str, Any]]:
+    """`createMatch` and `joinSeat` requests, well-formed and not; `{m0}`/`{m1}` in a URL are the
+    first and the second match created in this list (2-player public, then unlisted)."""
+    game = {"game": "mount_drago", "players": 2}
+    player = {"authorization": f"Bearer {key}"}
+    json_type, nope = {"content-type": "application/json"}, {"authorization": "Bearer nope"}
+    return [
+        {"method": "POST", "url": "/v1/matches", "json": {**game, "seed": SEED}},
+        {"method": "POST", "url": "/v1/matches", "json": {**game, "visibility": "unlisted"}},
+        {"method": "POST", "url": "/v1/matches", "json": {"game": "yutaka", "players": 2}, "headers": player},
+        {"method": "POST", "url": "/v1/matches", "json": {**game, "players": 9}},
+        {"method": "POST", "url": "/v1/matches", "json": {**game, "extra": 1}},
+        {"method": "POST", "url": "/v1/matches", "json": {**game, "players": "2"}},
+        {"method": "POST", "url": "/v1/matches", "json": {**game, "bots": [1, 1]}},
+        {"method": "POST", "url": "/v1/matches", "json": {"game": "chess", "players": 2}},
+        {"method": "POST", "url": "/v1/matches", "content": b"{", "headers": json_type},
+        {"method": "POST", "url": "/v1/matches", "content": b"", "headers": json_type},
+        {"method": "POST", "url": "/v1/matches", "content": b"{}", "headers": {"content-type": "text/plain"}},
+        {"method": "POST", "url": "/v1/matches", "json": game, "headers": {"authorization": "Basic abc"}},
+        {"method": "POST", "url": "/v1/matches", "json": game, "headers": nope},
+        {"method": "POST", "url": "/v1/matches", "json": game, "params": {"x": 1}},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/0", "json": {"name": "  Ann  "}},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/0", "json": {"name": "Bob"}},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/2", "json": {"name": "Bob"}},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/64", "json": {"name": "Bob"}},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/1", "json": {"name": " "}},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/1", "json": {"name": "Bob", "x": 1}},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/1", "json": {"name": "Bob"}, "headers": nope},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/1", "json": {"name": "Bob"}, "headers": player},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/01", "json": {"name": "Bob"}},
+        {"method": "POST", "url": "/v1/matches/{m1}/seats/0", "json": {"name": "Cy"}},
+        {"method": "POST", "url": "/v1/matches/{m1}/seats/0", "json": {"name": "Cy", "invite": "wrong"}},
+        {"method": "POST", "url": "/v1/matches/unknown/seats/0", "json": {"name": "Cy"}},
+        {"method": "POST", "url": "/v1/matches/{m0}/seats/1", "json": {"name": "Dee"}},
+    ]  # fmt: skip
+
+
+async def test_hot_and_fastapi_set_up_matches_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    served = []  # the replies the hot routes rendered themselves (not FastAPI)
+    rendered = hot_module._created
+
+    def spy(*args: Any) -> Any:
+        served.append(args)
+        return rendered(*args)
+
+    monkeypatch.setattr(hot_module, "_created", spy)
+    answers = []
+    for hot in (True, False):
+        async with app_client(hot) as client:
+            key = (await client.post("/v1/players", json={"name": "keyholder"})).json()["key"]
+            ids: list[str] = []
+            replies = []
+            for request in setup_cases(key):
+                url = request["url"].format(m0=ids[0] if ids else "", m1=ids[1] if len(ids) > 1 else "")
+                response = await client.request(**{**request, "url": url})
+                if request["url"] == "/v1/matches" and response.status_code == 201:
+                    ids.append(response.json()["id"])
+                    assert response.headers["location"] == f"/v1/matches/{ids[-1]}"
+                replies.append(masked(response))
+            assert len(ids) == 4  # the three first and the one with a query string (FastAPI ignores it)
+            summary = (await client.get(f"/v1/matches/{ids[0]}")).json()
+            replies.append(
+                (
+                    summary["status"],
+                    [(s["name"], s["taken"], s["player_id"] is not None) for s in summary["seats"]],
+                )
+            )
+            answers.append(replies)
+    assert [a[0] for a in answers[0]][:3] == [201, 201, 201]
+    assert len(served) == 5  # three matches created, two seats joined: all by the hot routes
+    for hot_reply, fastapi_reply in zip(answers[0], answers[1], strict=True):
+        assert hot_reply == fastapi_reply

@@ -25,6 +25,7 @@ from app.service import creating, reading, seating
 from app.service.creating import CreateRequest
 from app.service.errors import ValidationFailed
 from app.service.ports import MatchFilter
+from app.service.results import CreatedMatch
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"])
 
@@ -52,7 +53,8 @@ def _examples() -> dict[str, Any]:
     return examples
 
 
-def _request(body: CreateMatch) -> CreateRequest:
+def create_request(body: CreateMatch) -> CreateRequest:
+    """The use case's request from the validated body (also `app.api.hot`'s)."""
     bots: dict[int, str | None] = {}
     for b in body.bots:
         seat, level = (b.seat, b.level) if isinstance(b, BotSeat) else (b, None)
@@ -88,8 +90,13 @@ async def create_match(
     ctx: Ctx,
     response: Response,
 ) -> CreatedMatchOut:
-    created = await creating.create_match(ctx, _request(body), caller)
+    created = await creating.create_match(ctx, create_request(body), caller)
     response.headers["Location"] = f"/v1/matches/{created.match.id}"
+    return created_out(created)
+
+
+def created_out(created: CreatedMatch) -> CreatedMatchOut:
+    """`createMatch`'s reply (also `app.api.hot`'s)."""
     out = MatchOut.model_validate(created.match, from_attributes=True)
     return CreatedMatchOut(**out.model_dump(), host_token=created.host_token, invite=created.invite)
 
