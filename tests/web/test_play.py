@@ -88,6 +88,12 @@ def screenshot(page: Page, game: str, tmp: Path) -> None:
 
 
 def reload_resumes_exactly(page: Page) -> None:
+    # The mover's board follows the action's reply, its history the stream's frame a moment later:
+    # compare once both are at the same seq.
+    page.wait_for_function(
+        "() => Number(document.querySelector('.log li')?.dataset.seq)"
+        " === Number(document.querySelector('.board')?.dataset.seq)"
+    )
     before = snapshot(page)
     page.reload()
     page.wait_for_selector("[data-connection=live]")
