@@ -47,7 +47,8 @@ MatchId = Annotated[
         description="The match id from `createMatch`.",
     ),
 ]
-SeatNo = Annotated[int, Path(ge=0, le=63, description="A seat, from 0."), ASCII_DIGITS]
+MAX_SEAT_NO = 63  # the highest seat number a URL may name (`app.api.hot` takes the same bound)
+SeatNo = Annotated[int, Path(ge=0, le=MAX_SEAT_NO, description="A seat, from 0."), ASCII_DIGITS]
 
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.deps import MAX_SEAT_NO
 from app.api.errors import render
 from app.api.middleware import replay_body
 from app.api.render import JSON_TYPE, action_response, view_response
@@ -41,9 +42,8 @@ from app.service.errors import ServiceError
 _MATCH = r"/v1/matches/([A-Za-z0-9_-]{1,64})"
 _ACTIONS: Final = re.compile(_MATCH + "/actions")
 _VIEW: Final = re.compile(_MATCH + "/view")
-_SEAT: Final = re.compile(_MATCH + "/seats/(0|[1-9][0-9]?)")  # canonical numbers only; 0..63 below
+_SEAT: Final = re.compile(_MATCH + "/seats/(0|[1-9][0-9]?)")  # plain numbers only; the bound below
 _MATCHES: Final = "/v1/matches"
-MAX_SEAT: Final = 63  # as `app.api.deps.SeatNo`
 _KEY: Final = re.compile(r"[\x21-\x7e]{1,200}")
 
 
@@ -79,7 +79,7 @@ class HotRoutes:
             if method == "POST" and path == _MATCHES:
                 await self._create(scope, receive, send)
                 return
-            if method == "POST" and (m := _SEAT.fullmatch(path)) and int(m.group(2)) <= MAX_SEAT:
+            if method == "POST" and (m := _SEAT.fullmatch(path)) and int(m.group(2)) <= MAX_SEAT_NO:
                 await self._join(m.group(1), int(m.group(2)), scope, receive, send)
                 return
         await self.app(scope, receive, send)
