@@ -82,6 +82,15 @@ def shown_seq(page: Page) -> int:
     return int(page.get_attribute(".board", "data-seq") or 0)
 
 
+def wait_history(page: Page) -> None:
+    """Until the history's newest line is at the board's seq: the mover's board follows its
+    action's reply, its history the stream's frame a moment later."""
+    page.wait_for_function(
+        "() => Number(document.querySelector('.log li')?.dataset.seq)"
+        " === Number(document.querySelector('.board')?.dataset.seq)"
+    )
+
+
 def wait_seq(page: Page, seq: int) -> None:
     """Until the page shows the board at `seq` and is live (not waiting for an answer)."""
     page.wait_for_function(

@@ -29,6 +29,7 @@ from tests.web.pages import (
     picks,
     snapshot,
     unnamed_controls,
+    wait_history,
     wait_seq,
 )  # fmt: skip
 from tests.web.truth import Truth, check_spectator
@@ -88,12 +89,7 @@ def screenshot(page: Page, game: str, tmp: Path) -> None:
 
 
 def reload_resumes_exactly(page: Page) -> None:
-    # The mover's board follows the action's reply, its history the stream's frame a moment later:
-    # compare once both are at the same seq.
-    page.wait_for_function(
-        "() => Number(document.querySelector('.log li')?.dataset.seq)"
-        " === Number(document.querySelector('.board')?.dataset.seq)"
-    )
+    wait_history(page)  # compare once the history has caught up with the board
     before = snapshot(page)
     page.reload()
     page.wait_for_selector("[data-connection=live]")
