@@ -19,3 +19,18 @@ def rss_bytes(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+def postgres_cpu_seconds() -> float:
+    """utime + stime of every PostgreSQL process on this machine (0 when none is local): what a
+    benchmark's statements cost the database, beside what they cost the client."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "cmdline").read_bytes().startswith(b"postgres"):
+                total += cpu_seconds(int(entry.name))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return total

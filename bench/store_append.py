@@ -39,6 +39,7 @@ from app.store.postgres import PostgresEventStore
 from app.store.rows import sqlite_time
 from app.store.sqlite import SqliteEventStore
 from app.store.tables import events
+from bench.proc import postgres_cpu_seconds
 
 Store = SqliteEventStore | PostgresEventStore
 UPDATE = MatchUpdate(status="active", to_act=(1,))
@@ -75,18 +76,22 @@ async def new_match(store: Store, created: datetime | None = None) -> str:
     return m.id
 
 
-async def rate(n: int, writers: int, step: Callable[[int, int], Awaitable[None]]) -> tuple[float, float]:
-    """Calls/s of `step(writer, i)` for i < n, `writers` of them running concurrently, and this
-    process's CPU µs per call (all threads): steadier than calls/s on a shared machine."""
+async def rate(
+    n: int, writers: int, step: Callable[[int, int], Awaitable[None]]
+) -> tuple[float, float, float]:
+    """Calls/s of `step(writer, i)` for i < n, `writers` of them running concurrently, this
+    process's CPU µs per call (all threads: steadier than calls/s on a shared machine) and the
+    local PostgreSQL processes' CPU µs per call (0 on SQLite)."""
 
     async def run(w: int) -> None:
         for i in range(n):
             await step(w, i)
 
-    t, cpu = time.perf_counter(), time.process_time()
+    t, cpu, db = time.perf_counter(), time.process_time(), postgres_cpu_seconds()
     await asyncio.gather(*(run(w) for w in range(writers)))
     calls = writers * n
-    return calls / (time.perf_counter() - t), (time.process_time() - cpu) / calls * 1e6
+    db_cpu = (postgres_cpu_seconds() - db) / calls * 1e6
+    return calls / (time.perf_counter() - t), (time.process_time() - cpu) / calls * 1e6, db_cpu
 
 
 def transactions(store: Store) -> int:
@@ -95,7 +100,7 @@ def transactions(store: Store) -> int:
 
 async def store_rate(
     store: Store, n: int, writers: int
-) -> tuple[tuple[float, float], float, tuple[float, float]]:
+) -> tuple[tuple[float, float, float], float, tuple[float, float, float]]:
     """Appends/s, appends per transaction, then reads/s of the last event, on fresh matches."""
     ids = [await new_match(store) for _ in range(writers)]
     seqs = dict.fromkeys(ids, 0)
@@ -115,7 +120,7 @@ async def store_rate(
     return appended, per_transaction, await rate(n, writers, read)
 
 
-Figures = dict[str, list[tuple[float, float]]]  # (per second, CPU µs per call) of each run
+Figures = dict[str, list[tuple[float, float, float]]]  # (per second, CPU µs per call, the database's)
 
 
 async def appends(url: str, total: int, concurrency: list[int], repeat: int) -> None:
@@ -134,8 +139,10 @@ async def appends(url: str, total: int, concurrency: list[int], repeat: int) -> 
             for name in first + sorted(set(figures) - set(first)):
                 per_s = statistics.median(f[0] for f in figures[name])
                 cpu = statistics.median(f[1] for f in figures[name])
+                db = statistics.median(f[2] for f in figures[name])
                 line = f"  {name:40s} {per_s:8.1f}"
-                print(line if name.startswith(" ") else f"{line} /s  {cpu:6.0f} µs CPU/call")
+                db_line = f", PostgreSQL {db:4.0f} µs" if backend == "postgresql" else ""
+                print(line if name.startswith(" ") else f"{line} /s  {cpu:6.0f} µs CPU/call{db_line}")
     finally:
         await reference.dispose()
         for store in stores.values():
@@ -156,7 +163,7 @@ async def measure(
         appended, per_transaction, read = await store_rate(stores[name], n, writers)
         figures.setdefault(f"store.append, {name}", []).append(appended)
         if name == "group commit":
-            figures.setdefault("  appends per transaction", []).append((per_transaction, 0.0))
+            figures.setdefault("  appends per transaction", []).append((per_transaction, 0.0, 0.0))
             figures.setdefault("store.read(after=last-1)", []).append(read)
         return
     ids = [await new_match(stores["group commit"]) for _ in range(writers)]

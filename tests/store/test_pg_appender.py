@@ -9,7 +9,7 @@ from typing import Any
 
 from app.service.ports import AppendResult
 from app.store.postgres_commit import PostgresAppender
-from app.store.postgres_sql import APPEND_PLAIN
+from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH, PLAIN_PARAMS
 
 from .records import append, idem
 
@@ -31,6 +31,11 @@ class _Conn:
 
     async def fetchmany(self, query: str, args: list[tuple[Any, ...]]) -> list[Any]:
         return await self.pool.run(query, args)
+
+    async def fetch(self, query: str, *columns: Any) -> list[Any]:  # a plain batch: one statement
+        assert query == APPEND_PLAIN_BATCH
+        rows = list(zip(*columns[: PLAIN_PARAMS - 2], strict=True))
+        return [(a[0], *row) for a, row in zip(rows, await self.pool.run(query, rows), strict=True)]
 
     async def fetchrow(self, query: str, *args: Any) -> Any:
         return (await self.pool.run(query, [args]))[0]
@@ -61,7 +66,7 @@ class _Pool:
         if self.fail_next:
             self.fail_next = False
             raise ConnectionResetError("connection lost")
-        kind = "plain" if query == APPEND_PLAIN else "full"
+        kind = "plain" if query in (APPEND_PLAIN, APPEND_PLAIN_BATCH) else "full"
         self.batches.append((kind, [a[0] for a in args]))
         gate = asyncio.get_running_loop().create_future()
         self.in_flight.append(gate)

@@ -187,17 +187,25 @@ async def test_postgres_batches_what_queued_and_a_failure_fails_alone(
 async def test_postgres_plain_appends_take_the_short_statement_with_the_same_outcomes(
     migrated_postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Appends of events alone (the usual action) go as `APPEND_PLAIN`; a batch with any seat,
-    notice or key goes as `APPEND`; both answer a stale seq and an unknown match alike."""
+    """A batch of appends of events alone (the usual action) goes as one `APPEND_PLAIN_BATCH`, a
+    lone one as `APPEND_PLAIN`; a batch with any seat, notice or key goes as `APPEND` per append;
+    all answer a stale seq and an unknown match alike."""
     used: list[str] = []
-    choose = postgres_commit._statement
+    choose, choose_batch = postgres_commit._statement, postgres_commit._batch_statement
 
     def spy(batch: Any, plain: bool) -> Any:
         query, args = choose(batch, plain)
         used.append("plain" if query == postgres_sql.APPEND_PLAIN else "full")
         return query, args
 
+    def spy_batch(batch: Any, plain: bool) -> Any:
+        one = choose_batch(batch, plain)
+        if one is not None:
+            used.append("batch")
+        return one
+
     monkeypatch.setattr(postgres_commit, "_statement", spy)
+    monkeypatch.setattr(postgres_commit, "_batch_statement", spy_batch)
     dsn = parse_url(migrated_postgres_url).target
     store = PostgresEventStore(dsn, pool_size=3)
     try:
@@ -216,13 +224,47 @@ async def test_postgres_plain_appends_take_the_short_statement_with_the_same_out
             assert [type(r).__name__ for r in results] == [
                 "AppendResult", "VersionConflict", "KeyError", "AppendResult", "AppendResult", "AppendResult"
             ], keyed  # fmt: skip
-            assert set(used) == {"full" if keyed else "plain"}, used
+            assert used == ["full" if keyed else "batch"], used
             assert [r.seq for r in results if isinstance(r, AppendResult)] == [2 if keyed else 1] * 4
         assert [len(await store.read(m)) for m in matches] == [2, 0, 0, 2, 2, 2]
         assert await store.get_idempotent(matches[0], 0, "k1") is not None
         used.clear()
         one = await store.append(append(matches[3], 2))  # alone: a plain fetchrow
         assert one.seq == 3 and used == ["plain"]
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_one_statement_batch_writes_each_append_as_alone(migrated_postgres_url: str) -> None:
+    """`APPEND_PLAIN_BATCH` writes appends of one, two and three events, each at its own seqs with
+    its own projection, beside a stale one and an unknown match that write nothing."""
+    dsn = parse_url(migrated_postgres_url).target
+    store = PostgresEventStore(dsn, pool_size=3)
+    try:
+        matches = [await new_match(store) for _ in range(4)]
+        await store.append(append(matches[1], 0, events(1, 2)))
+        ended = MatchUpdate(status="finished", to_act=(), scores=(3, 1), winners=(0,))
+        batch = [
+            append(matches[0], 0, events(1, 3), ended),
+            append(matches[1], 2, events(3, 3)),
+            append(matches[2], 1),  # stale
+            append("no-such-match", 0),
+            append(matches[3], 0, events(1, 2)),
+        ]
+        before = store.appender.batches
+        results = await asyncio.gather(*(store.append(a) for a in batch), return_exceptions=True)
+        assert store.appender.batches - before == 1
+        assert [r.seq if isinstance(r, AppendResult) else type(r).__name__ for r in results] == [
+            3, 3, "VersionConflict", "KeyError", 2
+        ]  # fmt: skip
+        for m, last in zip(matches, (3, 3, 0, 2), strict=True):
+            stored = await store.read(m)
+            assert [(e.seq, e.data["n"]) for e in stored] == [(i, i) for i in range(1, last + 1)]
+            assert (await store.get_match(m)).seq == last  # type: ignore[union-attr]
+        assert {e.commit for e in await store.read(matches[0])} == {3}
+        first = await store.get_match(matches[0])
+        assert first is not None and (first.status, first.scores, first.winners) == ("finished", (3, 1), (0,))
     finally:
         await store.close()
 
@@ -236,6 +278,10 @@ def test_plain_arguments_are_the_first_of_the_full_statements() -> None:
     assert len(args) == postgres_sql.PLAIN_PARAMS
     assert postgres_sql.append_args(plain)[: postgres_sql.PLAIN_PARAMS] == args
     assert postgres_sql.append_args(plain, args) == postgres_sql.append_args(plain)
+    two = [postgres_sql.plain_args(append("m", 3, events(4, 5))), postgres_sql.plain_args(append("a", 0))]
+    columns = postgres_sql.plain_batch_args(two)
+    assert columns[:3] == (["a", "m"], [0, 3], [1, 5])  # by match id: match ids, expected seqs, last seqs
+    assert columns[-4:-1] == (["a", "m", "m"], [1, 1, 2], ["card_played"] * 3)  # and their events
     keyed = append("m", 3, events(2, 2), idempotency=idem("m"))
     assert not postgres_sql.plain(keyed)
     assert postgres_sql.append_args(keyed)[: postgres_sql.PLAIN_PARAMS] == postgres_sql.plain_args(keyed)
