@@ -30,19 +30,31 @@ Plan = Callable[[Loaded], tuple[list[Any], tuple[SeatWrite, ...]]]
 
 
 async def _commit_plan(ctx: Context, match_id: str, plan: Plan, by: Seat | None = None) -> Loaded:
-    """Decide on the store's state and commit; reload and decide again after losing a race."""
+    """Decide and commit; reload and decide again after losing a race.
+
+    As for actions, the first try decides on this process's cached state, without reading: seat
+    rows change only in commits, so a cache behind the store ends in a `VersionConflict` and a
+    fresh load. A refusal or "nothing to do" judged on the cache is judged again on the store's."""
     async with ctx.locks.get(match_id):
+        fresh = False
         for _ in range(MAX_RETRIES):
-            loaded = await ctx.loader.load(match_id)
+            loaded = (None if fresh else ctx.loader.cached(match_id)) or await ctx.loader.load(match_id)
             try:
                 events, seats = plan(loaded)
             except Refused as r:
+                if not fresh:
+                    fresh = True
+                    continue
                 raise from_code(r.code, r.message, r.details) from None
             if not events:
+                if not fresh:
+                    fresh = True
+                    continue
                 return loaded
             try:
                 return (await commit(ctx, loaded, events, by=by, seats=seats)).loaded
             except VersionConflict:
+                fresh = True
                 continue
     raise StaleVersion("the match is busy; try again")
 

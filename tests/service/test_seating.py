@@ -210,6 +210,31 @@ async def test_only_events_this_process_missed_are_read(
     assert calls[-1] == (match_id, 8, None)
 
 
+async def test_joins_decide_on_the_cache_and_a_stale_one_ends_in_the_store_s_verdict(
+    store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A join on a match this process holds reads nothing; a process whose cache missed another's
+    join conflicts, reads what it missed and decides again: the seat taken there is refused, a
+    free one is granted."""
+    reads = recorded(monkeypatch, store, "read")
+    here, there = Context(store, GAMES), Context(store, GAMES)  # two processes, one store
+    for seat, taken in ((0, True), (1, False)):
+        match_id = await create(here)
+        stale = (await there.loader.load(match_id)).match.seq
+        reads.clear()
+        await seating.join_seat(here, match_id, 0, "ann")
+        assert reads == []  # this process holds the match
+        if taken:
+            with pytest.raises(errors.ServiceError) as refused:
+                await seating.join_seat(there, match_id, seat, "bob")
+            assert refused.value.code == "seat_taken"
+        else:
+            assert (await seating.join_seat(there, match_id, seat, "bob")).seat == 1
+            assert [s.name for s in await store.get_seats(match_id)] == ["ann", "bob"]
+            assert (await here.loader.load(match_id)).match.started
+        assert reads[0] == (match_id, stale, None)  # first only the join it missed
+
+
 async def test_a_held_match_s_record_comes_from_the_cache_and_an_unknown_one_is_not_found(
     ctx: Context, store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
