@@ -161,11 +161,18 @@ class MatchFrames:
         return True, state if state.seq == seq else None
 
     async def close(self) -> None:
+        """After the last connection: stop a load in flight and let go of the cached frames and
+        state at once (a closed connection's objects may sit in reference cycles until the next
+        collection; this keeps a match's 128 commits of frames and events out of them)."""
         task = self._loading
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task  # also retrieves a failure nobody waited for
+        self._loading = None
+        self._commits.clear()
+        self._decoded.clear()
+        self.state = None
 
     async def _load(self) -> Match:
         task = self._loading

@@ -155,13 +155,21 @@ def _union_decoder(args: tuple[Any, ...]) -> Decoder:
     decoders = [_decoder(a) for a in args]
 
     def decode(v: Any, path: str) -> Any:
+        # The alternatives' errors are kept without their tracebacks, and the one raised is no
+        # longer a local when this frame goes into its traceback: otherwise each miss would leave a
+        # reference cycle (error → traceback → this frame → error) for the collector.
         errors: list[DecodeError] = []
         for d in decoders:
             try:
                 return d(v, path)
             except DecodeError as e:
-                errors.append(e)
-        raise _best(path, errors)
+                errors.append(e.with_traceback(None))
+        error = _best(path, errors)
+        errors.clear()
+        try:
+            raise error
+        finally:
+            del error
 
     return decode
 
