@@ -30,8 +30,9 @@ matches, 2026-12-03) gave one batch in flight 1.03–1.06× the actions/s of two
 CPU per action (three invocations; 4 matches: 1.006×, CPU 0.95×); three in flight, 0.96× of two.
 (An earlier, slower day's unpaired runs had favoured two: 1,271 against 1,090 actions/s on mean.)
 Writing a plain batch as one statement (`APPEND_PLAIN_BATCH`) instead of one execution per
-append gave the whole server 1.02× the actions/s and 0.97× the CPU per action (`bench.ab`, PostgreSQL,
-16 matches, ten pairs, 2026-12-03).
+append cuts PostgreSQL's CPU per append (see there); for the whole server `bench.ab` (PostgreSQL,
+16 matches, ten pairs, 2026-12-03) gave 1.02× the actions/s and 0.97× the CPU per action, within
+that day's ±7% swing between invocations.
 `writers` > 1 is kept for those who measure otherwise: then at most ONE batch in flight holds an
 append that is not plain (seat rows, notices, an idempotency key): two such batches could lock
 the same players' rows in opposite orders, and a deadlock costs a 1 s detection. Plain appends

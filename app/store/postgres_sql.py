@@ -31,13 +31,24 @@ _SEAT_RECORDSET = (
     "seat int, name text, token_hash text, bot boolean, joined_at timestamptz, player_id text, bot_level text"
 )
 
-# What both append statements write first: the projection moves from `expected` ($2) to `last`
-# ($3) (`_ADVANCE` + its conditions), and the events go in after it.
-_ADVANCE = """UPDATE matches
-    SET seq = $3, status = $4, to_act = $5::jsonb, scores = $6::jsonb, winners = $7::jsonb,
-        deadline_at = $8, open_seats = $9, bot_due = $10, updated_at = $11"""
-_APPENDED = """appended AS (
-    INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)
+# What every append statement writes first: the projection moves from `expected` to `last` (the
+# SET of `_PROJECTION`), and the events go in after it. `_PLAIN_COLUMNS` are the first arguments of
+# each append, in order (`plain_args`), with their types; the event types and data follow them.
+_PLAIN_COLUMNS = (
+    *(("match_id", "text"), ("expected", "bigint"), ("last", "bigint"), ("status", "text")),
+    *(("to_act", "text"), ("scores", "text"), ("winners", "text"), ("deadline_at", "timestamptz")),
+    *(("open_seats", "int"), ("bot_due", "bool"), ("at", "timestamptz")),
+)
+_EVENT_TYPES, _EVENT_DATA = len(_PLAIN_COLUMNS), len(_PLAIN_COLUMNS) + 1  # their indexes in `plain_args`
+_PROJECTION = """SET seq = {last}, status = {status}, to_act = {to_act}::jsonb, scores = {scores}::jsonb,
+        winners = {winners}::jsonb, deadline_at = {deadline_at}, open_seats = {open_seats},
+        bot_due = {bot_due}, updated_at = {at}"""
+_INSERT_EVENTS = "INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)"
+_ADVANCE = "UPDATE matches\n    " + _PROJECTION.format_map(
+    {name: f"${i}" for i, (name, _) in enumerate(_PLAIN_COLUMNS, 1)}
+)
+_APPENDED = f"""appended AS (
+    {_INSERT_EVENTS}
     SELECT $1, $2 + e.ord, $3, e.type, e.data::jsonb, $11
     FROM advanced, unnest($12::text[], $13::text[]) WITH ORDINALITY AS e (type, data, ord)
 )"""
@@ -105,31 +116,31 @@ SELECT (SELECT seq FROM matches WHERE id = $1) AS actual, true AS seats_known, t
 """
 """`APPEND` for the usual action (no seat rows, no notices, no idempotency key): the same result
 row, its first 13 parameters, and about half of PostgreSQL's CPU per append (`plain(append)`)."""
-PLAIN_PARAMS = 13
+PLAIN_PARAMS = len(_PLAIN_COLUMNS) + 2
 
-APPEND_PLAIN_BATCH = """
+_N = len(_PLAIN_COLUMNS)
+APPEND_PLAIN_BATCH = f"""
 WITH input AS MATERIALIZED (
-    SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[],
-                         $7::text[], $8::timestamptz[], $9::int[], $10::bool[], $11::timestamptz[])
-        AS i (match_id, expected, last, status, to_act, scores, winners, deadline_at, open_seats, bot_due, at)
+    SELECT * FROM unnest({", ".join(f"${i}::{t}[]" for i, (_, t) in enumerate(_PLAIN_COLUMNS, 1))})
+        AS i ({", ".join(name for name, _ in _PLAIN_COLUMNS)})
 ), advanced AS (
     UPDATE matches AS m
-    SET seq = i.last, status = i.status, to_act = i.to_act::jsonb, scores = i.scores::jsonb,
-        winners = i.winners::jsonb, deadline_at = i.deadline_at, open_seats = i.open_seats,
-        bot_due = i.bot_due, updated_at = i.at
+    {_PROJECTION.format_map({name: f"i.{name}" for name, _ in _PLAIN_COLUMNS})}
     FROM input AS i
     WHERE m.id = i.match_id AND m.seq = i.expected
     RETURNING m.id, i.expected, i.last, i.at
 ), appended AS (
-    INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at)
+    {_INSERT_EVENTS}
     SELECT a.id, a.expected + e.ord, a.last, e.type, e.data::jsonb, a.at
-    FROM unnest($12::text[], $13::int[], $14::text[], $15::text[]) AS e (match_id, ord, type, data)
+    FROM unnest(${_N + 1}::text[], ${_N + 2}::int[], ${_N + 3}::text[], ${_N + 4}::text[])
+        AS e (match_id, ord, type, data)
     JOIN advanced AS a ON a.id = e.match_id
 )
-SELECT i.match_id, (SELECT seq FROM matches WHERE id = i.match_id) AS actual, true AS seats_known,
-       true AS players_known, true AS key_free,
-       EXISTS (SELECT 1 FROM advanced AS a WHERE a.id = i.match_id) AS advanced, NULL::bigint[] AS cursors
+SELECT i.match_id, m.seq AS actual, true AS seats_known, true AS players_known, true AS key_free,
+       a.id IS NOT NULL AS advanced, NULL::bigint[] AS cursors
 FROM input AS i
+LEFT JOIN matches AS m ON m.id = i.match_id
+LEFT JOIN advanced AS a ON a.id = i.match_id
 """
 """`APPEND_PLAIN` for a whole batch of plain appends, each of another match, in ONE statement: its
 arguments are the columns of theirs (`plain_batch_args`), and each append gets `APPEND_PLAIN`'s
@@ -143,16 +154,16 @@ def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[list[Any], ...]:
     """`APPEND_PLAIN_BATCH`'s arguments: `plain_args` of appends of distinct matches, as columns
     (sorted by match id), then their events as four columns (match id, ordinal, type, data)."""
     rows = sorted(batch, key=lambda a: a[0])
-    columns: tuple[list[Any], ...] = tuple([a[k] for a in rows] for k in range(PLAIN_PARAMS - 2))
+    columns = tuple([a[k] for a in rows] for k in range(len(_PLAIN_COLUMNS)))
     match_ids: list[str] = []
     ordinals: list[int] = []
     types: list[str] = []
     data: list[str] = []
     for a in rows:
-        match_ids += [a[0]] * len(a[11])
-        ordinals += range(1, len(a[11]) + 1)
-        types += a[11]
-        data += a[12]
+        match_ids += [a[0]] * len(a[_EVENT_TYPES])
+        ordinals += range(1, len(a[_EVENT_TYPES]) + 1)
+        types += a[_EVENT_TYPES]
+        data += a[_EVENT_DATA]
     return (*columns, match_ids, ordinals, types, data)
 
 
