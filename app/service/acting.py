@@ -109,7 +109,7 @@ async def run(
     async with ctx.locks.get(match_id):
         fresh = False  # the first try acts on this process's cached state, without reading
         for _ in range(MAX_RETRIES):
-            loaded = (None if fresh else ctx.loader.cached(match_id)) or await ctx.loader.load(match_id)
+            loaded = await ctx.loader.to_decide_on(match_id, fresh=fresh)
             try:
                 seat = caller if isinstance(caller, int) else seat_in(loaded, caller)
                 events = _decide(loaded, seat, decider, expected_seq)

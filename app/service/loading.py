@@ -66,6 +66,11 @@ class Loader:
         """
         return self.cache.get(match_id)
 
+    async def to_decide_on(self, match_id: str, *, fresh: bool) -> Loaded:
+        """What a writer decides on: the cached state (no I/O) unless `fresh` or none is held,
+        else `load`. A decision on a stale cache ends in a `VersionConflict`; then ask `fresh`."""
+        return (None if fresh else self.cached(match_id)) or await self.load(match_id)
+
     async def load(self, match_id: str) -> Loaded:
         """The match as committed now: the cached fold (else the newest snapshot) plus only the
         events after its `seq`."""

@@ -38,19 +38,18 @@ async def _commit_plan(ctx: Context, match_id: str, plan: Plan, by: Seat | None 
     async with ctx.locks.get(match_id):
         fresh = False
         for _ in range(MAX_RETRIES):
-            loaded = (None if fresh else ctx.loader.cached(match_id)) or await ctx.loader.load(match_id)
+            loaded = await ctx.loader.to_decide_on(match_id, fresh=fresh)
             try:
                 events, seats = plan(loaded)
             except Refused as r:
-                if not fresh:
-                    fresh = True
-                    continue
-                raise from_code(r.code, r.message, r.details) from None
+                if fresh:
+                    raise from_code(r.code, r.message, r.details) from None
+                events = []  # judged on the cache: judge again on the store's
             if not events:
-                if not fresh:
-                    fresh = True
-                    continue
-                return loaded
+                if fresh:
+                    return loaded
+                fresh = True
+                continue
             try:
                 return (await commit(ctx, loaded, events, by=by, seats=seats)).loaded
             except VersionConflict:
