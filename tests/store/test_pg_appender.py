@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import orjson
+
 from app.service.ports import AppendResult
 from app.store.postgres_commit import PostgresAppender
-from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH, PLAIN_PARAMS
+from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH
 
 from .records import append, idem
 
@@ -32,9 +34,9 @@ class _Conn:
     async def fetchmany(self, query: str, args: list[tuple[Any, ...]]) -> list[Any]:
         return await self.pool.run(query, args)
 
-    async def fetch(self, query: str, *columns: Any) -> list[Any]:  # a plain batch: one statement
+    async def fetch(self, query: str, appends: str, events: str) -> list[Any]:  # a plain batch
         assert query == APPEND_PLAIN_BATCH
-        rows = list(zip(*columns[: PLAIN_PARAMS - 2], strict=True))
+        rows = [(a["match_id"], a["expected"]) for a in orjson.loads(appends)]
         return [(a[0], *row) for a, row in zip(rows, await self.pool.run(query, rows), strict=True)]
 
     async def fetchrow(self, query: str, *args: Any) -> Any:
