@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Response
@@ -96,9 +97,12 @@ async def create_match(
 
 
 def created_out(created: CreatedMatch) -> CreatedMatchOut:
-    """`createMatch`'s reply (also `app.api.hot`'s)."""
-    out = MatchOut.model_validate(created.match, from_attributes=True)
-    return CreatedMatchOut(**out.model_dump(), host_token=created.host_token, invite=created.invite)
+    """`createMatch`'s reply (also `app.api.hot`'s): the summary's fields and the host's secrets,
+    validated in one pass (the nested seats and clocks from their attributes)."""
+    m = created.match
+    fields = {f.name: getattr(m, f.name) for f in dataclasses.fields(m)}
+    secrets = {"host_token": created.host_token, "invite": created.invite}
+    return CreatedMatchOut.model_validate({**fields, **secrets}, from_attributes=True)
 
 
 @router.get(
