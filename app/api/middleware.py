@@ -112,12 +112,12 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _header(scope, b"content-length")
+        declared, encoded = _length_headers(scope)
         if declared is not None and _DIGITS.fullmatch(declared):
             if int(declared) > self.max_bytes:
                 await render(self._too_large())(scope, receive, send)
                 return
-            if _header(scope, b"transfer-encoding") is None:
+            if not encoded:
                 # The server delivers no more than the declared length: nothing left to count, and
                 # the app reads the body as the server hands it (most requests, the moves included).
                 await self.app(scope, receive, send)
@@ -156,6 +156,19 @@ def replay_body(messages: list[Message], receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+def _length_headers(scope: Scope) -> tuple[str | None, bool]:
+    """The first `Content-Length` (as text) and whether a `Transfer-Encoding` is there: one pass."""
+    length: str | None = None
+    encoded = False
+    for key, value in scope.get("headers", ()):
+        if key == b"content-length":
+            if length is None:
+                length = value.decode("latin-1")
+        elif key == b"transfer-encoding":
+            encoded = True
+    return length, encoded
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
