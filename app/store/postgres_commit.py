@@ -2,18 +2,18 @@
 out together as the next batch, in ONE transaction and ONE round trip.
 
 When every append of a batch writes events alone, as actions do, the batch is ONE statement,
-`APPEND_PLAIN_BATCH` (`app.store.postgres_sql`), whose two arguments are the appends and their
-events as JSON documents: about 40% less of PostgreSQL's CPU per append than a statement each,
-which shortens each batch's round trip and leaves the CPU PostgreSQL shares with this server to the
-server. Any other batch is asyncpg's `fetchmany` of the one-statement `APPEND` (one execution per
-append): the executions are pipelined (Bind/Execute for each, then a single Sync), so PostgreSQL
-runs them in one implicit transaction and commits once. Either returns after the commit, so every
-caller is answered only once its events are durable. An append whose checks fail (a stale seq, an
-unknown seat) writes nothing and lets the others commit. An error (a unique key, a deadlock between
-two processes' batches) aborts the whole batch: then its appends are run again one by one, each its
-own transaction, and only the guilty one fails. A batch of one is a plain `fetchrow`, so a lone
-writer pays nothing for the batching. Appends of one match keep their order: a caller sends its
-next append only after the previous one was answered.
+`APPEND_PLAIN_BATCH` (`app.store.postgres_sql`), whose arguments are the columns of all the
+appends: about 40% less of PostgreSQL's CPU per append than a statement each, which shortens each
+batch's round trip and leaves the CPU PostgreSQL shares with this server to the server. Any other
+batch is asyncpg's `fetchmany` of the one-statement `APPEND` (one execution per append): the
+executions are pipelined (Bind/Execute for each, then a single Sync), so PostgreSQL runs them in
+one implicit transaction and commits once. Either returns after the commit, so every caller is
+answered only once its events are durable. An append whose checks fail (a stale seq, an
+unknown seat) writes nothing and lets the others commit. An error (a unique key, a deadlock
+between two processes' batches) aborts the whole batch: then its appends are run again one by
+one, each its own transaction, and only the guilty one fails. A batch of one is a plain
+`fetchrow`, so a lone writer pays nothing for the batching. Appends of one match keep their order:
+a caller sends its next append only after the previous one was answered.
 
 Why batches rather than one transaction per append on every connection of the pool (PostgreSQL
 shares the WAL flush of concurrent commits too)? Measured with `python -m bench.store_append --pg
@@ -32,8 +32,7 @@ CPU per action (three invocations; 4 matches: 1.006×, CPU 0.95×); three in fli
 Writing a plain batch as one statement (`APPEND_PLAIN_BATCH`) instead of one execution per
 append cuts PostgreSQL's CPU per append (see there); for the whole server `bench.ab` (PostgreSQL,
 16 matches, ten pairs, 2026-12-03) gave 1.02× the actions/s and 0.97× the CPU per action, within
-that day's ±7% swing between invocations; sending its arguments as two JSON documents instead of
-fifteen arrays, 1.027× and 0.969× (eight pairs, a steadier day).
+that day's ±7% swing between invocations.
 `writers` > 1 is kept for those who measure otherwise: then at most ONE batch in flight holds an
 append that is not plain (seat rows, notices, an idempotency key): two such batches could lock
 the same players' rows in opposite orders, and a deadlock costs a 1 s detection. Plain appends
@@ -93,7 +92,7 @@ def _statement(batch: list[_Pending], plain: bool) -> tuple[str, list[tuple[Any,
     return APPEND, [p.full_args() for p in batch]
 
 
-def _batch_statement(batch: list[_Pending], plain: bool) -> tuple[str, tuple[str, str]] | None:
+def _batch_statement(batch: list[_Pending], plain: bool) -> tuple[str, tuple[list[Any], ...]] | None:
     """`APPEND_PLAIN_BATCH` and its arguments when the batch is plain and no match in it twice (a
     match has at most one append queued, so that is every plain batch); else None."""
     if not plain or len({p.append.match_id for p in batch}) != len(batch):

@@ -20,8 +20,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-import orjson
-
 from app.service.ports import Append, MatchRecord, NewEvent, SeatRecord, SeatWrite
 from app.store.rows import appended_seq, json_text, last_write_per_seat, require_aware
 
@@ -42,7 +40,6 @@ _PLAIN_COLUMNS = (
     *(("open_seats", "int"), ("bot_due", "bool"), ("at", "timestamptz")),
 )
 _EVENT_TYPES, _EVENT_DATA = len(_PLAIN_COLUMNS), len(_PLAIN_COLUMNS) + 1  # their indexes in `plain_args`
-_NAMES = tuple(name for name, _ in _PLAIN_COLUMNS)
 _PROJECTION = """SET seq = {last}, status = {status}, to_act = {to_act}::jsonb, scores = {scores}::jsonb,
         winners = {winners}::jsonb, deadline_at = {deadline_at}, open_seats = {open_seats},
         bot_due = {bot_due}, updated_at = {at}"""
@@ -121,10 +118,11 @@ SELECT (SELECT seq FROM matches WHERE id = $1) AS actual, true AS seats_known, t
 row, its first 13 parameters, and about half of PostgreSQL's CPU per append (`plain(append)`)."""
 PLAIN_PARAMS = len(_PLAIN_COLUMNS) + 2
 
+_N = len(_PLAIN_COLUMNS)
 APPEND_PLAIN_BATCH = f"""
 WITH input AS MATERIALIZED (
-    SELECT * FROM jsonb_to_recordset($1::jsonb)
-        AS i ({", ".join(f"{name} {t}" for name, t in _PLAIN_COLUMNS)})
+    SELECT * FROM unnest({", ".join(f"${i}::{t}[]" for i, (_, t) in enumerate(_PLAIN_COLUMNS, 1))})
+        AS i ({", ".join(name for name, _ in _PLAIN_COLUMNS)})
 ), advanced AS (
     UPDATE matches AS m
     {_PROJECTION.format_map({name: f"i.{name}" for name, _ in _PLAIN_COLUMNS})}
@@ -134,7 +132,8 @@ WITH input AS MATERIALIZED (
 ), appended AS (
     {_INSERT_EVENTS}
     SELECT a.id, a.expected + e.ord, a.last, e.type, e.data::jsonb, a.at
-    FROM jsonb_to_recordset($2::jsonb) AS e (match_id text, ord int, type text, data text)
+    FROM unnest(${_N + 1}::text[], ${_N + 2}::int[], ${_N + 3}::text[], ${_N + 4}::text[])
+        AS e (match_id, ord, type, data)
     JOIN advanced AS a ON a.id = e.match_id
 )
 SELECT i.match_id, m.seq AS actual, true AS seats_known, true AS players_known, true AS key_free,
@@ -144,30 +143,28 @@ LEFT JOIN matches AS m ON m.id = i.match_id
 LEFT JOIN advanced AS a ON a.id = i.match_id
 """
 """`APPEND_PLAIN` for a whole batch of plain appends, each of another match, in ONE statement: its
-two arguments are the batch's appends and their events as JSON documents (`plain_batch_args`), and
-each append gets `APPEND_PLAIN`'s row, after its match id. One statement instead of one per append
-took about 40% less of PostgreSQL's CPU per append (16 writers, batches of 16: 56–62 µs against
-91–106 µs, three paired runs; `python -m bench.store_append --pg …` prints the database's CPU per
-append). Two JSON documents instead of fifteen arrays: asyncpg encodes each array element by
-itself (an `isinstance` against the ABCs, a codec call), which cost this process about 60 µs per
-batch of six more than one string does (its CPU per call, against the same statement's). The rows
-are updated in the order of their match ids, so two processes' plain batches lock in the same
-order. The values keep `APPEND_PLAIN`'s types: JSON columns and event data go as text, cast as
-there (a JSON `null` stays one), times as ISO 8601 with their offset and microseconds."""
+arguments are the columns of theirs (`plain_batch_args`), and each append gets `APPEND_PLAIN`'s
+row, after its match id. One statement instead of one per append took about 40% less of
+PostgreSQL's CPU per append (16 writers, batches of 16: 56–62 µs against 91–106 µs, three paired
+runs; `python -m bench.store_append --pg …` prints the database's CPU per append). The rows are
+updated in the order of their match ids, so two processes' plain batches lock in the same order."""
 
 
-def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[str, str]:
-    """`APPEND_PLAIN_BATCH`'s arguments: `plain_args` of appends of distinct matches, as one JSON
-    array of objects (sorted by match id), then their events as another (match id, ordinal, type,
-    data)."""
+def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[list[Any], ...]:
+    """`APPEND_PLAIN_BATCH`'s arguments: `plain_args` of appends of distinct matches, as columns
+    (sorted by match id), then their events as four columns (match id, ordinal, type, data)."""
     rows = sorted(batch, key=lambda a: a[0])
-    events = [
-        {"match_id": a[0], "ord": i, "type": t, "data": d}
-        for a in rows
-        for i, (t, d) in enumerate(zip(a[_EVENT_TYPES], a[_EVENT_DATA], strict=True), 1)
-    ]
-    appends = [dict(zip(_NAMES, a[: len(_NAMES)], strict=True)) for a in rows]
-    return orjson.dumps(appends).decode(), orjson.dumps(events).decode()
+    columns = tuple([a[k] for a in rows] for k in range(len(_PLAIN_COLUMNS)))
+    match_ids: list[str] = []
+    ordinals: list[int] = []
+    types: list[str] = []
+    data: list[str] = []
+    for a in rows:
+        match_ids += [a[0]] * len(a[_EVENT_TYPES])
+        ordinals += range(1, len(a[_EVENT_TYPES]) + 1)
+        types += a[_EVENT_TYPES]
+        data += a[_EVENT_DATA]
+    return (*columns, match_ids, ordinals, types, data)
 
 
 CREATE_MATCH = f"""

@@ -7,11 +7,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import orjson
-
 from app.service.ports import AppendResult
 from app.store.postgres_commit import PostgresAppender
-from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH
+from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH, PLAIN_PARAMS
 
 from .records import append, idem
 
@@ -34,9 +32,9 @@ class _Conn:
     async def fetchmany(self, query: str, args: list[tuple[Any, ...]]) -> list[Any]:
         return await self.pool.run(query, args)
 
-    async def fetch(self, query: str, appends: str, events: str) -> list[Any]:  # a plain batch
+    async def fetch(self, query: str, *columns: Any) -> list[Any]:  # a plain batch: one statement
         assert query == APPEND_PLAIN_BATCH
-        rows = [(a["match_id"], a["expected"]) for a in orjson.loads(appends)]
+        rows = list(zip(*columns[: PLAIN_PARAMS - 2], strict=True))
         return [(a[0], *row) for a, row in zip(rows, await self.pool.run(query, rows), strict=True)]
 
     async def fetchrow(self, query: str, *args: Any) -> Any:
