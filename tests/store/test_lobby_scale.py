@@ -11,8 +11,10 @@ waiting (two in a hundred with a free seat), one in twenty unlisted, two games.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -71,19 +73,32 @@ def _nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
     return [plan, *(n for child in plan.get("Plans", []) for n in _nodes(child))]
 
 
+def plan_scans(explained: str) -> set[tuple[str, str]]:
+    """(node type, relation) of each node of an `EXPLAIN (FORMAT JSON)` result."""
+    return {(n["Node Type"], n.get("Relation Name", "")) for n in _nodes(json.loads(explained)[0]["Plan"])}
+
+
+@contextlib.asynccontextmanager
+async def seeded_postgres(url: str, matches: int) -> AsyncIterator[asyncpg.Connection]:
+    """A connection to the database at `url`, migrated and seeded with `matches` matches, with
+    the planner's statistics taken."""
+    await asyncio.to_thread(upgrade, url)
+    conn = await asyncpg.connect(parse_url(url).target)
+    try:
+        await conn.execute(SEED_POSTGRES, T, matches)
+        await conn.execute("VACUUM ANALYZE matches")
+        yield conn
+    finally:
+        await conn.close()
+
+
 @pytest.mark.slow
 @pytest.mark.postgres
 async def test_postgres_lobby_pages_use_indexes(fresh_postgres_url: str) -> None:
-    await asyncio.to_thread(upgrade, fresh_postgres_url)
-    conn = await asyncpg.connect(parse_url(fresh_postgres_url).target)
-    try:
-        await conn.execute(SEED_POSTGRES, T, MATCHES)
-        await conn.execute("VACUUM ANALYZE matches")
+    async with seeded_postgres(fresh_postgres_url, MATCHES) as conn:
 
         async def scans(query: str, args: list[Any]) -> set[tuple[str, str]]:
-            explained = await conn.fetchval(f"EXPLAIN (FORMAT JSON) {query}", *args)
-            plan = json.loads(explained)[0]["Plan"]
-            return {(n["Node Type"], n.get("Relation Name", "")) for n in _nodes(plan)}
+            return plan_scans(await conn.fetchval(f"EXPLAIN (FORMAT JSON) {query}", *args))
 
         filters = {**{k: f for k, (f, _) in SELECTIVE.items()}, **BROAD}
         for name, flt in filters.items():
@@ -95,8 +110,6 @@ async def test_postgres_lobby_pages_use_indexes(fresh_postgres_url: str) -> None
                 assert not any(kind in ("Sort", "Incremental Sort") for kind, _ in nodes), name
             if not flt.include_unlisted:
                 assert ("Seq Scan", "matches") not in await scans(count, args), name
-    finally:
-        await conn.close()
 
     store = create_store(fresh_postgres_url)
     try:
