@@ -125,6 +125,7 @@ class Session:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            self._tasks.clear()
         code = "client" if outcome is None else str(outcome[0])
         self.edge.metrics.stream_closed(code)
         log.info("stream closed", extra={**self.describe(), "code": code})

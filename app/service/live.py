@@ -215,6 +215,7 @@ class LiveHub:
         if feed.task is not None:
             feed.task.cancel()
             await asyncio.wait({feed.task})
+            feed.task = None  # its cancellation's traceback holds the feed: no cycle left behind
         if feed.subscribed:
             try:
                 await self._broadcaster.unsubscribe(feed.match_id)
