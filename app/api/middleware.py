@@ -112,12 +112,12 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared, encoded = _length_headers(scope)
+        declared, encoding = _headers(scope, b"content-length", b"transfer-encoding")
         if declared is not None and _DIGITS.fullmatch(declared):
             if int(declared) > self.max_bytes:
                 await render(self._too_large())(scope, receive, send)
                 return
-            if not encoded:
+            if encoding is None:
                 # The server delivers no more than the declared length: nothing left to count, and
                 # the app reads the body as the server hands it (most requests, the moves included).
                 await self.app(scope, receive, send)
@@ -158,25 +158,13 @@ def replay_body(messages: list[Message], receive: Receive) -> Receive:
     return replay
 
 
-def _length_headers(scope: Scope) -> tuple[str | None, bool]:
-    """The first `Content-Length` (as text) and whether a `Transfer-Encoding` is there: one pass."""
-    length: str | None = None
-    encoded = False
+def _headers(scope: Scope, *names: bytes) -> list[str | None]:
+    """The first value of each header of `names` (None where absent), in one pass over them."""
+    found: dict[bytes, str] = {}
     for key, value in scope.get("headers", ()):
-        if key == b"content-length":
-            if length is None:
-                length = value.decode("latin-1")
-        elif key == b"transfer-encoding":
-            encoded = True
-    return length, encoded
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            text: str = value.decode("latin-1")
-            return text
-    return None
+        if key in names and key not in found:
+            found[key] = value.decode("latin-1")
+    return [found.get(name) for name in names]
 
 
 # Request ids: a random prefix per process and a counter, unique across processes and restarts for
@@ -195,7 +183,7 @@ class RequestContext:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        incoming = _header(scope, REQUEST_ID.encode())
+        (incoming,) = _headers(scope, REQUEST_ID.encode())
         rid = incoming if incoming is not None and _VALID_ID.match(incoming) else next(_REQUEST_IDS)
         token = request_id.set(rid)
         status = 500

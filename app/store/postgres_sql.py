@@ -39,7 +39,8 @@ _PLAIN_COLUMNS = (
     *(("to_act", "text"), ("scores", "text"), ("winners", "text"), ("deadline_at", "timestamptz")),
     *(("open_seats", "int"), ("bot_due", "bool"), ("at", "timestamptz")),
 )
-_EVENT_TYPES, _EVENT_DATA = len(_PLAIN_COLUMNS), len(_PLAIN_COLUMNS) + 1  # their indexes in `plain_args`
+_N = len(_PLAIN_COLUMNS)
+_EVENT_TYPES, _EVENT_DATA = _N, _N + 1  # their indexes in `plain_args`
 _PROJECTION = """SET seq = {last}, status = {status}, to_act = {to_act}::jsonb, scores = {scores}::jsonb,
         winners = {winners}::jsonb, deadline_at = {deadline_at}, open_seats = {open_seats},
         bot_due = {bot_due}, updated_at = {at}"""
@@ -116,9 +117,8 @@ SELECT (SELECT seq FROM matches WHERE id = $1) AS actual, true AS seats_known, t
 """
 """`APPEND` for the usual action (no seat rows, no notices, no idempotency key): the same result
 row, its first 13 parameters, and about half of PostgreSQL's CPU per append (`plain(append)`)."""
-PLAIN_PARAMS = len(_PLAIN_COLUMNS) + 2
+PLAIN_PARAMS = _N + 2
 
-_N = len(_PLAIN_COLUMNS)
 APPEND_PLAIN_BATCH = f"""
 WITH input AS MATERIALIZED (
     SELECT * FROM unnest({", ".join(f"${i}::{t}[]" for i, (_, t) in enumerate(_PLAIN_COLUMNS, 1))})
@@ -154,7 +154,7 @@ def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[list[Any], ...]:
     """`APPEND_PLAIN_BATCH`'s arguments: `plain_args` of appends of distinct matches, as columns
     (sorted by match id), then their events as four columns (match id, ordinal, type, data)."""
     rows = sorted(batch, key=lambda a: a[0])
-    columns = tuple([a[k] for a in rows] for k in range(len(_PLAIN_COLUMNS)))
+    columns = tuple([a[k] for a in rows] for k in range(_N))
     match_ids: list[str] = []
     ordinals: list[int] = []
     types: list[str] = []
