@@ -92,12 +92,14 @@ def _statement(batch: list[_Pending], plain: bool) -> tuple[str, list[tuple[Any,
     return APPEND, [p.full_args() for p in batch]
 
 
-def _batch_statement(batch: list[_Pending], plain: bool) -> tuple[str, tuple[list[Any], ...]] | None:
-    """`APPEND_PLAIN_BATCH` and its arguments when the batch is plain and no match in it twice (a
-    match has at most one append queued, so that is every plain batch); else None."""
+def _batch_statement(batch: list[_Pending], plain: bool) -> tuple[str, tuple[str, ...]] | None:
+    """`APPEND_PLAIN_BATCH` and its arguments when the batch is plain, no match in it twice (a
+    match has at most one append queued, so that is every plain batch) and its values pack
+    (`plain_batch_args`); else None."""
     if not plain or len({p.append.match_id for p in batch}) != len(batch):
         return None
-    return APPEND_PLAIN_BATCH, plain_batch_args([p.args for p in batch])
+    args = plain_batch_args([p.args for p in batch])
+    return None if args is None else (APPEND_PLAIN_BATCH, args)
 
 
 async def _batch_rows(conn: Any, batch: list[_Pending], plain: bool) -> list[Any]:

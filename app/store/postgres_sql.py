@@ -16,9 +16,9 @@ plain appends (each of another match) in one statement, and returns that row for
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from app.service.ports import Append, MatchRecord, NewEvent, SeatRecord, SeatWrite
 from app.store.rows import appended_seq, json_text, last_write_per_seat, require_aware
@@ -119,9 +119,20 @@ SELECT (SELECT seq FROM matches WHERE id = $1) AS actual, true AS seats_known, t
 row, its first 13 parameters, and about half of PostgreSQL's CPU per append (`plain(append)`)."""
 PLAIN_PARAMS = _N + 2
 
+# A plain batch's columns each travel as ONE text, their values joined by ASCII's record separator
+# (`plain_batch_args`), which PostgreSQL splits back (`string_to_array`, '' for NULL) and casts.
+_SEP: Final = "\x1e"
+_EVENT_COLUMN_TYPES: Final = ("text", "int", "text", "text")  # match id, ordinal, type, data
+_BATCH_COLUMN_TYPES: Final = (*(t for _, t in _PLAIN_COLUMNS), *_EVENT_COLUMN_TYPES)
+
+
+def _column(i: int, sql_type: str) -> str:
+    return f"string_to_array(${i}, chr(30), '')::{sql_type}[]"
+
+
 APPEND_PLAIN_BATCH = f"""
 WITH input AS MATERIALIZED (
-    SELECT * FROM unnest({", ".join(f"${i}::{t}[]" for i, (_, t) in enumerate(_PLAIN_COLUMNS, 1))})
+    SELECT * FROM unnest({", ".join(_column(i, t) for i, (_, t) in enumerate(_PLAIN_COLUMNS, 1))})
         AS i ({", ".join(name for name, _ in _PLAIN_COLUMNS)})
 ), advanced AS (
     UPDATE matches AS m
@@ -132,7 +143,7 @@ WITH input AS MATERIALIZED (
 ), appended AS (
     {_INSERT_EVENTS}
     SELECT a.id, a.expected + e.ord, a.last, e.type, e.data::jsonb, a.at
-    FROM unnest(${_N + 1}::text[], ${_N + 2}::int[], ${_N + 3}::text[], ${_N + 4}::text[])
+    FROM unnest({", ".join(_column(_N + i, t) for i, t in enumerate(_EVENT_COLUMN_TYPES, 1))})
         AS e (match_id, ord, type, data)
     JOIN advanced AS a ON a.id = e.match_id
 )
@@ -147,14 +158,24 @@ arguments are the columns of theirs (`plain_batch_args`), and each append gets `
 row, after its match id. One statement instead of one per append took about 40% less of
 PostgreSQL's CPU per append (16 writers, batches of 16: 56–62 µs against 91–106 µs, three paired
 runs; `python -m bench.store_append --pg …` prints the database's CPU per append). The rows are
-updated in the order of their match ids, so two processes' plain batches lock in the same order."""
+updated in the order of their match ids, so two processes' plain batches lock in the same order.
+
+Each column is one text, not an array: asyncpg encodes an array element by element, with two
+`isinstance` checks against `collections.abc` classes for each (written in Python), and a
+`timestamptz` element through Python's datetime arithmetic; the fifteen arrays of a batch of four
+three-event appends cost this process ~70–100 µs more CPU than fifteen texts (a sent batch ~460
+against ~390 µs, three alternating runs on 2026-12-03), and PostgreSQL's splitting costs it
+0–30 µs. `unnest` of a `string_to_array` keeps the planner's 10-row estimate of an array
+parameter (the EXPLAIN test in `tests/store/test_append_plans.py` guards it)."""
 
 
-def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[list[Any], ...]:
+def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[str, ...] | None:
     """`APPEND_PLAIN_BATCH`'s arguments: `plain_args` of appends of distinct matches, as columns
-    (sorted by match id), then their events as four columns (match id, ordinal, type, data)."""
+    (sorted by match id), then their events as four columns (match id, ordinal, type, data), each
+    column packed as one text. None if a text value is empty or holds the separator (never so for
+    ids, types and orjson's JSON, which escapes control characters): send them one by one."""
     rows = sorted(batch, key=lambda a: a[0])
-    columns = tuple([a[k] for a in rows] for k in range(_N))
+    columns = [[a[k] for a in rows] for k in range(_N)]
     match_ids: list[str] = []
     ordinals: list[int] = []
     types: list[str] = []
@@ -164,7 +185,34 @@ def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[list[Any], ...]:
         ordinals += range(1, len(a[_EVENT_TYPES]) + 1)
         types += a[_EVENT_TYPES]
         data += a[_EVENT_DATA]
-    return (*columns, match_ids, ordinals, types, data)
+    columns += [match_ids, ordinals, types, data]
+    packed: list[str] = []
+    for values, sql_type in zip(columns, _BATCH_COLUMN_TYPES, strict=True):
+        text = _packed(values, sql_type)
+        if text is None:
+            return None
+        packed.append(text)
+    return tuple(packed)
+
+
+def _packed(values: list[Any], sql_type: str) -> str | None:
+    """`values` joined by `_SEP` as PostgreSQL reads them back as `sql_type` ('' for None)."""
+    if sql_type == "text":
+        text = _SEP.join(values)
+        return None if "" in values or text.count(_SEP) != max(len(values) - 1, 0) else text
+    return _SEP.join(map(_TO_TEXT[sql_type], values))
+
+
+def _time_text(at: datetime | None) -> str:
+    return "" if at is None else at.isoformat()
+
+
+_TO_TEXT: Final[dict[str, Callable[[Any], str]]] = {
+    "bigint": str,
+    "int": str,
+    "bool": lambda b: "t" if b else "f",
+    "timestamptz": _time_text,
+}
 
 
 CREATE_MATCH = f"""

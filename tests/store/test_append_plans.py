@@ -2,8 +2,9 @@
 the matches table whole (checked with EXPLAIN of the generic plan PostgreSQL caches for the
 prepared statement, never timed): a batch of a few appends must cost the same beside 5,000 matches
 as beside 5. The planner sees only the statement, not how many appends a batch holds, so this guards
-the estimate its input gets (arrays: 10 rows; a JSON document's recordset would be taken for 100
-and joined to `matches` by a whole-table scan up to thousands of matches)."""
+the estimate its input gets (`unnest` of arrays, here split from texts: 10 rows; a JSON document's
+recordset would be taken for 100 and joined to `matches` by a whole-table scan up to thousands of
+matches)."""
 
 from __future__ import annotations
 
@@ -23,10 +24,10 @@ async def test_postgres_plain_batch_reads_matches_by_their_key(fresh_postgres_ur
         await conn.execute("SET plan_cache_mode = force_generic_plan")  # what a reused statement gets
         await conn.execute(f"PREPARE batch AS {APPEND_PLAIN_BATCH}")
         batch = [plain_args(append(f"lobby-{i}", 0, events(1, 2))) for i in (1, 2)]
-        types = (await conn.prepare(APPEND_PLAIN_BATCH)).get_parameters()
+        args = plain_batch_args(batch)
+        assert args is not None
         literals = [  # EXPLAIN EXECUTE takes no bound parameters: PostgreSQL writes each as a literal
-            await conn.fetchval(f"SELECT quote_literal($1::{t.name})", value)  # `_text`: text[]
-            for t, value in zip(types, plain_batch_args(batch), strict=True)
+            await conn.fetchval("SELECT quote_literal($1::text)", value) for value in args
         ]
         nodes = plan_scans(await conn.fetchval(f"EXPLAIN (FORMAT JSON) EXECUTE batch({', '.join(literals)})"))
         assert ("Seq Scan", "matches") not in nodes

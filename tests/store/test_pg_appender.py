@@ -9,7 +9,7 @@ from typing import Any
 
 from app.service.ports import AppendResult
 from app.store.postgres_commit import PostgresAppender
-from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH, PLAIN_PARAMS
+from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH
 
 from .records import append, idem
 
@@ -32,9 +32,10 @@ class _Conn:
     async def fetchmany(self, query: str, args: list[tuple[Any, ...]]) -> list[Any]:
         return await self.pool.run(query, args)
 
-    async def fetch(self, query: str, *columns: Any) -> list[Any]:  # a plain batch: one statement
+    async def fetch(self, query: str, *columns: str) -> list[Any]:  # a plain batch: one statement
         assert query == APPEND_PLAIN_BATCH
-        rows = list(zip(*columns[: PLAIN_PARAMS - 2], strict=True))
+        match_ids, expected = columns[0].split("\x1e"), map(int, columns[1].split("\x1e"))
+        rows = list(zip(match_ids, expected, strict=True))
         return [(a[0], *row) for a, row in zip(rows, await self.pool.run(query, rows), strict=True)]
 
     async def fetchrow(self, query: str, *args: Any) -> Any:

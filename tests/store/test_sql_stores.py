@@ -8,6 +8,7 @@ import asyncio
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import asyncpg
@@ -269,6 +270,52 @@ async def test_postgres_one_statement_batch_writes_each_append_as_alone(migrated
         await store.close()
 
 
+def test_a_plain_batch_whose_texts_do_not_pack_is_not_one_statement() -> None:
+    """A text value that is empty or holds the separator cannot travel packed (`plain_batch_args`
+    declines; the batch goes append by append); times and numbers always can."""
+    ok = postgres_sql.plain_args(append("a", 0))
+    for bad in ("", "card\x1eplayed"):
+        odd = postgres_sql.plain_args(append("b", 0, (NewEvent(bad, {"n": 1}),)))
+        assert postgres_sql.plain_batch_args([ok, odd]) is None
+    assert postgres_sql.plain_batch_args([ok, postgres_sql.plain_args(append("b", 0, ()))]) is not None
+
+
+@pytest.mark.postgres
+async def test_postgres_plain_batch_keeps_every_value_as_written(migrated_postgres_url: str) -> None:
+    """Packed as text, a plain batch's values come back as given: times with and without
+    microseconds and in another offset, a deadline and none, a bot due, an append of no events, and
+    an event type the packing cannot carry (that batch goes append by append, and writes the same)."""
+    dsn = parse_url(migrated_postgres_url).target
+    store = PostgresEventStore(dsn, pool_size=3)
+    odd_type = NewEvent("odd\x1etype", {"n": 1, "text": "a\x1eb"})
+    plus_one = timezone(timedelta(hours=1))
+    updates = [
+        MatchUpdate(status="active", to_act=(1,), deadline_at=T0 + timedelta(minutes=5), bot_due=True),
+        MatchUpdate(status="active", to_act=(0, 1)),
+    ]
+    ats = [T0, datetime(2025, 3, 1, 13, 0, 1, tzinfo=plus_one)]
+    try:
+        for evs in ((events(1, 2), ()), (events(1, 1), (odd_type,))):
+            matches = [await new_match(store) for _ in range(2)]
+            batch = [append(m, 0, e, u, at) for m, e, u, at in zip(matches, evs, updates, ats, strict=True)]
+            before = store.appender.batches
+            results = await asyncio.gather(*(store.append(a) for a in batch))
+            assert store.appender.batches - before == 1
+            assert [r.seq for r in results] == [len(e) for e in evs]
+            for m, e, u, at in zip(matches, evs, updates, ats, strict=True):
+                stored = await store.read(m)
+                assert [(s.type, dict(s.data), s.recorded_at) for s in stored] == [
+                    (n.type, dict(n.data), at) for n in e
+                ]
+                record = await store.get_match(m)
+                assert record is not None
+                assert (record.seq, record.to_act, record.deadline_at, record.bot_due, record.updated_at) == (
+                    len(e), u.to_act, u.deadline_at, u.bot_due, at
+                )  # fmt: skip
+    finally:
+        await store.close()
+
+
 def test_plain_arguments_are_the_first_of_the_full_statements() -> None:
     """`APPEND_PLAIN` takes the first `PLAIN_PARAMS` arguments of `APPEND`, built alone for a plain
     append; a plain append taken into a full batch gets the same full arguments as built at once."""
@@ -280,8 +327,10 @@ def test_plain_arguments_are_the_first_of_the_full_statements() -> None:
     assert postgres_sql.append_args(plain, args) == postgres_sql.append_args(plain)
     two = [postgres_sql.plain_args(append("m", 3, events(4, 5))), postgres_sql.plain_args(append("a", 0))]
     columns = postgres_sql.plain_batch_args(two)
-    assert columns[:3] == (["a", "m"], [0, 3], [1, 5])  # by match id: match ids, expected seqs, last seqs
-    assert columns[-4:-1] == (["a", "m", "m"], [1, 1, 2], ["card_played"] * 3)  # and their events
+    assert columns is not None  # each column one text, its values joined by the record separator
+    assert columns[:3] == ("a\x1em", "0\x1e3", "1\x1e5")  # by match id: match ids, expected and last seqs
+    assert columns[-4:-1] == ("a\x1em\x1em", "1\x1e1\x1e2", "\x1e".join(["card_played"] * 3))  # events
+    assert columns[7] == "\x1e" and columns[9] == "f\x1ef"  # no deadlines (NULL), no bot due
     keyed = append("m", 3, events(2, 2), idempotency=idem("m"))
     assert not postgres_sql.plain(keyed)
     assert postgres_sql.append_args(keyed)[: postgres_sql.PLAIN_PARAMS] == postgres_sql.plain_args(keyed)
