@@ -13,7 +13,7 @@ import pytest
 from app.store.postgres_sql import APPEND_PLAIN_BATCH, plain_args, plain_batch_args
 
 from .records import append, events
-from .test_lobby_scale import plan_scans, seeded_postgres
+from .seeding import plan_scans, seeded_postgres
 
 MATCHES = 5_000
 

@@ -4,21 +4,14 @@ total over public matches, the broad filters' (most of the table) included, is c
 index, never from the rows. Only the operators' `include_unlisted` total (every row) is left to the
 planner. `bench/store_append.py` prints what each filter costs.
 
-The matches are seeded the way a lobby looks after a while: mostly finished, a tenth active, a few
-waiting (two in a hundred with a free seat), one in twenty unlisted, two games.
+The matches are seeded the way a lobby looks after a while (`tests/store/seeding.py`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 import sqlite3
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from typing import Any
 
-import asyncpg
 import pytest
 
 from app.service.ports import MatchFilter
@@ -27,30 +20,9 @@ from app.store.factory import create_store, parse_url
 from app.store.migrate import upgrade
 from app.store.rows import sqlite_time
 
+from .seeding import SEED_SQLITE, T, plan_scans, seeded_postgres
+
 MATCHES = 100_000
-T = datetime(2025, 6, 1, tzinfo=UTC)
-_COLUMNS = (
-    "INSERT INTO matches (id, game, players, options, status, seq, created_at, updated_at, secret, "
-    "commitment, to_act, visibility, open_seats) "
-)
-_VALUES = """
-SELECT 'lobby-' || i, CASE WHEN i % 2 = 0 THEN 'mount_drago' ELSE 'yutaka' END, 2, '{{}}',
-       CASE WHEN i % 100 < 3 THEN 'waiting' WHEN i % 100 < 13 THEN 'active'
-            WHEN i % 100 < 15 THEN 'aborted' ELSE 'finished' END,
-       0, {created}, {created}, 's', 'c', '[]',
-       CASE WHEN i % 20 = 7 THEN 'unlisted' ELSE 'public' END, CASE WHEN i % 100 < 2 THEN 1 ELSE 0 END
-"""
-SEED_POSTGRES = (
-    _COLUMNS
-    + _VALUES.format(created="$1::timestamptz - i * interval '1 minute'")
-    + "FROM generate_series(1, $2::int) AS i"
-)
-SEED_SQLITE = (
-    "WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1) "
-    + _COLUMNS
-    + _VALUES.format(created="strftime('%Y-%m-%d %H:%M:%f', ?2, '-' || i || ' minutes') || '000'")
-    + "FROM n"
-)
 
 SELECTIVE = {  # filter: its total
     "open": (MatchFilter(open=True), 2000),
@@ -67,29 +39,6 @@ BROAD = {
     "finished, one game": MatchFilter(game="mount_drago", status="finished", offset=5000),
     "not open": MatchFilter(open=False, offset=100),
 }
-
-
-def _nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
-    return [plan, *(n for child in plan.get("Plans", []) for n in _nodes(child))]
-
-
-def plan_scans(explained: str) -> set[tuple[str, str]]:
-    """(node type, relation) of each node of an `EXPLAIN (FORMAT JSON)` result."""
-    return {(n["Node Type"], n.get("Relation Name", "")) for n in _nodes(json.loads(explained)[0]["Plan"])}
-
-
-@contextlib.asynccontextmanager
-async def seeded_postgres(url: str, matches: int) -> AsyncIterator[asyncpg.Connection]:
-    """A connection to the database at `url`, migrated and seeded with `matches` matches, with
-    the planner's statistics taken."""
-    await asyncio.to_thread(upgrade, url)
-    conn = await asyncpg.connect(parse_url(url).target)
-    try:
-        await conn.execute(SEED_POSTGRES, T, matches)
-        await conn.execute("VACUUM ANALYZE matches")
-        yield conn
-    finally:
-        await conn.close()
 
 
 @pytest.mark.slow
