@@ -74,29 +74,36 @@ class Http:
         self.writer: asyncio.StreamWriter | None = None
 
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        assert self.reader is not None
         data = b"" if body is None else orjson.dumps(body)
         auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
         )
-        self.writer.write(head.encode() + data)
-        status = int((await self.reader.readline()).split()[1])
+        for _ in range(2):  # a connection idle past the server's keep-alive timeout is closed: open anew
+            if self.reader is None or self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            reader = self.reader
+            self.writer.write(head.encode() + data)
+            status_line = await reader.readline()
+            if status_line:
+                break
+            await self.close()
+        status = int(status_line.split()[1])
         length = 0
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+        while (line := await reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.partition(b":")
             if name.lower() == b"content-length":
                 length = int(value)
-        payload = await self.reader.readexactly(length)
+        payload = await reader.readexactly(length)
         return status, orjson.loads(payload) if payload else None
 
     async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            await self.writer.wait_closed()
+        writer, self.writer, self.reader = self.writer, None, None
+        if writer is not None:
+            writer.close()
+            with contextlib.suppress(OSError):  # the server closed it first
+                await writer.wait_closed()
 
 
 class Client:
