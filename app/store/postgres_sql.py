@@ -121,13 +121,13 @@ PLAIN_PARAMS = _N + 2
 
 # A plain batch's columns each travel as ONE text, their values joined by ASCII's record separator
 # (`plain_batch_args`), which PostgreSQL splits back (`string_to_array`, '' for NULL) and casts.
-_SEP: Final = "\x1e"
+BATCH_SEPARATOR: Final = "\x1e"
 _EVENT_COLUMN_TYPES: Final = ("text", "int", "text", "text")  # match id, ordinal, type, data
 _BATCH_COLUMN_TYPES: Final = (*(t for _, t in _PLAIN_COLUMNS), *_EVENT_COLUMN_TYPES)
 
 
 def _column(i: int, sql_type: str) -> str:
-    return f"string_to_array(${i}, chr(30), '')::{sql_type}[]"
+    return f"string_to_array(${i}, chr({ord(BATCH_SEPARATOR)}), '')::{sql_type}[]"
 
 
 APPEND_PLAIN_BATCH = f"""
@@ -196,11 +196,11 @@ def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[str, ...] | None
 
 
 def _packed(values: list[Any], sql_type: str) -> str | None:
-    """`values` joined by `_SEP` as PostgreSQL reads them back as `sql_type` ('' for None)."""
+    """`values` joined by `BATCH_SEPARATOR` as PostgreSQL reads them back as `sql_type` ('' for None)."""
     if sql_type == "text":
-        text = _SEP.join(values)
-        return None if "" in values or text.count(_SEP) != max(len(values) - 1, 0) else text
-    return _SEP.join(map(_TO_TEXT[sql_type], values))
+        text = BATCH_SEPARATOR.join(values)
+        return None if "" in values or text.count(BATCH_SEPARATOR) != max(len(values) - 1, 0) else text
+    return BATCH_SEPARATOR.join(map(_TO_TEXT[sql_type], values))
 
 
 def _time_text(at: datetime | None) -> str:
