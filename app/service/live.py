@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Any
 
 from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
+from app.service.tasks import cancel_and_wait
 
 PLAYER_CHANNEL = "player:"
 Item = StoredEvent | StoredNotice
@@ -213,8 +214,7 @@ class LiveHub:
         if not feed.ready.cancelled():
             feed.ready.exception()  # retrieved here so asyncio does not log it as lost
         if feed.task is not None:
-            feed.task.cancel()
-            await asyncio.wait({feed.task})
+            await cancel_and_wait(feed.task)  # again if a cancel is swallowed; a failure is logged
             feed.task = None  # its cancellation's traceback holds the feed: no cycle left behind
         if feed.subscribed:
             try:
