@@ -44,7 +44,8 @@ async def _commit_plan(ctx: Context, match_id: str, plan: Plan, by: Seat | None 
             except Refused as r:
                 if fresh:
                     raise from_code(r.code, r.message, r.details) from None
-                events = []  # judged on the cache: judge again on the store's
+                fresh = True  # judged on the cache: judge again on the store's
+                continue
             if not events:
                 if fresh:
                     return loaded
