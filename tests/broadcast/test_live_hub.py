@@ -53,17 +53,33 @@ class SpyBroadcaster(MemoryBroadcaster):
 
 
 class FlakyStore(MemoryEventStore):
-    """A memory store whose next `fail_reads` reads (and `get_match` calls) raise."""
+    """A memory store whose next `fail_reads` reads (and `get_match` calls) raise; with
+    `stubborn_read`, its next read swallows the first cancellation (as a driver shielding its
+    connection's cleanup may) and hangs on until cancelled again."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fail_reads = 0
         self.fail_get_match = 0
+        self.stubborn_read = False
+        self.reading = asyncio.Event()  # set when the stubborn read starts
+        self.swallowed = False
 
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         if self.fail_reads:
             self.fail_reads -= 1
             raise OSError("database unreachable")
+        if self.stubborn_read:
+            self.stubborn_read = False
+            self.reading.set()
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                assert task is not None
+                task.uncancel()
+                self.swallowed = True
+            await asyncio.sleep(3600)
         return await super().read(match_id, after, limit)
 
     async def get_match(self, match_id: str) -> Any:
@@ -381,51 +397,20 @@ async def test_a_cancelled_last_leaver_still_closes_the_feed(hub: LiveHub, spy: 
     assert hub.stats()["matches"] == 0
 
 
-class StubbornStore(FlakyStore):
-    """A memory store whose next read, once `stubborn`, swallows the first cancellation (as a
-    driver shielding its connection's cleanup may) and hangs on until cancelled again."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stubborn = False
-        self.reading = asyncio.Event()
-        self.swallowed = False
-
-    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        if self.stubborn:
-            self.stubborn = False
-            self.reading.set()
-            try:
-                await asyncio.sleep(3600)
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                assert task is not None
-                task.uncancel()
-                self.swallowed = True
-            await asyncio.sleep(3600)
-        return await super().read(match_id, after, limit)
-
-
-async def test_the_last_leaver_closes_a_feed_whose_reader_swallowed_a_cancel(spy: SpyBroadcaster) -> None:
-    store = StubbornStore()
-    await create_match(store, "m")
-    hub = LiveHub(store, spy)
-    await hub.start()
-
+async def test_the_last_leaver_closes_a_feed_whose_reader_swallowed_a_cancel(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster
+) -> None:
     async def subscribe_then_leave() -> None:
         async with hub.subscribe("m"):
-            store.stubborn = True
+            store.stubborn_read = True
             await commit(hub, store, "m")  # the feed reads the new commit: the read hangs
             await store.reading.wait()
 
-    try:
-        await asyncio.wait_for(subscribe_then_leave(), GUARD)
-        # Leaving waited for the feed's reader, cancelling it again after it swallowed the first.
-        assert store.swallowed
-        assert spy.count("unsubscribe", "m") == 1
-        assert hub.stats()["matches"] == 0
-    finally:
-        await hub.stop()
+    await asyncio.wait_for(subscribe_then_leave(), GUARD)
+    # Leaving waited for the feed's reader, cancelling it again after it swallowed the first.
+    assert store.swallowed
+    assert spy.count("unsubscribe", "m") == 1
+    assert hub.stats()["matches"] == 0
 
 
 # --- direct delivery (the fan-out without a task wake-up per subscriber) --------------------------
