@@ -3,6 +3,10 @@
 It keeps the same rules as the SQL stores (checked by the one contract suite): an append is all or
 nothing, conflicts on the expected seq and on every unique key, notices get gap-free cursors per
 player, and records come back as the frozen dataclasses that went in.
+
+Lookups a SQL store answers from an index are answered from one here too (a dict kept in step with
+every write): a seat by its token hash, a player by its key hash, a player's seats. The lobby and
+the sweeps still scan the matches, which suits the test and single-process sizes this store is for.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ class MemoryEventStore:
         self._events: dict[str, list[StoredEvent]] = {}
         self._idem: dict[tuple[str, int, str], tuple[IdempotencyRecord, datetime]] = {}
         self._players: dict[str, PlayerRecord] = {}
+        self._by_key: dict[str, str] = {}  # each key hash's player id (unique, as a DB index)
+        self._player_seats: dict[str, dict[str, int]] = {}  # player id -> {match id: seat}
         self._notices: dict[str, list[StoredNotice]] = {}
         self._snapshots: dict[str, Snapshot] = {}
         self._lock = asyncio.Lock()
@@ -83,12 +89,22 @@ class MemoryEventStore:
         return self._by_token.get(token_hash)
 
     def _set_seats(self, match_id: str, seats: list[SeatRecord]) -> None:
-        """Write a match's seats and keep the token index in step (checked unique before)."""
+        """Write a match's seats and keep the token and player indexes in step (checked unique
+        before)."""
         for s in self._seats.get(match_id, ()):
             if s.token_hash is not None:
                 del self._by_token[s.token_hash]
+            if s.player_id is not None:
+                held = self._player_seats[s.player_id]
+                del held[match_id]
+                if not held:
+                    del self._player_seats[s.player_id]
         self._seats[match_id] = seats
-        self._by_token.update((s.token_hash, s) for s in seats if s.token_hash is not None)
+        for s in seats:
+            if s.token_hash is not None:
+                self._by_token[s.token_hash] = s
+            if s.player_id is not None:
+                self._player_seats.setdefault(s.player_id, {})[match_id] = s.seat
 
     # Appending
 
@@ -201,45 +217,41 @@ class MemoryEventStore:
 
     async def create_player(self, player: PlayerRecord) -> None:
         async with self._lock:
-            if player.id in self._players or any(
-                p.key_hash == player.key_hash for p in self._players.values()
-            ):
+            if player.id in self._players or player.key_hash in self._by_key:
                 raise ValueError(f"player {player.id} or its key exists")
             self._players[player.id] = player
+            self._by_key[player.key_hash] = player.id
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:
         return self._players.get(player_id)
 
     async def player_by_key(self, key_hash: str) -> PlayerRecord | None:
-        for p in self._players.values():
-            if p.key_hash == key_hash:
-                return p
-        return None
+        player_id = self._by_key.get(key_hash)
+        return None if player_id is None else self._players[player_id]
 
     async def set_player_key(self, player_id: str, key_hash: str) -> bool:
         async with self._lock:
             player = self._players.get(player_id)
             if player is None:
                 return False
-            if any(p.key_hash == key_hash and p.id != player_id for p in self._players.values()):
+            if self._by_key.get(key_hash, player_id) != player_id:
                 raise ValueError("this key hash is in use")
+            del self._by_key[player.key_hash]
+            self._by_key[key_hash] = player_id
             self._players[player_id] = dataclasses.replace(player, key_hash=key_hash)
             return True
 
     async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
         found: list[PlayerMatch] = []
-        for match_id, seats in self._seats.items():
+        for match_id, seat in self._player_seats.get(flt.player_id, {}).items():
             m = self._matches[match_id]
-            for s in seats:
-                if s.player_id != flt.player_id:
-                    continue
-                if flt.status is not None and m.status != flt.status:
-                    continue
-                if flt.game is not None and m.game != flt.game:
-                    continue
-                if flt.to_act and s.seat not in m.to_act:
-                    continue
-                found.append(PlayerMatch(m, s.seat))
+            if flt.status is not None and m.status != flt.status:
+                continue
+            if flt.game is not None and m.game != flt.game:
+                continue
+            if flt.to_act and seat not in m.to_act:
+                continue
+            found.append(PlayerMatch(m, seat))
         found.sort(key=lambda pm: (pm.record.updated_at, pm.record.id), reverse=True)
         return found[flt.offset : flt.offset + flt.limit], len(found)
 

@@ -57,6 +57,10 @@ async def test_a_new_key_replaces_the_old_one(store: EventStore) -> None:
     with pytest.raises(ValueError):
         await store.set_player_key(ana.id, bea.key_hash)
     assert await store.player_by_key(bea.key_hash) == bea
+    assert await store.set_player_key(ana.id, new_key) is True  # its own key again: no conflict
+    cid = PlayerRecord(new_id("p"), "Cid", ana.key_hash, T0)  # the replaced key is free
+    await store.create_player(cid)
+    assert await store.player_by_key(ana.key_hash) == cid
 
 
 # --- notices -------------------------------------------------------------------------------------
@@ -160,6 +164,20 @@ async def test_a_players_matches_newest_activity_first(store: EventStore) -> Non
     page, total = await store.player_matches(PlayerMatchFilter(ana.id, offset=BIG))
     assert page == [] and total == 4
     assert await store.player_matches(PlayerMatchFilter(new_id("p"))) == ([], 0)
+
+
+async def test_a_players_matches_follow_the_seats_written_with_appends(store: EventStore) -> None:
+    ana, bea = await new_player(store), await new_player(store, "Bea")
+    match_id = await new_match(store, seated=[])
+    assert await store.player_matches(PlayerMatchFilter(ana.id)) == ([], 0)
+    await store.append(append(match_id, 0, seats=(join(0, ana), join(1))))
+    page, total = await store.player_matches(PlayerMatchFilter(ana.id))
+    assert [(pm.record.id, pm.seat) for pm in page] == [(match_id, 0)] and total == 1
+    await store.append(append(match_id, 1, seats=(join(0, bea),)))  # the seat changes hands
+    assert await store.player_matches(PlayerMatchFilter(ana.id)) == ([], 0)
+    page, total = await store.player_matches(PlayerMatchFilter(bea.id))
+    assert [(pm.record.id, pm.seat) for pm in page] == [(match_id, 0)] and total == 1
+    assert page[0].record == await store.get_match(match_id)
 
 
 # --- the lobby -----------------------------------------------------------------------------------
