@@ -2,8 +2,9 @@
 
 A server's WebSocket frames are not masked, so a text frame's bytes are the same for every
 connection that gets that text: with 1,000 spectators, uvicorn's `send` would encode the same
-text, build the same frame and join it 1,000 times. `WireFrames` serializes each text once (with
-`websockets`' own `Frame.serialize`, the code uvicorn's protocol uses) and `DirectWire` writes
+text, build the same frame and join it 1,000 times. `WireFrames` serializes each text once (the
+bytes `websockets`' own `Frame.serialize`, the code uvicorn's protocol uses, writes for it: a test
+compares them) and `DirectWire` writes
 those bytes to a connection's transport under exactly the conditions in which uvicorn's
 `websocket.send` would write at once: handshake done, nothing closing or closed, no extension
 negotiated, no fragmented message under way, and the transport not paused (back-pressure).
@@ -17,10 +18,11 @@ directly; under any other server `DirectWire.of` gives None and every frame goes
 
 from __future__ import annotations
 
+import struct
 from typing import Any, Final
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.frames import Frame, Opcode
+from websockets.frames import Opcode
 from websockets.protocol import State
 
 WIRE_CACHE: Final = 64
@@ -30,8 +32,22 @@ viewer (with and without the view), and 64 leave room for several commits at onc
 
 
 def text_frame(text: str) -> bytes:
-    """A complete, unmasked WebSocket text frame of `text`, as a server writes it."""
-    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+    """A complete, unmasked WebSocket text frame of `text`, as a server writes it (RFC 6455 5.2:
+    FIN and the text opcode, then the payload's length in 7, 7+16 or 7+64 bits, no mask), built
+    directly: a third of the time of `websockets`' general `Frame.serialize`."""
+    data = text.encode()
+    size = len(data)
+    if size < 126:
+        return _TEXT_7.pack(_FIN_TEXT, size) + data
+    if size < 1 << 16:
+        return _TEXT_16.pack(_FIN_TEXT, 126, size) + data
+    return _TEXT_64.pack(_FIN_TEXT, 127, size) + data
+
+
+_FIN_TEXT: Final = 0x80 | Opcode.TEXT.value
+_TEXT_7: Final = struct.Struct("!BB")
+_TEXT_16: Final = struct.Struct("!BBH")
+_TEXT_64: Final = struct.Struct("!BBQ")
 
 
 class WireFrames:
