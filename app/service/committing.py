@@ -94,11 +94,10 @@ async def commit(
     ctx.loader.remember(new)
     _remember_tokens(ctx, loaded.seats, seats, before.match_id)
     ctx.metrics.action_appended(game, bot)
-    log.log(
-        logging.DEBUG if bot else logging.INFO,
-        "commit appended",
-        extra={"match_id": before.match_id, "seat": by, "seq": last, "events": len(events), "bot": bot},
-    )
+    level = logging.DEBUG if bot else logging.INFO
+    if log.isEnabledFor(level):  # its record is built only when written
+        extra = {"match_id": before.match_id, "seat": by, "seq": last, "events": len(events), "bot": bot}
+        log.log(level, "commit appended", extra=extra)
     stored = tuple(
         StoredEvent(before.match_id, first + i, e.type, e.data, at, last, d)
         for i, (e, d) in enumerate(zip(new_events, events, strict=True))
