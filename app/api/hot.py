@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.api.deps import MAX_SEAT_NO
 from app.api.errors import render
 from app.api.middleware import replay_body
-from app.api.render import JSON_TYPE, action_response, view_response
+from app.api.render import JSON_TYPE, action_body, send_json, view_body
 from app.api.routes.matches import create_request, created_out
 from app.api.schemas import CreateMatch, JoinSeat, SeatToken, SubmitAction
 from app.service import acting, creating, reading, seating
@@ -94,10 +94,11 @@ class HotRoutes:
         self._label(scope, "getView")
         try:
             caller = None if token is None else await identify(ctx, token)
-            response = view_response(await reading.get_view(ctx, match_id, caller))
+            body = view_body(await reading.get_view(ctx, match_id, caller))
         except ServiceError as e:
-            response = render(e)
-        await response(scope, receive, send)
+            await render(e)(scope, receive, send)
+            return
+        await send_json(send, body)
 
     async def _act(self, match_id: str, scope: Scope, receive: Receive, send: Send) -> None:
         headers = _headers(scope)
@@ -120,10 +121,10 @@ class HotRoutes:
                 request.expected_seq,
                 None if key is None else key.decode(),
             )
-            response = action_response(result)
         except ServiceError as e:
-            response = render(e)
-        await response(scope, receive, send)
+            await render(e)(scope, receive, send)
+            return
+        await send_json(send, action_body(result))
 
     async def _create(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def create(ctx: Context, caller: Caller | None, request: CreateMatch) -> Response:

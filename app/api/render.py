@@ -1,26 +1,50 @@
 """Rendering the hot responses straight from the service's typed results, with no second validation.
 
 Views and action replies are on the path of every move: they are turned into JSON text here, once,
-from the typed results (`View.to_json`, memoised per state and viewer, and `EventRecord.to_json`),
-and sent as they are. Their models in `app.api.schemas` document them in OpenAPI; tests validate
-real responses against the published schemas.
+from the typed results (`View.json_bytes`, encoded once per state and viewer and shared with the
+stream's frames, and `EventRecord.to_json`), and sent as they are. Their models in
+`app.api.schemas` document them in OpenAPI; tests validate real responses against the published
+schemas.
+
+`send_json` writes such a body as the two ASGI messages a Starlette `Response` would send (the same
+status and headers), without building the response object: the hot routes (`app.api.hot`) answer
+every action and view with it; FastAPI's routes return the `Response`s below.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 import orjson
 from starlette.responses import Response
+from starlette.types import Send
 
 from app.matches.views import View
 from app.service.results import ActionResult
 
 JSON_TYPE = "application/json"
+_CONTENT_TYPE: Final = (b"content-type", JSON_TYPE.encode())
+
+
+def view_body(view: View) -> bytes:
+    return view.json_bytes()
+
+
+def action_body(result: ActionResult) -> bytes:
+    view = orjson.Fragment(result.view.json_bytes())
+    return orjson.dumps({"seq": result.seq, "events": [e.to_json() for e in result.events], "view": view})
 
 
 def view_response(view: View) -> Response:
-    return Response(orjson.dumps(view.to_json()), media_type=JSON_TYPE)
+    return Response(view_body(view), media_type=JSON_TYPE)
 
 
 def action_response(result: ActionResult) -> Response:
-    body = {"seq": result.seq, "events": [e.to_json() for e in result.events], "view": result.view.to_json()}
-    return Response(orjson.dumps(body), media_type=JSON_TYPE)
+    return Response(action_body(result), media_type=JSON_TYPE)
+
+
+async def send_json(send: Send, body: bytes, status: int = 200) -> None:
+    """Answer with `body` as `Response(body, status_code=status, media_type=JSON_TYPE)` does."""
+    headers = [(b"content-length", str(len(body)).encode()), _CONTENT_TYPE]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 from typing import Any, Final
 
+import orjson
+
 from app.games.codec import JSON, to_json
 from app.games.core import Seat, decode_event
 from app.matches import events as match_events
@@ -152,6 +154,15 @@ class View:
         game_view = to_json(self.state)
         envelope = {name: to_json(getattr(self, name)) for name in ENVELOPE_FIELDS}
         return {**{k: v for k, v in game_view.items() if k not in ENVELOPE_MEMBERS}, **envelope}
+
+    def json_bytes(self) -> bytes:
+        """`to_json()` as compact JSON text (orjson), encoded once per view: the actor's reply and
+        its stream frame embed the same bytes (`orjson.Fragment`) instead of encoding it twice."""
+        return self._bytes
+
+    @cached_property
+    def _bytes(self) -> bytes:
+        return orjson.dumps(self.to_json())
 
 
 def view_of(match: Match, seat: Seat | None) -> View:

@@ -25,7 +25,7 @@ from app.games.codec import JSON
 from app.games.core import Game, Seat
 from app.matches.events import SeatTokenReissued
 from app.matches.fold import Match, decode
-from app.matches.views import commit_records, records_of, view_json
+from app.matches.views import commit_records, records_of, view_of
 from app.service.loading import Loader
 from app.service.ports import StoredEvent
 
@@ -112,9 +112,9 @@ class MatchFrames:
             records = commit_records(state, events, viewer, decoded)
         else:
             records = records_of(self.game, events, viewer, decoded)
-        frame: dict[str, JSON] = {"type": "commit", "seq": seq, "events": [r.to_json() for r in records]}
-        if view is not None:
-            frame["view"] = view_json(view, viewer)
+        frame: dict[str, Any] = {"type": "commit", "seq": seq, "events": [r.to_json() for r in records]}
+        if view is not None:  # the view's JSON as encoded once (the actor's reply embeds it too)
+            frame["view"] = orjson.Fragment(view_of(view, viewer).json_bytes())
         text = commit.texts[key] = dumps(frame)
         self._counters.frames_built += 1
         return text
@@ -133,7 +133,7 @@ class MatchFrames:
         return commit
 
     def view_text(self, state: Match, viewer: Viewer) -> str:
-        return dumps(view_json(state, viewer))
+        return view_of(state, viewer).json_bytes().decode()
 
     async def current(self) -> Match:
         """The match as committed now (one load, shared by concurrent callers)."""
