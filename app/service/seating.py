@@ -44,18 +44,15 @@ async def _commit_plan(ctx: Context, match_id: str, plan: Plan, by: Seat | None 
             except Refused as r:
                 if fresh:
                     raise from_code(r.code, r.message, r.details) from None
-                fresh = True  # judged on the cache: judge again on the store's
-                continue
-            if not events:
-                if fresh:
+            else:
+                if events:
+                    try:
+                        return (await commit(ctx, loaded, events, by=by, seats=seats)).loaded
+                    except VersionConflict:
+                        pass
+                elif fresh:
                     return loaded
-                fresh = True
-                continue
-            try:
-                return (await commit(ctx, loaded, events, by=by, seats=seats)).loaded
-            except VersionConflict:
-                fresh = True
-                continue
+            fresh = True  # judged on the cache, or lost a race: judge again on the store's
     raise StaleVersion("the match is busy; try again")
 
 
