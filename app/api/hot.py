@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.api.deps import MAX_SEAT_NO
 from app.api.errors import render
 from app.api.middleware import replay_body
-from app.api.render import JSON_TYPE, action_body, send_json, view_body
+from app.api.render import JSON_TYPE, action_body, send_json
 from app.api.routes.matches import create_request, created_out
 from app.api.schemas import CreateMatch, JoinSeat, SeatToken, SubmitAction
 from app.service import acting, creating, reading, seating
@@ -94,7 +94,7 @@ class HotRoutes:
         self._label(scope, "getView")
         try:
             caller = None if token is None else await identify(ctx, token)
-            body = view_body(await reading.get_view(ctx, match_id, caller))
+            body = (await reading.get_view(ctx, match_id, caller)).json_bytes()
         except ServiceError as e:
             await render(e)(scope, receive, send)
             return

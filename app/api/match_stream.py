@@ -29,7 +29,6 @@ from app.api.frames import (
 )
 from app.api.ratelimit import client_ip
 from app.api.session import Session, log
-from app.matches.views import view_of
 from app.service import acting
 from app.service import errors as svc
 from app.service.auth import Caller, identify, seat_in
@@ -102,8 +101,7 @@ class MatchSession(Session):
                     "views": self.views,
                     "heartbeat": edge.heartbeat,
                 }
-                view = view_of(state, self.seat).json_bytes().decode()
-                await self.send(f'{dumps(hello)[:-1]},"view":{view}}}')
+                await self.send(f'{dumps(hello)[:-1]},"view":{frames.view_text(state, self.seat)}}}')
                 self.spawn(self._receive())
                 self.spawn(self.heartbeat())
                 await self._send_commits(sub, frames)

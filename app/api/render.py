@@ -26,17 +26,13 @@ JSON_TYPE = "application/json"
 _CONTENT_TYPE: Final = (b"content-type", JSON_TYPE.encode())
 
 
-def view_body(view: View) -> bytes:
-    return view.json_bytes()
-
-
 def action_body(result: ActionResult) -> bytes:
     view = orjson.Fragment(result.view.json_bytes())
     return orjson.dumps({"seq": result.seq, "events": [e.to_json() for e in result.events], "view": view})
 
 
 def view_response(view: View) -> Response:
-    return Response(view_body(view), media_type=JSON_TYPE)
+    return Response(view.json_bytes(), media_type=JSON_TYPE)
 
 
 def action_response(result: ActionResult) -> Response:

@@ -133,6 +133,7 @@ class MatchFrames:
         return commit
 
     def view_text(self, state: Match, viewer: Viewer) -> str:
+        """The viewer's view of `state` as JSON text, encoded once per state and viewer."""
         return view_of(state, viewer).json_bytes().decode()
 
     async def current(self) -> Match:

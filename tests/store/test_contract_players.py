@@ -168,7 +168,7 @@ async def test_a_players_matches_newest_activity_first(store: EventStore) -> Non
 
 async def test_a_players_matches_follow_the_seats_written_with_appends(store: EventStore) -> None:
     ana, bea = await new_player(store), await new_player(store, "Bea")
-    match_id = await new_match(store, seated=[])
+    match_id = await new_match(store)
     assert await store.player_matches(PlayerMatchFilter(ana.id)) == ([], 0)
     await store.append(append(match_id, 0, seats=(join(0, ana), join(1))))
     page, total = await store.player_matches(PlayerMatchFilter(ana.id))
