@@ -3,14 +3,13 @@
 A server's WebSocket frames are not masked, so a text frame's bytes are the same for every
 connection that gets that text: with 1,000 spectators, uvicorn's `send` would encode the same
 text, build the same frame and join it 1,000 times. `WireFrames` serializes each text once (the
-bytes `websockets`' own `Frame.serialize`, the code uvicorn's protocol uses, writes for it: a test
-compares them) and `DirectWire` writes
-those bytes to a connection's transport under exactly the conditions in which uvicorn's
-`websocket.send` would write at once: handshake done, nothing closing or closed, no extension
-negotiated, no fragmented message under way, and the transport not paused (back-pressure).
-Otherwise `write` returns False and the caller sends through the server's `send` as usual, which
-waits or raises as it always did; the order of frames is kept because both write synchronously
-into the same transport buffer.
+bytes that `websockets`' own `Frame.serialize`, the code uvicorn's protocol uses, writes for it: a
+test compares them) and `DirectWire` writes those bytes to a connection's transport under exactly
+the conditions in which uvicorn's `websocket.send` would write at once: handshake done, nothing
+closing or closed, no extension negotiated, no fragmented message under way, and the transport not
+paused (back-pressure). Otherwise `write` returns False and the caller sends through the server's
+`send` as usual, which waits or raises as it always did; the order of frames is kept because both
+write synchronously into the same transport buffer.
 
 Only uvicorn's sans-I/O WebSocket protocol (`--ws websockets-sansio`, its default) is served
 directly; under any other server `DirectWire.of` gives None and every frame goes through `send`.
@@ -30,6 +29,11 @@ WIRE_CACHE: Final = 64
 synchronous pass, so a text is needed only during that pass: a commit has at most two texts per
 viewer (with and without the view), and 64 leave room for several commits at once."""
 
+_FIN_TEXT: Final = 0x80 | Opcode.TEXT.value  # the first byte of an unfragmented text frame
+_TEXT_7: Final = struct.Struct("!BB")
+_TEXT_16: Final = struct.Struct("!BBH")
+_TEXT_64: Final = struct.Struct("!BBQ")
+
 
 def text_frame(text: str) -> bytes:
     """A complete, unmasked WebSocket text frame of `text`, as a server writes it (RFC 6455 5.2:
@@ -42,12 +46,6 @@ def text_frame(text: str) -> bytes:
     if size < 1 << 16:
         return _TEXT_16.pack(_FIN_TEXT, 126, size) + data
     return _TEXT_64.pack(_FIN_TEXT, 127, size) + data
-
-
-_FIN_TEXT: Final = 0x80 | Opcode.TEXT.value
-_TEXT_7: Final = struct.Struct("!BB")
-_TEXT_16: Final = struct.Struct("!BBH")
-_TEXT_64: Final = struct.Struct("!BBQ")
 
 
 class WireFrames:
