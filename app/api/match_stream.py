@@ -28,12 +28,13 @@ from app.api.frames import (
     error_frame,
 )
 from app.api.ratelimit import client_ip
-from app.api.session import Session, log
+from app.api.session import Session, log, send_now
+from app.api.wire import text_frame
 from app.service import acting
 from app.service import errors as svc
 from app.service.auth import Caller, identify, seat_in
 from app.service.live import Subscription
-from app.service.streams import MatchFrames, dumps
+from app.service.streams import MatchFrames, ViewerFrame, dumps
 
 if TYPE_CHECKING:
     from app.api.streaming import Streaming
@@ -121,9 +122,9 @@ class MatchSession(Session):
                 if event.seq < event.commit:
                     self._pending.append(event)
                     continue  # the rest of the commit follows
-                commit, text = self._frame((event,), await frames.at(event.seq) if self.views else None)
-                await self._send_text(text)
-                if self._sent(commit):
+                frame = self._frame((event,), await frames.at(event.seq) if self.views else None)
+                await self._send_text(frame.text)
+                if self._sent(frame):
                     return
 
     def _take(self, events: Sequence[Any]) -> int:
@@ -135,8 +136,8 @@ class MatchSession(Session):
                 return 0
             self._sending.result()  # raises what that send met (a closed socket)
             self._sending = None
-        if self.ended():
-            return len(events)  # closing: nothing more goes out
+        if self._outcome.done():  # ended: closing, nothing more goes out
+            return len(events)
         frames = self._frames
         assert frames is not None
         start, count = 0, len(events)
@@ -150,32 +151,43 @@ class MatchSession(Session):
                 known, view = frames.at_once(first.commit)
                 if not known:
                     return start  # this commit, and what follows, goes by the task
-            commit, text = self._frame(events if end - start == count else events[start:end], view)
+            frame = self._frame(events if end - start == count else events[start:end], view)
             start = end
-            self._sending = self.send_soon(text)
-            if self._sent(commit):
+            self._sending = self.send_soon(frame)
+            if self._sent(frame):
                 return count
             if self._sending is not None:
                 return start  # that send waits: what follows goes after it
         self._pending.extend(events[start:])  # a commit whose end is still to come
         return count
 
-    def _frame(self, tail: Sequence[Any], view: Match | None) -> tuple[Sequence[Any], str]:
-        """The commit that `tail` completes (the events pending before it, and it) and its frame
-        for this viewer, with `view` (the state at the commit) when given."""
-        assert self._frames is not None
-        commit = tail
-        if self._pending:
-            commit, self._pending = [*self._pending, *tail], []
-        return commit, self._frames.commit_frame(commit, self.seat, view)
+    def send_soon(self, frame: ViewerFrame) -> asyncio.Task[None] | None:
+        """Send a commit frame now if the connection takes it at once (None), else a task that
+        finishes sending it. Where the server allows writing directly (`app.api.wire`), the frame's
+        bytes are serialized once, kept with the frame, for all the connections that get it."""
+        wire = self._wire
+        if wire is not None:
+            data = frame.encoded
+            if data is None:
+                data = frame.encoded = text_frame(frame.text)
+            if wire.write(data):
+                return None
+        return send_now(self._send_text(frame.text))
 
-    def _sent(self, events: Sequence[Any]) -> bool:
+    def _frame(self, tail: Sequence[Any], view: Match | None) -> ViewerFrame:
+        """The frame, for this viewer, of the commit that `tail` completes (the events pending
+        before it, and it), with `view` (the state at the commit) when given."""
+        assert self._frames is not None
+        if self._pending:
+            tail, self._pending = [*self._pending, *tail], []
+        return self._frames.commit_frame(tail, self.seat, view)
+
+    def _sent(self, frame: ViewerFrame) -> bool:
         """After a commit's frame: count it and move the cursor; True if the session must end (the
         seat's token was reissued by this commit and the session authenticated with it)."""
         self._counters.frames_sent += 1
-        self.cursor = events[-1].seq
-        assert self._frames is not None
-        if self._by_token and self.seat in self._frames.reissued(events):
+        self.cursor = frame.seq
+        if frame.reissues and self._by_token:
             self.end(Close.UNAUTHORIZED, "this seat's token was reissued")
             return True
         return False

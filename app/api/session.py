@@ -56,7 +56,6 @@ class Session:
         "_server_send",
         "_tasks",
         "_wire",
-        "_wire_frames",
         "connection",
         "cursor",
         "edge",
@@ -78,7 +77,6 @@ class Session:
         # The server's own `send` (see `app.api.asgi`): commit frames skip Starlette's wrappers.
         self._server_send = ws.scope.get(SERVER_SEND) or ws.send
         self._wire: DirectWire | None = None  # after the handshake, where the server allows it
-        self._wire_frames = edge.wire_frames
 
     def ended(self) -> bool:
         return self._outcome.done()
@@ -160,15 +158,6 @@ class Session:
     async def send(self, text: str) -> None:
         await self.ws.send_text(text)
         self._counters.frames_sent += 1
-
-    def send_soon(self, text: str) -> asyncio.Task[None] | None:
-        """Send a text frame now if the connection takes it at once (None), else a task that
-        finishes sending it. The frame's bytes are serialized once per text for all connections
-        (`app.api.wire`) where the server allows writing them directly."""
-        wire = self._wire
-        if wire is not None and wire.write(self._wire_frames.of(text)):
-            return None
-        return send_now(self._send_text(text))
 
     async def _send_text(self, text: str) -> None:
         """A text frame straight to the server (after the handshake): as `ws.send_text`, without

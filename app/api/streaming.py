@@ -30,7 +30,6 @@ from app.api.match_stream import MatchSession
 from app.api.metrics import Metrics
 from app.api.player_stream import PlayerSession
 from app.api.session import Session
-from app.api.wire import WireFrames
 from app.service.context import Context
 from app.service.live import LiveHub
 from app.service.streams import Streams
@@ -50,7 +49,6 @@ class Streaming:
         self.connection_ids = itertools.count(1)
         self.hub = hub
         self.streams = Streams(ctx.loader)
-        self.wire_frames = WireFrames()  # commit frames' bytes, serialized once per text
         self.heartbeat = settings.stream_heartbeat_seconds
         self.auth_timeout = settings.stream_auth_timeout_seconds
         self.max_frame_bytes = settings.max_body_bytes

@@ -1,15 +1,16 @@
-"""Commit frames written to the socket as bytes serialized once per frame text, not per connection.
+"""Commit frames written to the socket as bytes serialized once per frame, not per connection.
 
 A server's WebSocket frames are not masked, so a text frame's bytes are the same for every
 connection that gets that text: with 1,000 spectators, uvicorn's `send` would encode the same
-text, build the same frame and join it 1,000 times. `WireFrames` serializes each text once (the
-bytes that `websockets`' own `Frame.serialize`, the code uvicorn's protocol uses, writes for it: a
-test compares them) and `DirectWire` writes those bytes to a connection's transport under exactly
-the conditions in which uvicorn's `websocket.send` would write at once: handshake done, nothing
-closing or closed, no extension negotiated, no fragmented message under way, and the transport not
-paused (back-pressure). Otherwise `write` returns False and the caller sends through the server's
-`send` as usual, which waits or raises as it always did; the order of frames is kept because both
-write synchronously into the same transport buffer.
+text, build the same frame and join it 1,000 times. `text_frame` builds those bytes (what
+`websockets`' own `Frame.serialize`, the code uvicorn's protocol uses, writes for the text: a test
+compares them), which the stream keeps with the frame for all the connections of its viewer, and
+`DirectWire` writes them to a connection's transport under exactly the conditions in which
+uvicorn's `websocket.send` would write at once: handshake done, nothing closing or closed, no
+extension negotiated, no fragmented message under way, and the transport not paused
+(back-pressure). Otherwise `write` returns False and the caller sends through the server's `send`
+as usual, which waits or raises as it always did; the order of frames is kept because both write
+synchronously into the same transport buffer.
 
 Only uvicorn's sans-I/O WebSocket protocol (`--ws websockets-sansio`, its default) is served
 directly; under any other server `DirectWire.of` gives None and every frame goes through `send`.
@@ -23,11 +24,6 @@ from typing import Any, Final
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Opcode
 from websockets.protocol import State
-
-WIRE_CACHE: Final = 64
-"""Frame texts kept serialized. The hub pushes a commit to all its local connections in one
-synchronous pass, so a text is needed only during that pass: a commit has at most two texts per
-viewer (with and without the view), and 64 leave room for several commits at once."""
 
 _FIN_TEXT: Final = 0x80 | Opcode.TEXT.value  # the first byte of an unfragmented text frame
 _TEXT_7: Final = struct.Struct("!BB")
@@ -48,37 +44,18 @@ def text_frame(text: str) -> bytes:
     return _TEXT_64.pack(_FIN_TEXT, 127, size) + data
 
 
-class WireFrames:
-    """The wire bytes of recent frame texts, built once per text (a bounded, oldest-first cache).
-
-    Keyed by the text itself: the frame cache hands every connection of a viewer the same `str`,
-    whose hash Python keeps, so a hit costs a dict lookup.
-    """
-
-    __slots__ = ("_bytes", "_capacity", "built")
-
-    def __init__(self, capacity: int = WIRE_CACHE) -> None:
-        self._bytes: dict[str, bytes] = {}
-        self._capacity = capacity
-        self.built = 0
-
-    def of(self, text: str) -> bytes:
-        wire = self._bytes.get(text)
-        if wire is None:
-            wire = self._bytes[text] = text_frame(text)
-            self.built += 1
-            if len(self._bytes) > self._capacity:
-                del self._bytes[next(iter(self._bytes))]
-        return wire
-
-
 class DirectWire:
     """Writes serialized frames straight to one uvicorn WebSocket connection's transport."""
 
-    __slots__ = ("_protocol",)
+    __slots__ = ("_conn", "_protocol", "_writable", "_write")
 
     def __init__(self, protocol: Any) -> None:
+        # What `write` reads per frame, looked up once: the protocol keeps these objects for the
+        # connection's life (its `conn`, its `writable` event, the transport it was made with).
         self._protocol = protocol
+        self._conn = protocol.conn
+        self._writable = protocol.writable
+        self._write = protocol.transport.write
 
     @classmethod
     def of(cls, send: Any) -> DirectWire | None:
@@ -94,15 +71,15 @@ class DirectWire:
     def write(self, wire: bytes) -> bool:
         """Write one serialized frame now if `send` would (True); False: send it the usual way."""
         p = self._protocol
-        conn = p.conn
+        conn = self._conn
         if (  # the handshake is complete (`of`), and that never changes
-            p.writable.is_set()
+            self._writable.is_set()
             and not p.disconnected
             and not p.close_sent
             and p.initial_response is None
             and conn.state is State.OPEN
             and not conn.expect_continuation_frame
         ):
-            p.transport.write(wire)
+            self._write(wire)
             return True
         return False

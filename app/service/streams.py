@@ -56,13 +56,27 @@ class StreamCounters:
         return dict(vars(self))
 
 
-class _Commit:
-    """What a commit's frames share: their texts by (viewer, with view), the seats it reissued."""
+class ViewerFrame:
+    """One commit's frame for one viewer, built once and handed to all of that viewer's connections."""
 
-    __slots__ = ("reissued", "texts")
+    __slots__ = ("encoded", "reissues", "seq", "text")
+
+    def __init__(self, seq: int, text: str, reissues: bool) -> None:
+        self.seq = seq  # the commit's last seq
+        self.text = text
+        self.reissues = reissues  # this commit reissued the viewer's seat token
+        self.encoded: Any = None  # the edge's own encoding of `text` (its wire bytes), kept with it
+
+
+class _Commit:
+    """What a commit's frames share: the frames built so far by viewer (without and with the
+    view: two dicts, not a tuple key, as the lookup runs per connection), the seats it reissued."""
+
+    __slots__ = ("plain", "reissued", "viewed")
 
     def __init__(self, events: Sequence[StoredEvent]) -> None:
-        self.texts: dict[tuple[Viewer, bool], str] = {}
+        self.plain: dict[Viewer, ViewerFrame] = {}
+        self.viewed: dict[Viewer, ViewerFrame] = {}
         self.reissued: frozenset[Any] = frozenset(
             e.data.get("seat") for e in events if e.type == SeatTokenReissued.TYPE
         )
@@ -90,16 +104,27 @@ class MatchFrames:
         self._loading: asyncio.Task[Match] | None = None
         self.users = 0
 
-    def commit_frame(self, events: Sequence[StoredEvent], viewer: Viewer, view: Match | None = None) -> str:
+    def commit_frame(
+        self, events: Sequence[StoredEvent], viewer: Viewer, view: Match | None = None
+    ) -> ViewerFrame:
         """`{"type":"commit","seq":N,"events":[…]}` redacted for `viewer`, with its view at `seq`
-        (`view`, the state at the commit) when given."""
+        (`view`, the state at the commit) when given. A hit (every connection of a viewer but its
+        first) is two dict lookups: this runs once per connection and commit."""
+        commit = self._commits.get(events[-1].seq)
+        if commit is not None:
+            frame = (commit.plain if view is None else commit.viewed).get(viewer)
+            if frame is not None:
+                self._counters.frame_hits += 1
+                return frame
+        return self._build(events, viewer, view)
+
+    def _build(self, events: Sequence[StoredEvent], viewer: Viewer, view: Match | None) -> ViewerFrame:
         seq = events[-1].seq
-        commit = self._commit(events)
-        key = (viewer, view is not None)
-        text = commit.texts.get(key)
-        if text is not None:
-            self._counters.frame_hits += 1
-            return text
+        commit = self._commits.get(seq)
+        if commit is None:
+            commit = self._commits[seq] = _Commit(events)
+            if len(self._commits) > self._capacity:
+                self._commits.popitem(last=False)
         decoded = self._decoded.get(seq)
         if decoded is None:  # once per commit, whatever the number of viewers
             decoded = self._decoded[seq] = [
@@ -112,25 +137,13 @@ class MatchFrames:
             records = commit_records(state, events, viewer, decoded)
         else:
             records = records_of(self.game, events, viewer, decoded)
-        frame: dict[str, Any] = {"type": "commit", "seq": seq, "events": [r.to_json() for r in records]}
+        body: dict[str, Any] = {"type": "commit", "seq": seq, "events": [r.to_json() for r in records]}
         if view is not None:  # the view's JSON as encoded once (the actor's reply embeds it too)
-            frame["view"] = orjson.Fragment(view_of(view, viewer).json_bytes())
-        text = commit.texts[key] = dumps(frame)
+            body["view"] = orjson.Fragment(view_of(view, viewer).json_bytes())
+        frame = ViewerFrame(seq, dumps(body), viewer is not None and viewer in commit.reissued)
+        (commit.plain if view is None else commit.viewed)[viewer] = frame
         self._counters.frames_built += 1
-        return text
-
-    def reissued(self, events: Sequence[StoredEvent]) -> frozenset[Any]:
-        """The seats whose token this commit (`events`, whole) reissued; found once per commit."""
-        return self._commit(events).reissued
-
-    def _commit(self, events: Sequence[StoredEvent]) -> _Commit:
-        seq = events[-1].seq
-        commit = self._commits.get(seq)
-        if commit is None:
-            commit = self._commits[seq] = _Commit(events)
-            if len(self._commits) > self._capacity:
-                self._commits.popitem(last=False)
-        return commit
+        return frame
 
     def view_text(self, state: Match, viewer: Viewer) -> str:
         """The viewer's view of `state` as JSON text, encoded once per state and viewer."""

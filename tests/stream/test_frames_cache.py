@@ -1,10 +1,14 @@
-"""`MatchFrames` works a commit out once for all its connections: which seats it reissued."""
+"""`MatchFrames` works a commit out once for all its connections: one frame per viewer (and with or
+without the view), shared by all that viewer's connections, knowing whether it reissued the
+viewer's seat token."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any, cast
 
+from app.games.registry import get_game
 from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, StreamCounters
 
@@ -16,22 +20,34 @@ def _commit(first: int, *events: tuple[str, dict[str, Any]]) -> list[StoredEvent
     return [StoredEvent("m", first + i, t, d, AT, last) for i, (t, d) in enumerate(events)]
 
 
-def test_a_commit_names_the_seats_whose_token_it_reissued() -> None:
-    frames = MatchFrames("m", cast(Any, None), cast(Any, None), StreamCounters())
-    plain = _commit(1, ("card_played", {"seat": 0}), ("turn_ended", {"seat": 0}))
-    reissue = _commit(3, ("seat_token_reissued", {"seat": 1}), ("seat_token_reissued", {"seat": 3}))
-    assert frames.reissued(plain) == frozenset()  # a `seat` in another event is no reissue
-    assert frames.reissued(reissue) == {1, 3}
-    assert frames.reissued(plain) == frozenset()  # an older commit, still known
-    assert frames.reissued(reissue) is frames.reissued(reissue)  # worked out once
+def _frames() -> MatchFrames:
+    loader = SimpleNamespace(cached=lambda match_id: None)  # no state in this process
+    game = get_game("mount_drago")
+    assert game is not None
+    return MatchFrames("m", game, cast(Any, loader), StreamCounters())
+
+
+def test_a_viewers_frame_is_built_once_and_knows_whether_it_reissued_the_viewers_token() -> None:
+    frames = _frames()
+    resigned = _commit(1, ("seat_resigned", {"seat": 1}))  # a `seat` in another event is no reissue
+    reissue = _commit(2, ("seat_token_reissued", {"seat": 1}), ("seat_token_reissued", {"seat": 3}))
+    for viewer in (None, 0, 1, 2, 3):
+        assert not frames.commit_frame(resigned, viewer).reissues
+        frame = frames.commit_frame(reissue, viewer)
+        assert frame.reissues == (viewer in (1, 3)) and frame.seq == 3
+        assert frames.commit_frame(reissue, viewer) is frame  # the same object for each connection
+        assert frame.text.startswith('{"type":"commit","seq":3,"events":[{"seq":2,')
+    assert frames.commit_frame(resigned, 1).seq == 1  # an older commit, still known
+    assert frames._counters.frames_built == 10 and frames._counters.frame_hits == 6
 
 
 async def test_closing_lets_go_of_the_commits_and_the_state() -> None:
     """After the last connection, nothing of the match stays reachable from its frames (a closed
     connection's objects may wait in reference cycles for the collector; the frames must not)."""
-    frames = MatchFrames("m", cast(Any, None), cast(Any, None), StreamCounters())
-    frames.reissued(_commit(1, ("seat_token_reissued", {"seat": 1})))
+    frames = _frames()
+    first = frames.commit_frame(_commit(1, ("seat_token_reissued", {"seat": 1})), 1)
     frames.state = cast(Any, object())
     await frames.close()
     assert frames.state is None
-    assert frames.reissued(_commit(1, ("card_played", {"seat": 0}))) == frozenset()  # worked out anew
+    again = frames.commit_frame(_commit(1, ("seat_resigned", {"seat": 0})), 1)
+    assert again is not first and not again.reissues  # worked out anew

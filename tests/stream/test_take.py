@@ -6,11 +6,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
+from websockets.protocol import State
+
 from app.api.match_stream import MatchSession
+from app.api.wire import DirectWire, text_frame
 from app.service.ports import StoredEvent
-from app.service.streams import StreamCounters
+from app.service.streams import StreamCounters, ViewerFrame
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -33,11 +37,9 @@ class _Frames:
     def at_once(self, seq: int) -> tuple[bool, Any]:
         return (False, None) if seq in self.unknown else (True, f"view@{seq}")
 
-    def commit_frame(self, events: Sequence[StoredEvent], viewer: Any, view: Any = None) -> str:
-        return ",".join(str(e.seq) for e in events) + ("" if view is None else f" {view}")
-
-    def reissued(self, events: Sequence[StoredEvent]) -> frozenset[Any]:
-        return frozenset()
+    def commit_frame(self, events: Sequence[StoredEvent], viewer: Any, view: Any = None) -> ViewerFrame:
+        text = ",".join(str(e.seq) for e in events) + ("" if view is None else f" {view}")
+        return ViewerFrame(events[-1].seq, text, reissues=False)
 
 
 def _session(views: bool = False, unknown: set[int] | None = None) -> tuple[MatchSession, list[str]]:
@@ -77,3 +79,53 @@ async def test_a_commit_whose_view_needs_a_load_is_left_to_the_task() -> None:
     assert session._take(events[:4]) == 4  # 4 starts the commit to 6: kept
     assert session._take(events[4:]) == 0  # its end needs a load: the kept part stays pending
     assert sent == ["1,2 view@2", "3 view@3"] and [e.seq for e in session._pending] == [4]
+
+
+class _Protocol:
+    """What `DirectWire` reads of uvicorn's protocol: an open connection, its writes recorded."""
+
+    def __init__(self) -> None:
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.disconnected = self.close_sent = False
+        self.initial_response = None
+        self.conn = SimpleNamespace(state=State.OPEN, expect_continuation_frame=False)
+        self.written: list[bytes] = []
+        self.transport = SimpleNamespace(write=self.written.append)
+
+
+class _SharedFrames(_Frames):
+    """Frames built once per commit and shared, as `MatchFrames` does; the commit to 4 reissues."""
+
+    def __init__(self) -> None:
+        super().__init__(set())
+        self.built: dict[int, ViewerFrame] = {}
+
+    def commit_frame(self, events: Sequence[StoredEvent], viewer: Any, view: Any = None) -> ViewerFrame:
+        seq = events[-1].seq
+        if seq not in self.built:
+            self.built[seq] = ViewerFrame(
+                seq, super().commit_frame(events, viewer, view).text, reissues=seq == 4
+            )
+        return self.built[seq]
+
+
+async def test_a_frame_is_written_directly_as_the_same_bytes_to_every_connection() -> None:
+    frames, protocols, sessions, sends = _SharedFrames(), [], [], []
+    for by_token in (True, False):
+        session, sent = _session()
+        sends.append(sent)
+        protocol = _Protocol()
+        session._frames, session._wire, session._by_token = frames, DirectWire(protocol), by_token  # type: ignore[assignment]
+        protocols.append(protocol)
+        sessions.append(session)
+    events = _events(2, 2)  # commits ending at 2 and at 4 (which reissues the seat's token)
+    for session in sessions:
+        assert session._take(events[:2]) == 2
+    a, b = (p.written for p in protocols)
+    assert a == b == [text_frame("1,2")] and a[0] is b[0] and frames.built[2].encoded is a[0]
+    for session in sessions:
+        assert session._take(events[2:]) == 2
+    assert len(a) == len(b) == 2 and a[1] is b[1] and sends == [[], []]  # none went through `send`
+    assert sessions[0].ended() and not sessions[1].ended()  # the token session closes, not the other
+    assert sessions[0].cursor == sessions[1].cursor == 4
