@@ -4,25 +4,31 @@
 here describe every frame in both directions; `frames_schema()` renders them as the committed
 `openapi/stream-frames.schema.json` (written by `python -m app.openapi`), where views, event data
 and actions refer to the games' own schemas, named as in `openapi.json` (`app.api.components`).
-The server builds its hot frames (`commit`) as pre-serialized text in `app.service.streams`; tests
-validate real frames against this schema. `docs/streams.md` is the prose version.
+The server's frames are encoded here too, one function per frame type (`hello_frame`,
+`commit_frame`, …), each checked against this schema in a test. A `commit` frame's text is built
+once per viewer and commit by `app.service.streams`, which the edge hands `commit_frame`.
+`docs/streams.md` is the prose version.
 """
 
 from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from app.api import examples
 from app.api.components import prune, reference_games
 from app.api.errors import ErrorBody, validation_failed
 from app.api.schemas import SEQ_LIMIT, EventOut, ViewOut
+from app.games.codec import JSON
 from app.games.registry import GAMES
+from app.matches.views import timestamp
 from app.service import errors as svc
-from app.service.streams import dumps
+from app.service.ports import StoredNotice
 
 PROTOCOL = 2
 
@@ -263,8 +269,8 @@ class NoticeFrame(Frame):
 
 
 class AckFrame(Frame):
-    """The action with this `id` was applied; the match is at `seq` (its events come as `event`
-    frames, before or after this one)."""
+    """The action with this `id` was applied; the match is at `seq` (its events come in a `commit`
+    frame, before or after this one)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"type": "ack", "id": 1, "seq": 13}]})
     type: Literal["ack"]
@@ -315,15 +321,72 @@ CLIENT_FRAMES: dict[str, type[Frame]] = {
     "pong": PongFrame,
 }
 
+# -- encoding server frames (one function per type; the tests check each against the schema) -------
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, as the HTTP responses are rendered (UTF-8), by orjson (~5× the stdlib's
+    speed), which also embeds JSON already encoded (`orjson.Fragment`) as it is."""
+    return orjson.dumps(value).decode()
+
+
 PING = '{"type":"ping"}'
 PONG = '{"type":"pong"}'
 
 
+def hello_frame(
+    match_id: str, seat: int | None, seq: int, after: int, views: bool, heartbeat: float, view: bytes
+) -> str:
+    """`hello` on a match stream, with the viewer's `view` at `seq` as JSON already encoded."""
+    frame = {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "match_id": match_id,
+        "seat": seat,
+        "seq": seq,
+        "after": after,
+        "views": views,
+        "heartbeat": heartbeat,
+        "view": orjson.Fragment(view),  # embedded as it is: the view is encoded once per state
+    }
+    return dumps(frame)
+
+
+def commit_frame(seq: int, events: Sequence[JSON], view: bytes | None) -> str:
+    """`commit`: one commit's events (redacted for the viewer) and, when given, the viewer's view
+    at `seq` as JSON already encoded (the actor's HTTP reply embeds the same bytes)."""
+    frame: dict[str, Any] = {"type": "commit", "seq": seq, "events": events}
+    if view is not None:
+        frame["view"] = orjson.Fragment(view)
+    return dumps(frame)
+
+
+def player_hello_frame(player_id: str, cursor: int, after: int, heartbeat: float) -> str:
+    """`hello` on a player's personal stream."""
+    frame = {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "player_id": player_id,
+        "cursor": cursor,
+        "after": after,
+        "heartbeat": heartbeat,
+    }
+    return dumps(frame)
+
+
+def notice_frame(notice: StoredNotice) -> str:
+    """`notice`: one of a player's notices, at its cursor."""
+    body = {"type": notice.type, **notice.data, "recorded_at": timestamp(notice.recorded_at)}
+    return dumps({"type": "notice", "cursor": notice.cursor, "notice": body})
+
+
 def error_frame(frame_id: str | int | None, error: svc.ServiceError) -> str:
+    """`error`: a refused action (its `id`) or a refused connection (`id` null, then the close)."""
     return dumps({"type": "error", "id": frame_id, **error.to_json()})
 
 
 def ack_frame(frame_id: str | int, seq: int) -> str:
+    """`ack`: the action with this `id` was applied; the match is at `seq`."""
     return dumps({"type": "ack", "id": frame_id, "seq": seq})
 
 

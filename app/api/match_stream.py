@@ -26,6 +26,7 @@ from app.api.frames import (
     ProtocolError,
     ack_frame,
     error_frame,
+    hello_frame,
 )
 from app.api.ratelimit import client_ip
 from app.api.session import Session, log, send_now
@@ -34,13 +35,11 @@ from app.service import acting
 from app.service import errors as svc
 from app.service.auth import Caller, identify, seat_in
 from app.service.live import Subscription
-from app.service.streams import MatchFrames, ViewerFrame, dumps
+from app.service.streams import MatchFrames, ViewerFrame
 
 if TYPE_CHECKING:
     from app.api.streaming import Streaming
     from app.matches.fold import Match
-
-PROTOCOL = 2
 
 
 class MatchSession(Session):
@@ -92,17 +91,11 @@ class MatchSession(Session):
                 raise svc.ValidationFailed(message, {"field": "after", "seq": state.seq})
             async with edge.hub.subscribe(self.match_id, after) as sub:
                 self.cursor = after
-                hello = {
-                    "type": "hello",
-                    "protocol": PROTOCOL,
-                    "match_id": self.match_id,
-                    "seat": self.seat,
-                    "seq": state.seq,
-                    "after": after,
-                    "views": self.views,
-                    "heartbeat": edge.heartbeat,
-                }
-                await self.send(f'{dumps(hello)[:-1]},"view":{frames.view_text(state, self.seat)}}}')
+                view = frames.view_json(state, self.seat)
+                hello = hello_frame(
+                    self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view
+                )
+                await self.send(hello)
                 self.spawn(self._receive())
                 self.spawn(self.heartbeat())
                 await self._send_commits(sub, frames)
@@ -240,4 +233,4 @@ class MatchSession(Session):
         await self.send(error_frame(frame.id, error))
 
 
-__all__ = ["PROTOCOL", "MatchSession", "ProtocolError"]
+__all__ = ["MatchSession", "ProtocolError"]

@@ -15,24 +15,25 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import PING, PONG, AuthFrame, Close, InvalidAction, PingFrame, error_frame
+from app.api.frames import (
+    PING,
+    PONG,
+    AuthFrame,
+    Close,
+    InvalidAction,
+    PingFrame,
+    error_frame,
+    notice_frame,
+    player_hello_frame,
+)
 from app.api.session import Session
-from app.matches.views import timestamp
 from app.service import errors as svc
 from app.service import players
 from app.service.auth import Caller, identify
-from app.service.ports import StoredNotice, player_channel
-from app.service.streams import dumps
+from app.service.ports import player_channel
 
 if TYPE_CHECKING:
     from app.api.streaming import Streaming
-
-PROTOCOL = 2
-
-
-def notice_frame(notice: StoredNotice) -> str:
-    body = {"type": notice.type, **notice.data, "recorded_at": timestamp(notice.recorded_at)}
-    return dumps({"type": "notice", "cursor": notice.cursor, "notice": body})
 
 
 class PlayerSession(Session):
@@ -58,15 +59,7 @@ class PlayerSession(Session):
         players.check_after(player, after)
         async with edge.hub.subscribe(player_channel(player.id), after) as sub:
             self.cursor = after
-            hello = {
-                "type": "hello",
-                "protocol": PROTOCOL,
-                "player_id": player.id,
-                "cursor": player.cursor,
-                "after": after,
-                "heartbeat": edge.heartbeat,
-            }
-            await self.send(dumps(hello))
+            await self.send(player_hello_frame(player.id, player.cursor, after, edge.heartbeat))
             self.spawn(self._receive())
             self.spawn(self.heartbeat())
             async for notice in sub:

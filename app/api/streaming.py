@@ -25,7 +25,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import Close
+from app.api.frames import Close, commit_frame
 from app.api.match_stream import MatchSession
 from app.api.metrics import Metrics
 from app.api.player_stream import PlayerSession
@@ -48,7 +48,7 @@ class Streaming:
         self.limiter = limiter
         self.connection_ids = itertools.count(1)
         self.hub = hub
-        self.streams = Streams(ctx.loader)
+        self.streams = Streams(ctx.loader, commit_frame)
         self.heartbeat = settings.stream_heartbeat_seconds
         self.auth_timeout = settings.stream_auth_timeout_seconds
         self.max_frame_bytes = settings.max_body_bytes

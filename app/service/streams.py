@@ -7,8 +7,8 @@ second tab, a bot and its watcher), so `MatchFrames` builds the JSON text of eac
 `(commit, viewer, with view)` and hands the same `str` to every connection of that viewer.
 
 `Streams` keeps one `MatchFrames` per match with open streams and drops it with the last one. The
-wire shapes of these frames are described with the others in `app.api.frames` and checked against
-the committed schema in tests.
+frame's encoding is the edge's (`app.api.frames.commit_frame`, handed in as `encode`), described
+and checked against the committed schema with the other frames there.
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Final
-
-import orjson
 
 from app.games.codec import JSON
 from app.games.core import Game, Seat
@@ -32,14 +30,12 @@ from app.service.ports import StoredEvent
 Viewer = Seat | None
 """A seat, or `None` for a spectator."""
 
+CommitEncoder = Callable[[int, Sequence[JSON], bytes | None], str]
+"""A commit frame's text from its seq, its events (as JSON) and the viewer's view (JSON bytes) or None."""
+
 DEFAULT_CACHE_COMMITS: Final = 128
 """Commits kept serialized per match: enough for every live connection (a connection more than the
 hub's queue limit behind is cut off) and for a herd of reconnects catching up together."""
-
-
-def dumps(value: JSON) -> str:
-    """Compact JSON text, as the HTTP responses are rendered (UTF-8); orjson is ~5× the stdlib's speed."""
-    return orjson.dumps(value).decode()
 
 
 class StreamCounters:
@@ -91,10 +87,12 @@ class MatchFrames:
         game: Game[Any, Any, Any],
         loader: Loader,
         counters: StreamCounters,
+        encode: CommitEncoder,
         capacity: int = DEFAULT_CACHE_COMMITS,
     ) -> None:
         self.match_id = match_id
         self.game = game
+        self._encode = encode
         self.state: Match | None = None  # the newest state loaded in this process
         self._loader = loader
         self._counters = counters
@@ -137,17 +135,16 @@ class MatchFrames:
             records = commit_records(state, events, viewer, decoded)
         else:
             records = records_of(self.game, events, viewer, decoded)
-        body: dict[str, Any] = {"type": "commit", "seq": seq, "events": [r.to_json() for r in records]}
-        if view is not None:  # the view's JSON as encoded once (the actor's reply embeds it too)
-            body["view"] = orjson.Fragment(view_of(view, viewer).json_bytes())
-        frame = ViewerFrame(seq, dumps(body), viewer is not None and viewer in commit.reissued)
+        view_json = None if view is None else view_of(view, viewer).json_bytes()  # encoded once per state
+        text = self._encode(seq, [r.to_json() for r in records], view_json)
+        frame = ViewerFrame(seq, text, viewer is not None and viewer in commit.reissued)
         (commit.plain if view is None else commit.viewed)[viewer] = frame
         self._counters.frames_built += 1
         return frame
 
-    def view_text(self, state: Match, viewer: Viewer) -> str:
-        """The viewer's view of `state` as JSON text, encoded once per state and viewer."""
-        return view_of(state, viewer).json_bytes().decode()
+    def view_json(self, state: Match, viewer: Viewer) -> bytes:
+        """The viewer's view of `state` as JSON, encoded once per state and viewer."""
+        return view_of(state, viewer).json_bytes()
 
     async def current(self) -> Match:
         """The match as committed now (one load, shared by concurrent callers)."""
@@ -209,8 +206,11 @@ class MatchFrames:
 class Streams:
     """This process's `MatchFrames`, one per match with open streams."""
 
-    def __init__(self, loader: Loader, *, cache_commits: int = DEFAULT_CACHE_COMMITS) -> None:
+    def __init__(
+        self, loader: Loader, encode: CommitEncoder, *, cache_commits: int = DEFAULT_CACHE_COMMITS
+    ) -> None:
         self._loader = loader
+        self._encode = encode
         self._cache_commits = cache_commits
         self._matches: dict[str, MatchFrames] = {}
         self.counters = StreamCounters()
@@ -224,7 +224,9 @@ class Streams:
             game = self._loader.game_of(record)
             frames = self._matches.get(match_id)  # another connection may have opened it meanwhile
             if frames is None:
-                frames = MatchFrames(match_id, game, self._loader, self.counters, self._cache_commits)
+                frames = MatchFrames(
+                    match_id, game, self._loader, self.counters, self._encode, self._cache_commits
+                )
                 self._matches[match_id] = frames
         frames.users += 1
         try:

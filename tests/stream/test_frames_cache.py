@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any, cast
 
+from app.api.frames import commit_frame
 from app.games.registry import get_game
 from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, StreamCounters
@@ -24,7 +25,7 @@ def _frames() -> MatchFrames:
     loader = SimpleNamespace(cached=lambda match_id: None)  # no state in this process
     game = get_game("mount_drago")
     assert game is not None
-    return MatchFrames("m", game, cast(Any, loader), StreamCounters())
+    return MatchFrames("m", game, cast(Any, loader), StreamCounters(), commit_frame)
 
 
 def test_a_viewers_frame_is_built_once_and_knows_whether_it_reissued_the_viewers_token() -> None:

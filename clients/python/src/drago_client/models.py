@@ -430,8 +430,8 @@ class SubmitAction:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AckFrame:
-    """The action with this `id` was applied; the match is at `seq` (its events come as `event` frames,
-    before or after this one).
+    """The action with this `id` was applied; the match is at `seq` (its events come in a `commit`
+    frame, before or after this one).
     """
 
     id: str | int

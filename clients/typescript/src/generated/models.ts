@@ -4,8 +4,8 @@
 import type { Action, EventData, Options, Setup, View } from "./games.js";
 
 /**
- * The action with this `id` was applied; the match is at `seq` (its events come as `event` frames,
- * before or after this one).
+ * The action with this `id` was applied; the match is at `seq` (its events come in a `commit`
+ * frame, before or after this one).
  */
 export interface AckFrame {
   id: string | number;
