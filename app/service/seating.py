@@ -7,6 +7,7 @@ decides again, so two people racing for the last seat end with one `seat_taken`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -36,23 +37,21 @@ async def _commit_plan(ctx: Context, match_id: str, plan: Plan, by: Seat | None 
     rows change only in commits, so a cache behind the store ends in a `VersionConflict` and a
     fresh load. A refusal or "nothing to do" judged on the cache is judged again on the store's."""
     async with ctx.locks.get(match_id):
-        fresh = False
-        for _ in range(MAX_RETRIES):
+        for attempt in range(MAX_RETRIES):
+            fresh = attempt > 0  # the first try judges on the cache, every later one on the store's
             loaded = await ctx.loader.to_decide_on(match_id, fresh=fresh)
             try:
                 events, seats = plan(loaded)
             except Refused as r:
                 if fresh:
                     raise from_code(r.code, r.message, r.details) from None
-            else:
-                if events:
-                    try:
-                        return (await commit(ctx, loaded, events, by=by, seats=seats)).loaded
-                    except VersionConflict:
-                        pass
-                elif fresh:
+                continue
+            if not events:
+                if fresh:
                     return loaded
-            fresh = True  # judged on the cache, or lost a race: judge again on the store's
+                continue
+            with contextlib.suppress(VersionConflict):  # lost a race: judge again on the store's
+                return (await commit(ctx, loaded, events, by=by, seats=seats)).loaded
     raise StaleVersion("the match is busy; try again")
 
 

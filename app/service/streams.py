@@ -135,16 +135,12 @@ class MatchFrames:
             records = commit_records(state, events, viewer, decoded)
         else:
             records = records_of(self.game, events, viewer, decoded)
-        view_json = None if view is None else view_of(view, viewer).json_bytes()  # encoded once per state
-        text = self._encode(seq, [r.to_json() for r in records], view_json)
+        encoded_view = None if view is None else view_of(view, viewer).json_bytes()  # once per state
+        text = self._encode(seq, [r.to_json() for r in records], encoded_view)
         frame = ViewerFrame(seq, text, viewer is not None and viewer in commit.reissued)
         (commit.plain if view is None else commit.viewed)[viewer] = frame
         self._counters.frames_built += 1
         return frame
-
-    def view_json(self, state: Match, viewer: Viewer) -> bytes:
-        """The viewer's view of `state` as JSON, encoded once per state and viewer."""
-        return view_of(state, viewer).json_bytes()
 
     async def current(self) -> Match:
         """The match as committed now (one load, shared by concurrent callers)."""
