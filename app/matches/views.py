@@ -176,11 +176,6 @@ def view_of(match: Match, seat: Seat | None) -> View:
     return cached
 
 
-def view_json(match: Match, seat: Seat | None) -> dict[str, JSON]:
-    """`view_of(match, seat).to_json()`, built once per state and viewer (do not modify it)."""
-    return view_of(match, seat).to_json()
-
-
 def _build(match: Match, seat: Seat | None) -> View:
     draft = match.draft if match.draft is not None and match.draft.seat == seat else None
     info = None

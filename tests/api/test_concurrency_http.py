@@ -20,7 +20,7 @@ from fastapi import FastAPI
 from app.games.registry import GAMES
 from app.matches.fold import fold, new_match
 from app.matches.settings import stored_settings
-from app.matches.views import view_json
+from app.matches.views import view_of
 from tests.api.conftest import started
 from tests.api.helpers import Table, new_table
 
@@ -102,7 +102,7 @@ async def _check_against_replay(processes: list[Process], table: Table, game: st
     truth = fold(new_match(table.match_id, rules, table.players, stored_settings(record.settings)), stored)
     for _, client in processes:
         for seat in range(table.players):
-            assert await on(table, client).view(seat) == normal(view_json(truth, seat))
+            assert await on(table, client).view(seat) == normal(view_of(truth, seat).to_json())
     if summary["status"] == "finished":
         outcome = rules.outcome(truth.state)
         assert outcome is not None and list(outcome.scores) == summary["scores"]

@@ -23,7 +23,7 @@ from app.games.codec import JSON, to_json
 from app.games.registry import GAMES
 from app.matches.fold import Match, fold, new_match
 from app.matches.settings import stored_settings
-from app.matches.views import record_of, view_json
+from app.matches.views import record_of, view_of
 
 Record = tuple[int | None, str, Any]
 """(viewer seat or None, kind, JSON body) of one response or frame a viewer received."""
@@ -100,7 +100,7 @@ class Truth:
 
     def view(self, seq: int, seat: int | None) -> Any:
         assert seq in self.at, f"seq {seq} does not end a commit"
-        return normal(view_json(self.at[seq], seat))
+        return normal(view_of(self.at[seq], seat).to_json())
 
     def event(self, seq: int, seat: int | None) -> Any:
         return normal(record_of(self.game, self.envelopes[seq - 1], seat).to_json()["data"])
