@@ -20,6 +20,7 @@ from typing import Any
 
 from app.bots import mount_drago, yutaka
 from app.games.core import Game
+from app.games.playout import Advance, advancer
 from app.games.registry import GAMES
 from app.games.samplers import SAMPLERS, Sampler
 
@@ -37,9 +38,12 @@ class Kit:
     rollout_depth: int  # ismcts's random decisions after the tree before evaluating
 
     def apply(self, state: Any, seat: int, action: Any, rng: random.Random) -> Any:
-        for event in self.game.decide(state, seat, action, rng):
-            state = self.game.evolve(state, event)
-        return state
+        """The state after `seat`'s `action`, chance included (the game's `advance`, no events)."""
+        return self.advance(state, seat, action, rng, None)
+
+    @property
+    def advance(self) -> Advance:
+        return advancer(self.game)
 
     def lead(self, state: Any, seat: int) -> float:
         """`seat`'s potential minus the best other seat's: what greedy maximises."""

@@ -81,6 +81,11 @@ class MountDrago:
     def decide(self, s: State, seat: int, action: Action, rng: random.Random) -> tuple[Event, ...]:
         return rules.decide(s, seat, action, rng)
 
+    def advance(
+        self, s: State, seat: int, action: Action, rng: random.Random, log: list[Event] | None = None
+    ) -> State:
+        return rules.advance(s, seat, action, rng, log)
+
     def outcome(self, s: State) -> Outcome | None:
         return rules.outcome(s)
 

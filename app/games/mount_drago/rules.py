@@ -23,6 +23,7 @@ from app.games.mount_drago.events import (
     CardsDiscarded,
     CardsDrawn,
     DrawPileReshuffled,
+    EndReason,
     Event,
     GameEnded,
     RiderSettled,
@@ -30,17 +31,37 @@ from app.games.mount_drago.events import (
     TurnEnded,
     TurnPassed,
 )
-from app.games.mount_drago.state import CHOOSE_RIDER, DISCARD, OVER, PLAY, State, without
+from app.games.mount_drago.state import (
+    CHOOSE_RIDER,
+    DISCARD,
+    OVER,
+    PLAY,
+    Draft,
+    State,
+    add_scores,
+    discard_cards,
+    draw_cards,
+    end_game,
+    freeze,
+    pass_turn,
+    play_card,
+    reshuffle,
+    settle_rider,
+    thaw,
+    without,
+)
 from app.games.mount_drago.track import SpaceKind
 
 # Decision (docs/rules.md §1.4.5): the summit discard pile joins the reshuffled draw pile.
 RESHUFFLE_SUMMIT_DISCARDS: Final = True
 SUMMIT_DRAGONS_TO_END: Final = 3  # the game ends when the third dragon reaches the summit
 
-_PLAY: Final = tuple(Play(c) for c in CARDS)  # legal actions are shared objects, indexed by code
-_DISCARD_ONE: Final = tuple(Discard((c,)) for c in CARDS)
-_END_TURN: Final = EndTurn()
-_CHOICES: Final = (ChooseRider("keep"), ChooseRider("switch"))
+_BLUE: Final = SpaceKind.BLUE  # module constants: reading a member off an enum class is slower
+_GREEN: Final = SpaceKind.GREEN
+PLAYS: Final = tuple(Play(c) for c in CARDS)  # legal actions are shared objects, indexed by code
+DISCARD_ONE: Final = tuple(Discard((c,)) for c in CARDS)
+END_TURN: Final = EndTurn()
+CHOICES: Final = (ChooseRider("keep"), ChooseRider("switch"))
 for _cls in (Play, Discard, EndTurn, ChooseRider):
     encode_once(_cls)  # so every view's legal_actions reuse their JSON
 
@@ -53,17 +74,17 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if seat != state.current or state.phase == OVER:
         return ()
     if state.phase == PLAY:
-        return tuple(_PLAY[c] for c in _distinct(state.hands[seat]))
+        return tuple(map(PLAYS.__getitem__, dict.fromkeys(state.hands[seat])))  # hands are sorted
     if state.phase == CHOOSE_RIDER:
-        return _CHOICES
+        return CHOICES
     ss, pos = state.track.summit_start, state.positions
-    found = [_DISCARD_ONE[c] for c in _distinct(state.hands[seat]) if pos[c // MAX_VALUE] >= ss]
-    return (*found, _END_TURN)
+    found = [DISCARD_ONE[c] for c in dict.fromkeys(state.hands[seat]) if pos[c // MAX_VALUE] >= ss]
+    return (*found, END_TURN)
 
 
 def finish_action(state: State, seat: int) -> Action | None:
     """`end_turn` when `seat` may end its turn now (the discard step), else None."""
-    return _END_TURN if state.phase == DISCARD and seat == state.current else None
+    return END_TURN if state.phase == DISCARD and seat == state.current else None
 
 
 def is_barrier(event: Event) -> bool:
@@ -83,24 +104,43 @@ def winners(scores: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def decide(state: State, seat: int, action: Action, rng: random.Random) -> tuple[Event, ...]:
-    if state.phase == OVER:
+    log: list[Event] = []
+    _act(thaw(state), seat, action, rng, log)
+    return tuple(log)
+
+
+def advance(
+    state: State, seat: int, action: Action, rng: random.Random, log: list[Event] | None = None
+) -> State:
+    """The state after `seat`'s `action`: `decide` and `evolve` in one go (the same checks, the
+    same dice, the same state as folding the events), appending the events to `log` when one is
+    given; without a log none are built, which is what playouts and searches want."""
+    draft = thaw(state)
+    _act(draft, seat, action, rng, log)
+    return freeze(draft)
+
+
+def _act(d: Draft, seat: int, action: Action, rng: random.Random, log: list[Event] | None) -> None:
+    if d.phase == OVER:
         raise IllegalAction(GAME_OVER, "The game is over.", "game_over")
-    if seat != state.current:
-        raise IllegalAction(NOT_YOUR_TURN, f"It is seat {state.current}'s turn, not yours.")
+    if seat != d.current:
+        raise IllegalAction(NOT_YOUR_TURN, f"It is seat {d.current}'s turn, not yours.")
     if isinstance(action, Play):
-        _expect(state, PLAY, action)
-        return _play(state, seat, code_of(action.card), rng)
-    if isinstance(action, ChooseRider):
-        _expect(state, CHOOSE_RIDER, action)
-        return _choose(state, seat, action.choice, rng)
-    if isinstance(action, Discard):
-        _expect(state, DISCARD, action)
-        return _discard(state, seat, action)
-    if isinstance(action, EndTurn):
-        _expect(state, DISCARD, action)
-        hand = state.hands[seat]
-        return tuple(_end_turn(state, seat, hand, state.piles, state.scores, state.scored, rng))
-    raise IllegalAction(ILLEGAL, f"Unknown action {action!r}.", "unknown_action")
+        _expect(d, PLAY, action)
+        _play(d, seat, code_of(action.card), rng, log)
+    elif isinstance(action, ChooseRider):
+        _expect(d, CHOOSE_RIDER, action)
+        _settle(
+            d, seat, d.pending, "last_place", "under" if action.choice == "keep" else "switched", rng, log
+        )
+    elif isinstance(action, Discard):
+        _expect(d, DISCARD, action)
+        _discard(d, seat, action, log)
+    elif isinstance(action, EndTurn):
+        _expect(d, DISCARD, action)
+        _end_turn(d, seat, rng, log)
+    else:
+        raise IllegalAction(ILLEGAL, f"Unknown action {action!r}.", "unknown_action")
 
 
 _WAITING_FOR: Final = {
@@ -110,94 +150,63 @@ _WAITING_FOR: Final = {
 }
 
 
-def _expect(state: State, phase: str, action: Action) -> None:
-    if state.phase != phase:
-        raise IllegalAction(
-            ILLEGAL, f"You cannot {action.TYPE} now. {_WAITING_FOR[state.phase]}", "wrong_phase"
-        )
+def _expect(d: Draft, phase: str, action: Action) -> None:
+    if d.phase != phase:
+        raise IllegalAction(ILLEGAL, f"You cannot {action.TYPE} now. {_WAITING_FOR[d.phase]}", "wrong_phase")
 
 
-def _play(state: State, seat: int, code: int, rng: random.Random) -> tuple[Event, ...]:
-    hand = state.hands[seat]
-    if code not in hand:
+def _play(d: Draft, seat: int, code: int, rng: random.Random, log: list[Event] | None) -> None:
+    if code not in d.hands[seat]:
         raise IllegalAction(ILLEGAL, f"You do not hold the card {CARDS[code]}.", "card_not_in_hand")
-    d = code // MAX_VALUE
-    positions = state.positions
-    frm = positions[d]
-    to = min(frm + VALUE_OF[code], state.track.last)  # movement beyond the last space is lost
-    events: list[Event] = [CardPlayed(seat, CARDS[code], frm, to)]
-    riders = state.riders
-    if d in riders:
-        owner = riders.index(d)
-        result: Literal["under", "on_top"] = "on_top" if owner == seat else "under"
-        settled = RiderSettled(
-            seat, CARDS[code], "own" if owner == seat else "opponent", result, DRAGONS[riders[seat]]
-        )
-    elif frm == min(positions):  # unridden and last (ties count): the player chooses
-        return tuple(events)
-    else:
-        settled = RiderSettled(seat, CARDS[code], "unridden", "switched", DRAGONS[d])
-    events.append(settled)
-    moved = (*positions[:d], to, *positions[d + 1 :])
-    i = hand.index(code)
-    _resolve(state, seat, code, settled.result, frm, moved, hand[:i] + hand[i + 1 :], rng, events)
-    return tuple(events)
+    dragon = code // MAX_VALUE
+    positions = d.positions
+    frm = positions[dragon]
+    last = frm == min(positions)  # before the move (ties count)
+    to = min(frm + VALUE_OF[code], d.track.last)  # movement beyond the last space is lost
+    if log is not None:
+        log.append(CardPlayed(seat, CARDS[code], frm, to))
+    play_card(d, seat, code, frm, to)
+    riders = d.riders
+    if dragon in riders:
+        own = riders.index(dragon) == seat
+        _settle(d, seat, code, "own" if own else "opponent", "on_top" if own else "under", rng, log)
+    elif not last:
+        _settle(d, seat, code, "unridden", "switched", rng, log)
+    # else: unridden and last, the player chooses (`choose_rider`)
 
 
-def _choose(state: State, seat: int, choice: str, rng: random.Random) -> tuple[Event, ...]:
-    code = state.pending
-    d = code // MAX_VALUE
-    if choice == "keep":
-        settled = RiderSettled(seat, CARDS[code], "last_place", "under", DRAGONS[state.riders[seat]])
-    else:
-        settled = RiderSettled(seat, CARDS[code], "last_place", "switched", DRAGONS[d])
-    events: list[Event] = [settled]
-    _resolve(
-        state, seat, code, settled.result, state.pending_from, state.positions, state.hands[seat], rng, events
-    )
-    return tuple(events)
-
-
-def _resolve(
-    state: State,
+def _settle(
+    d: Draft,
     seat: int,
     code: int,
-    result: str,
-    frm: int,
-    positions: tuple[int, ...],
-    hand: tuple[int, ...],
+    reason: Literal["opponent", "own", "unridden", "last_place"],
+    result: Literal["under", "on_top", "switched"],
     rng: random.Random,
-    events: list[Event],
+    log: list[Event] | None,
 ) -> None:
-    """Score, then end the game or the turn (unless summit cards may be discarded), once the
-    played card `code` is settled as `result`; `positions` and `hand` are as after the move."""
-    d = code // MAX_VALUE
-    riders, piles = state.riders, state.piles
-    pile = piles[seat]
-    if result == "switched":
-        riders = (*riders[:seat], d, *riders[seat + 1 :])
-    pile = (code, *pile) if result == "under" else (*pile, code)
-    piles = (*piles[:seat], pile, *piles[seat + 1 :])
-
-    track = state.track
+    """Settle the played card `code` as `result`, score, then end the game or the turn (unless
+    summit cards may be discarded)."""
+    if log is not None:
+        rider = code // MAX_VALUE if result == "switched" else d.riders[seat]
+        log.append(RiderSettled(seat, CARDS[code], reason, result, DRAGONS[rider]))
+    settle_rider(d, seat, code, result)
+    positions = d.positions
+    track = d.track
     ss = track.summit_start
-    scores = state.scores
-    to = positions[d]
-    kind = _scoring_kind(track.kinds[to], frm, to, ss)
+    to = positions[code // MAX_VALUE]
+    kind = _scoring_kind(track.kinds[to], d.pending_from, to, ss)
     if kind is not None:
         table = track.small if kind == "blue" else track.large
-        changes = _changes(state, tuple(table[positions[r]] for r in riders))
-        events.append(Scored(kind, changes))
-        scores = tuple(a + b for a, b in zip(scores, changes, strict=True))
+        changes = _changes(d, tuple([table[positions[r]] for r in d.riders]))
+        if log is not None:
+            log.append(Scored(kind, changes))
+        add_scores(d, changes)
         if kind == "summit" and sum(p >= ss for p in positions) >= SUMMIT_DRAGONS_TO_END:
-            events.append(GameEnded(scores, winners(scores), "third_dragon_on_summit"))
+            _end_game(d, "third_dragon_on_summit", log)
             return
-        scored = state.options.zero_scoring_counts or any(changes)
-    else:
-        scored = False
-    if state.options.explicit_end_turn or any(positions[c // MAX_VALUE] >= ss for c in hand):
+    if d.options.explicit_end_turn or any(positions[c // MAX_VALUE] >= ss for c in d.hands[seat]):
         return  # the player may discard summit cards, then ends the turn
-    events.extend(_end_turn(state, seat, hand, piles, scores, scored, rng))
+    _end_turn(d, seat, rng, log)
 
 
 def _scoring_kind(kind: SpaceKind, frm: int, to: int, ss: int) -> Literal["blue", "green", "summit"] | None:
@@ -205,110 +214,95 @@ def _scoring_kind(kind: SpaceKind, frm: int, to: int, ss: int) -> Literal["blue"
         return None
     if to >= ss:
         return "summit"  # first entry into any summit space
-    if kind is SpaceKind.BLUE:
+    if kind is _BLUE:
         return "blue"
-    if kind is SpaceKind.GREEN:
+    if kind is _GREEN:
         return "green"
     return None
 
 
-def _changes(state: State, raw: tuple[int, ...]) -> tuple[int, ...]:
-    if not state.options.negative_floor:
+def _changes(d: Draft, raw: tuple[int, ...]) -> tuple[int, ...]:
+    if not d.options.negative_floor:
         return raw
     # a negative change applies only if the total stays ≥ 0; otherwise the total is left unchanged
-    return tuple(0 if c < 0 and t + c < 0 else c for c, t in zip(raw, state.scores, strict=True))
+    return tuple([0 if c < 0 and t + c < 0 else c for c, t in zip(raw, d.scores, strict=True)])
 
 
-def _discard(state: State, seat: int, action: Discard) -> tuple[Event, ...]:
+def _end_game(d: Draft, reason: EndReason, log: list[Event] | None) -> None:
+    if log is not None:
+        log.append(GameEnded(d.scores, winners(d.scores), reason))
+    end_game(d, reason)
+
+
+def _discard(d: Draft, seat: int, action: Discard, log: list[Event] | None) -> None:
     if not action.cards:
         raise IllegalAction(ILLEGAL, "Name at least one card to discard.", "empty_discard")
     cs = tuple(sorted(code_of(c) for c in action.cards))
     for c in cs:
-        if state.positions[c // MAX_VALUE] < state.track.summit_start:
+        if d.positions[c // MAX_VALUE] < d.track.summit_start:
             raise IllegalAction(
                 ILLEGAL,
                 f"You can only discard cards of dragons on the summit; the {DRAGONS[c // MAX_VALUE]} dragon "
                 "is not there.",
                 "dragon_not_on_summit",
             )
-    if without(state.hands[seat], cs) is None:
+    hand = without(d.hands[seat], cs)
+    if hand is None:
         raise IllegalAction(ILLEGAL, "You do not hold all of these cards.", "card_not_in_hand")
-    return (CardsDiscarded(seat, cards(cs)),)
+    if log is not None:
+        log.append(CardsDiscarded(seat, cards(cs)))
+    discard_cards(d, seat, hand, cs)
 
 
-class _Supply:
-    """The draw pile and the cards a reshuffle would take, while one decision draws."""
-
-    __slots__ = ("discards", "pile", "piles")
-
-    def __init__(self, pile: tuple[int, ...], discards: tuple[int, ...], piles: tuple[tuple[int, ...], ...]):
-        self.pile, self.discards, self.piles = pile, discards, piles
-
-    def draw(self, seat: int, n: int, rng: random.Random, events: list[Event]) -> int:
-        got = self.pile[:n]
-        self.pile = self.pile[len(got) :]
-        if got:
-            events.append(CardsDrawn(seat, cards(got)))
-        missing = n - len(got)
-        if missing <= 0:
-            return len(got)
-        pool = [c for p in self.piles for c in p[:-1]]  # rider piles give all but their top card
-        if RESHUFFLE_SUMMIT_DISCARDS:
-            pool.extend(self.discards)
-            self.discards = ()
-        if not pool:
-            return len(got)  # draw what exists
-        rng.shuffle(pool)
-        events.append(DrawPileReshuffled(cards(pool), RESHUFFLE_SUMMIT_DISCARDS))
-        self.piles = tuple(p[-1:] for p in self.piles)
-        more, self.pile = tuple(pool[:missing]), tuple(pool[missing:])
-        if more:
-            events.append(CardsDrawn(seat, cards(more)))
-        return len(got) + len(more)
+def _draw(d: Draft, seat: int, n: int, rng: random.Random, log: list[Event] | None) -> int:
+    """`seat` draws up to `n` cards, reshuffling when the pile runs out; how many it got."""
+    got = d.draw_pile[:n]
+    if got:
+        if log is not None:
+            log.append(CardsDrawn(seat, cards(got)))
+        draw_cards(d, seat, got)
+    missing = n - len(got)
+    if missing <= 0:
+        return len(got)
+    pool = [c for p in d.piles for c in p[:-1]]  # rider piles give all but their top card
+    if RESHUFFLE_SUMMIT_DISCARDS:
+        pool.extend(d.discard_pile)
+    if not pool:
+        return len(got)  # draw what exists
+    rng.shuffle(pool)
+    if log is not None:
+        log.append(DrawPileReshuffled(cards(pool), RESHUFFLE_SUMMIT_DISCARDS))
+    reshuffle(d, tuple(pool), RESHUFFLE_SUMMIT_DISCARDS)
+    more = d.draw_pile[:missing]
+    if more:
+        if log is not None:
+            log.append(CardsDrawn(seat, cards(more)))
+        draw_cards(d, seat, more)
+    return len(got) + len(more)
 
 
-def _end_turn(
-    state: State,
-    seat: int,
-    hand: tuple[int, ...],
-    piles: tuple[tuple[int, ...], ...],
-    scores: tuple[int, ...],
-    scored: bool,
-    rng: random.Random,
-) -> list[Event]:
-    """The draw step, then the turn passes to the next seat that can play (docs/rules.md §1.4.5, §1.4.7).
-
-    `hand`, `piles` and `scores` are as the turn left them (they may not be folded into `state` yet).
-    """
-    events: list[Event] = []
-    supply = _Supply(state.draw_pile, state.discard_pile, piles)
-    if not scored:
+def _end_turn(d: Draft, seat: int, rng: random.Random, log: list[Event] | None) -> None:
+    """The draw step, then the turn passes to the next seat that can play (docs/rules.md §1.4.5, §1.4.7)."""
+    hand = d.hands[seat]
+    if not d.scored:
         need = HAND_SIZE - len(hand)
-    elif not hand and (state.options.refill_after_discard_empty or not state.discarded):
+    elif not hand and (d.options.refill_after_discard_empty or not d.discarded):
         need = HAND_SIZE
     else:
         need = 0
-    sizes = [len(h) for h in state.hands]
-    sizes[seat] = len(hand) + (supply.draw(seat, need, rng, events) if need > 0 else 0)
-    n = state.players
+    if need > 0:
+        _draw(d, seat, need, rng, log)
+    n = d.players
     nxt = (seat + 1) % n
-    events.append(TurnEnded(seat, nxt))
+    if log is not None:
+        log.append(TurnEnded(seat, nxt))
+    pass_turn(d, nxt)
     for _ in range(n):
-        if sizes[nxt] or supply.draw(nxt, HAND_SIZE, rng, events):
-            return events
+        if d.hands[nxt] or _draw(d, nxt, HAND_SIZE, rng, log):
+            return
         after = (nxt + 1) % n
-        events.append(TurnPassed(nxt, after))
+        if log is not None:
+            log.append(TurnPassed(nxt, after))
+        pass_turn(d, after)
         nxt = after
-    events.append(GameEnded(scores, winners(scores), "no_player_can_play"))
-    return events
-
-
-def _distinct(hand: tuple[int, ...]) -> list[int]:
-    """Distinct codes of a sorted hand."""
-    out: list[int] = []
-    last = -1
-    for c in hand:
-        if c != last:
-            out.append(c)
-            last = c
-    return out
+    _end_game(d, "no_player_can_play", log)

@@ -5,6 +5,10 @@ rider piles are tuples from bottom to top (the top card's dragon is the dragon i
 the draw pile is a tuple from the top. `evolve` trusts `decide` for the rules but checks that
 each event fits the state (right cards on top of the pile, cards in hand), so a corrupt event
 stream fails loudly instead of folding into nonsense. It never rolls dice.
+
+`Draft` is the state's mutable twin: `evolve` and the decider (`rules`) change a draft through the
+mutators here (`play_card`, `settle_rider`, …: one per fact), so both say in one place what a fact
+does to a state, and a decision that causes several facts copies the state once.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from app.games.frozen import replace
+from app.games import frozen
 from app.games.mount_drago.cards import DRAGONS, code_of, codes, dragon_of
 from app.games.mount_drago.events import (
     CardPlayed,
@@ -79,12 +83,48 @@ def initial_state(event: GameStarted) -> State:
     )
 
 
+class Draft:
+    """A mutable twin of `State` (the same slots): what one decision or one event changes in place
+    before `freeze` turns it into the next state (`app.games.frozen`). `decide` runs the rules on a
+    draft, and the mutators below are the only place that says how each fact changes a state, for
+    `decide` and `evolve` alike."""
+
+    __slots__ = State.__slots__
+    players: int
+    options: Options
+    track: Track
+    positions: tuple[int, ...]
+    riders: tuple[int, ...]
+    piles: tuple[tuple[int, ...], ...]
+    hands: tuple[tuple[int, ...], ...]
+    draw_pile: tuple[int, ...]
+    discard_pile: tuple[int, ...]
+    scores: tuple[int, ...]
+    current: int
+    phase: Phase
+    pending: int
+    pending_from: int
+    scored: bool
+    discarded: bool
+    end_reason: EndReason | None
+
+
+def thaw(state: State) -> Draft:
+    return frozen.thaw(state, Draft)
+
+
+def freeze(draft: Draft) -> State:
+    return frozen.freeze(draft, State)
+
+
 def evolve(state: State, event: Event) -> State:
     try:
         step = _STEPS[type(event)]
     except KeyError:
         raise ValueError(f"{type(event).__name__} cannot be applied to a running match") from None
-    return step(state, event)
+    draft = thaw(state)
+    step(draft, event)
+    return freeze(draft)
 
 
 def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -102,73 +142,116 @@ def without(hand: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...] 
     return tuple(rest)
 
 
-def _card_played(s: State, e: CardPlayed) -> State:
+# The mutators: one per fact, with the fact's contents as engine codes.
+
+
+def play_card(d: Draft, seat: int, code: int, frm: int, to: int) -> None:
+    """`seat` played `code` (held), moving its dragon from `frm` to `to`; the rider is pending."""
+    hand = d.hands[seat]
+    i = hand.index(code)
+    d.hands = _set(d.hands, seat, hand[:i] + hand[i + 1 :])
+    d.positions = _set(d.positions, dragon_of(code), to)
+    d.phase = CHOOSE_RIDER
+    d.pending = code
+    d.pending_from = frm
+
+
+def settle_rider(d: Draft, seat: int, code: int, result: str) -> None:
+    """The played card goes under `seat`'s pile or on top; on `switched`, `seat` rides its dragon."""
+    pile = d.piles[seat]
+    d.piles = _set(d.piles, seat, (code, *pile) if result == "under" else (*pile, code))
+    if result == "switched":
+        d.riders = _set(d.riders, seat, dragon_of(code))
+    d.phase = DISCARD
+    d.pending = NO_CARD
+
+
+def add_scores(d: Draft, changes: tuple[int, ...]) -> None:
+    d.scores = tuple([a + b for a, b in zip(d.scores, changes, strict=True)])
+    d.scored = d.scored or d.options.zero_scoring_counts or any(changes)
+
+
+def discard_cards(d: Draft, seat: int, hand: tuple[int, ...], cs: tuple[int, ...]) -> None:
+    """`seat`, whose hand is now `hand`, discarded `cs` onto the summit discard pile."""
+    d.hands = _set(d.hands, seat, hand)
+    d.discard_pile = d.discard_pile + cs
+    d.discarded = True
+
+
+def draw_cards(d: Draft, seat: int, cs: tuple[int, ...]) -> None:
+    """`seat` drew `cs`, the top of the draw pile."""
+    d.hands = _set(d.hands, seat, tuple(sorted(d.hands[seat] + cs)))
+    d.draw_pile = d.draw_pile[len(cs) :]
+
+
+def reshuffle(d: Draft, pile: tuple[int, ...], summit_discards: bool) -> None:
+    """The empty draw pile became `pile`: the rider piles gave all but their top card."""
+    d.draw_pile = pile
+    if summit_discards:
+        d.discard_pile = ()
+    d.piles = tuple([p[-1:] for p in d.piles])
+
+
+def pass_turn(d: Draft, next_seat: int) -> None:
+    d.current = next_seat
+    d.phase = PLAY
+    d.scored = False
+    d.discarded = False
+
+
+def end_game(d: Draft, reason: EndReason) -> None:
+    d.phase = OVER
+    d.end_reason = reason
+
+
+# `evolve`'s steps: each checks that its event fits the state, then applies its mutator.
+
+
+def _card_played(d: Draft, e: CardPlayed) -> None:
     code = code_of(e.card)
-    d = dragon_of(code)
-    hand = without(s.hands[e.seat], (code,))
-    if hand is None or s.positions[d] != e.from_space:
+    if code not in d.hands[e.seat] or d.positions[dragon_of(code)] != e.from_space:
         raise ValueError("card_played does not fit the state")
-    return replace(
-        s,
-        hands=_set(s.hands, e.seat, hand),
-        positions=_set(s.positions, d, e.to_space),
-        phase=CHOOSE_RIDER,
-        pending=code,
-        pending_from=e.from_space,
-    )
+    play_card(d, e.seat, code, e.from_space, e.to_space)
 
 
-def _rider_settled(s: State, e: RiderSettled) -> State:
-    code = code_of(e.card)
-    pile = s.piles[e.seat]
-    pile = (code, *pile) if e.result == "under" else (*pile, code)
-    riders = _set(s.riders, e.seat, dragon_of(code)) if e.result == "switched" else s.riders
-    return replace(s, piles=_set(s.piles, e.seat, pile), riders=riders, phase=DISCARD, pending=NO_CARD)
+def _rider_settled(d: Draft, e: RiderSettled) -> None:
+    settle_rider(d, e.seat, code_of(e.card), e.result)
 
 
-def _scored(s: State, e: Scored) -> State:
-    scores = tuple(a + b for a, b in zip(s.scores, e.changes, strict=True))
-    counts = s.scored or s.options.zero_scoring_counts or any(e.changes)
-    return replace(s, scores=scores, scored=counts)
+def _scored(d: Draft, e: Scored) -> None:
+    add_scores(d, e.changes)
 
 
-def _cards_discarded(s: State, e: CardsDiscarded) -> State:
+def _cards_discarded(d: Draft, e: CardsDiscarded) -> None:
     cs = codes(e.cards)
-    hand = without(s.hands[e.seat], cs)
+    hand = without(d.hands[e.seat], cs)
     if hand is None:
         raise ValueError("cards_discarded does not fit the state")
-    return replace(s, hands=_set(s.hands, e.seat, hand), discard_pile=s.discard_pile + cs, discarded=True)
+    discard_cards(d, e.seat, hand, cs)
 
 
-def _cards_drawn(s: State, e: CardsDrawn) -> State:
+def _cards_drawn(d: Draft, e: CardsDrawn) -> None:
     cs = codes(e.cards)
-    k = len(cs)
-    if s.draw_pile[:k] != cs:
+    if d.draw_pile[: len(cs)] != cs:
         raise ValueError("cards_drawn does not match the top of the draw pile")
-    hand = tuple(sorted(s.hands[e.seat] + cs))
-    return replace(s, hands=_set(s.hands, e.seat, hand), draw_pile=s.draw_pile[k:])
+    draw_cards(d, e.seat, cs)
 
 
-def _reshuffled(s: State, e: DrawPileReshuffled) -> State:
-    if s.draw_pile:
+def _reshuffled(d: Draft, e: DrawPileReshuffled) -> None:
+    if d.draw_pile:
         raise ValueError("draw_pile_reshuffled while the draw pile is not empty")
-    return replace(
-        s,
-        draw_pile=codes(e.draw_pile),
-        discard_pile=() if e.summit_discards else s.discard_pile,
-        piles=tuple(p[-1:] for p in s.piles),
-    )
+    reshuffle(d, codes(e.draw_pile), e.summit_discards)
 
 
-def _turn_over(s: State, e: TurnEnded | TurnPassed) -> State:
-    return replace(s, current=e.next_seat, phase=PLAY, scored=False, discarded=False)
+def _turn_over(d: Draft, e: TurnEnded | TurnPassed) -> None:
+    pass_turn(d, e.next_seat)
 
 
-def _game_ended(s: State, e: GameEnded) -> State:
-    return replace(s, phase=OVER, end_reason=e.reason)
+def _game_ended(d: Draft, e: GameEnded) -> None:
+    end_game(d, e.reason)
 
 
-_STEPS: Final[dict[type, Callable[[State, Any], State]]] = {
+_STEPS: Final[dict[type, Callable[[Draft, Any], None]]] = {
     CardPlayed: _card_played,
     RiderSettled: _rider_settled,
     Scored: _scored,

@@ -62,7 +62,7 @@ class Setup:
 def deal(options: Options, rng: random.Random, setup: Mapping[str, Any] | None = None) -> GameStarted:
     """Return the `game_started` event of a new match."""
     try:
-        fixed = from_json(Setup, {} if setup is None else setup, "setup")
+        fixed = Setup() if setup is None else from_json(Setup, setup, "setup")
     except DecodeError as e:
         raise InvalidOptions(str(e), e.path) from None
     decks = _decks(fixed.decks, rng)
@@ -105,15 +105,18 @@ def _tiles(
     fixed_aside: tuple[Tile, ...] | None,
     rng: random.Random,
 ) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
-    full = Counter(options.tiles())
-    pool = full.copy()
-    what = "the match's tile set"
-    for i, row in enumerate(fixed_islands or ()):
-        for slot, tile in enumerate(row):
-            _take(pool, full, tile, f"setup.islands[{i}][{slot}]", what)
-    for j, tile in enumerate(fixed_aside or ()):
-        _take(pool, full, tile, f"setup.set_aside[{j}]", what)
-    rest = list(pool.elements())
+    if fixed_islands is None and fixed_aside is None:
+        rest = list(options.tiles())  # what `pool.elements()` below gives with nothing taken
+    else:
+        full = Counter(options.tiles())
+        pool = full.copy()
+        what = "the match's tile set"
+        for i, row in enumerate(fixed_islands or ()):
+            for slot, tile in enumerate(row):
+                _take(pool, full, tile, f"setup.islands[{i}][{slot}]", what)
+        for j, tile in enumerate(fixed_aside or ()):
+            _take(pool, full, tile, f"setup.set_aside[{j}]", what)
+        rest = list(pool.elements())
     rng.shuffle(rest)  # what the setup left open is dealt at random
     islands = fixed_islands
     if islands is None:

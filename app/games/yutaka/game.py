@@ -151,6 +151,11 @@ class YutakaGame:
     def decide(self, s: State, seat: int, action: Action, rng: random.Random) -> tuple[Event, ...]:
         return rules.decide(s, seat, action)  # no chance after the deal: draws take the dealt order
 
+    def advance(
+        self, s: State, seat: int, action: Action, rng: random.Random, log: list[Event] | None = None
+    ) -> State:
+        return rules.advance(s, seat, action, log)
+
     def outcome(self, s: State) -> Outcome | None:
         return rules.outcome(s)
 

@@ -11,6 +11,7 @@ parses again to itself, so stored options can be re-validated at any time. Refus
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -124,7 +125,13 @@ class Options:
 
     def tiles(self) -> tuple[Tile, ...]:
         """The 25 tiles of this match in canonical order."""
-        return tuple(Tile(t, v) for t in TILE_TYPES for v in self.tile_values.of(t))
+        return _tiles(self.tile_values)
+
+
+@functools.lru_cache(maxsize=64)
+def _tiles(values: TileValues) -> tuple[Tile, ...]:
+    """The tiles with these values, made once: every match with them shares the objects."""
+    return tuple(Tile(t, v) for t in TILE_TYPES for v in values.of(t))
 
 
 def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:

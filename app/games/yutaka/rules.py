@@ -8,6 +8,7 @@ and how it is ended (the option explicit_end_turn makes every turn end with `end
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
@@ -15,43 +16,109 @@ from typing import Final
 from app.games.codec import to_json
 from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN, IllegalAction, Outcome
 from app.games.yutaka.actions import Action, EndTurn, Play, Reveal
-from app.games.yutaka.components import DECK, ISLANDS, MAX_CARDS_PER_SIDE, SLOTS_PER_ISLAND, Card, CardKind
+from app.games.yutaka.components import (
+    DECK,
+    ISLANDS,
+    MAX_CARDS_PER_SIDE,
+    SLOTS_PER_ISLAND,
+    Card,
+    CardKind,
+)
 from app.games.yutaka.events import CardDrawn, CardPlayed, Event, GameEnded, TileRevealed, TurnConfirmed
 from app.games.yutaka.scoring import score_game
-from app.games.yutaka.state import Phase, State, evolve, other, revealable, to_act
+from app.games.yutaka.state import (
+    CONFIRM,
+    DRAW,
+    DYNAMITE,
+    EQUIPMENT,
+    OPENING,
+    OVER,
+    PLAY,
+    REVEAL,
+    Draft,
+    Phase,
+    State,
+    StateLike,
+    confirm_turn,
+    draw_card,
+    end_game,
+    freeze,
+    other,
+    play_card,
+    reveal_tile,
+    revealable,
+    revealable_tiles,
+    thaw,
+    to_act,
+)
 
 # Legal actions are shared objects (their JSON is encoded once): every play of every card of the
 # deck onto every island, every reveal, and end_turn.
-_PLAYS: Final[Mapping[Card, tuple[Play, ...]]] = MappingProxyType(
+PLAYS: Final[Mapping[Card, tuple[Play, ...]]] = MappingProxyType(
     {card: tuple(Play(card, i) for i in range(ISLANDS)) for card in DECK}
 )
-_REVEALS: Final = tuple(tuple(Reveal(i, s) for s in range(SLOTS_PER_ISLAND)) for i in range(ISLANDS))
-_END_TURN: Final = EndTurn()
+REVEALS: Final = tuple(tuple(Reveal(i, s) for s in range(SLOTS_PER_ISLAND)) for i in range(ISLANDS))
+END_TURN: Final = EndTurn()
 
 
 def target_side(seat: int, kind: CardKind) -> int:
     """Typed cards go on the player's own side, dynamite on the opponent's."""
-    return other(seat) if kind is CardKind.DYNAMITE else seat
+    return other(seat) if kind is DYNAMITE else seat
 
 
 def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
-    if seat not in to_act(state):
+    phase = state.phase
+    if phase is PLAY or phase is CONFIRM:
+        if seat != state.turn:
+            return ()
+        if phase is CONFIRM:
+            return (END_TURN,)
+    elif (phase is OPENING or phase is REVEAL) and seat == state.revealer:
+        return _reveals(state.revealed, state.options.stacked)
+    else:
         return ()
-    if state.phase is Phase.CONFIRM:
-        return (_END_TURN,)
-    if state.phase is not Phase.PLAY:
-        return tuple(_REVEALS[i][s] for i, s in revealable(state))
+    columns = state.columns
+    own = _room(tuple(map(len, columns[seat])))
+    theirs: tuple[int, ...] | None = None
     out: list[Action] = []
-    for card in dict.fromkeys(state.hands[seat]):  # identical dynamite cards: one action each island
-        side = state.columns[target_side(seat, card.kind)]
-        plays = _PLAYS[card]
-        out.extend(plays[i] for i in range(ISLANDS) if len(side[i]) < MAX_CARDS_PER_SIDE)
+    for plays, dynamite in _distinct_plays(state.hands[seat]):
+        islands = own
+        if dynamite:  # played on the opponent's side
+            if theirs is None:
+                theirs = _room(tuple(map(len, columns[other(seat)])))
+            islands = theirs
+        out.extend(plays if len(islands) == ISLANDS else [plays[i] for i in islands])
     return tuple(out)
+
+
+# Each card's plays and whether it is dynamite, by card and by the identity of the DECK's objects
+# (engine states hold those, and hashing a card is slow); identical dynamite cards are one object.
+_BY_CARD: Final = {card: (plays, card.kind is CardKind.DYNAMITE) for card, plays in PLAYS.items()}
+_BY_ID: Final = {id(card): _BY_CARD[card] for card in DECK}
+
+
+def _distinct_plays(hand: tuple[Card, ...]) -> list[tuple[tuple[Play, ...], bool]]:
+    """The plays of each distinct card of `hand`, in hand order, and whether it is dynamite."""
+    try:
+        return [_BY_ID[i] for i in dict.fromkeys(map(id, hand))]
+    except KeyError:  # a card object not from DECK (a decoded copy): by value
+        return [_BY_CARD[card] for card in dict.fromkeys(hand)]
+
+
+@functools.cache
+def _room(lengths: tuple[int, ...]) -> tuple[int, ...]:
+    """The islands of a side whose columns have these lengths that still take a card."""
+    return tuple(i for i, n in enumerate(lengths) if n < MAX_CARDS_PER_SIDE)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reveals(revealed: tuple[tuple[bool, ...], ...], stacked: bool) -> tuple[Reveal, ...]:
+    return tuple(REVEALS[i][s] for i, s in revealable_tiles(revealed, stacked))
 
 
 def finish_action(state: State, seat: int) -> Action | None:
     """`end_turn` when `seat` must confirm its play (option explicit_end_turn), else None."""
-    return _END_TURN if state.phase is Phase.CONFIRM and seat == state.turn else None
+    return END_TURN if state.phase is CONFIRM and seat == state.turn else None
 
 
 def is_barrier(state: State, event: Event) -> bool:
@@ -64,17 +131,17 @@ def is_barrier(state: State, event: Event) -> bool:
         return declared
     assert isinstance(event, CardPlayed)
     kind = event.card.kind
-    if kind is CardKind.EQUIPMENT or state.options.explicit_end_turn:
+    if kind is EQUIPMENT or state.options.explicit_end_turn:
         return False
-    return kind is CardKind.DYNAMITE or not state.decks[event.seat]
+    return kind is DYNAMITE or not state.decks[event.seat]
 
 
 def _illegal(message: str, reason: str) -> IllegalAction:
     return IllegalAction(ILLEGAL, message, reason)
 
 
-def _check_turn(state: State, seat: int) -> None:
-    if state.phase is Phase.OVER:
+def _check_turn(state: StateLike, seat: int) -> None:
+    if state.phase is OVER:
         raise IllegalAction(GAME_OVER, "The game is over.", "game_over")
     acting = to_act(state)
     if seat not in acting:
@@ -82,19 +149,19 @@ def _check_turn(state: State, seat: int) -> None:
         raise IllegalAction(NOT_YOUR_TURN, f"It is not your decision: waiting for {who}.", "not_your_turn")
 
 
-def _check_phase(state: State, wanted: Phase) -> None:
+def _check_phase(state: StateLike, wanted: Phase) -> None:
     if state.phase is wanted:
         return
-    if state.phase is Phase.PLAY:
+    if state.phase is PLAY:
         raise _illegal("You must play a card now.", "play_expected")
-    if state.phase is Phase.CONFIRM:
+    if state.phase is CONFIRM:
         raise _illegal("You have played your card: end your turn with end_turn.", "end_turn_expected")
     raise _illegal("You must reveal a face-down tile now.", "reveal_expected")
 
 
-def _check_reveal(state: State, action: Reveal) -> None:
-    if state.phase is Phase.PLAY or state.phase is Phase.CONFIRM:
-        _check_phase(state, Phase.REVEAL)
+def _check_reveal(state: StateLike, action: Reveal) -> None:
+    if state.phase is PLAY or state.phase is CONFIRM:
+        _check_phase(state, REVEAL)
     if not (0 <= action.island < ISLANDS and 0 <= action.slot < SLOTS_PER_ISLAND):
         raise _illegal(
             f"There is no tile at island {action.island}, slot {action.slot} "
@@ -103,14 +170,14 @@ def _check_reveal(state: State, action: Reveal) -> None:
         )
     if state.revealed[action.island][action.slot]:
         raise _illegal("That tile is already face up; choose a face-down tile.", "tile_already_revealed")
-    if (action.island, action.slot) not in revealable(state):
+    if state.options.stacked and (action.island, action.slot) not in revealable(state):
         raise _illegal(
             "That tile is covered; reveal the uppermost face-down tile of an island.", "tile_covered"
         )
 
 
-def _check_play(state: State, seat: int, action: Play) -> None:
-    _check_phase(state, Phase.PLAY)
+def _check_play(state: StateLike, seat: int, action: Play) -> None:
+    _check_phase(state, PLAY)
     if action.card not in state.hands[seat]:
         raise _illegal(f"You have no {action.card} in your hand.", "card_not_in_hand")
     if not 0 <= action.island < ISLANDS:
@@ -124,49 +191,70 @@ def _check_play(state: State, seat: int, action: Play) -> None:
         )
 
 
-def _finish(state: State, events: list[Event]) -> tuple[Event, ...]:
-    """Append what closes the turn after `events` were folded into `state`."""
-    if state.phase is Phase.DRAW:
-        events.append(CardDrawn(state.turn, state.decks[state.turn][0]))
-    elif state.phase is Phase.OVER:
-        final = score_game(state.columns, state.islands, state.options.tie_break)
-        events.append(
-            GameEnded(
-                islands=final.islands,
-                totals=final.totals,
-                equipment_tiles=final.equipment_tiles,
-                equipment_value=final.equipment_value,
-                winners=final.winners,
-                decided_by=final.decided_by,
-                set_aside=state.set_aside,
-            )
-        )
-    return tuple(events)
-
-
 def decide(state: State, seat: int, action: Action) -> tuple[Event, ...]:
-    _check_turn(state, seat)
-    first: Event
+    log: list[Event] = []
+    _act(thaw(state), seat, action, log)
+    return tuple(log)
+
+
+def advance(state: State, seat: int, action: Action, log: list[Event] | None = None) -> State:
+    """The state after `seat`'s `action`: `decide` and `evolve` in one go (the same checks and the
+    same state as folding the events), appending the events to `log` when one is given; without a
+    log none are built, which is what playouts and searches want."""
+    d = thaw(state)
+    _act(d, seat, action, log)
+    return freeze(d)
+
+
+def _act(d: Draft, seat: int, action: Action, log: list[Event] | None) -> None:
+    """Check `action`, apply it, then what closes the turn: the draw, or the end of the game."""
+    _check_turn(d, seat)
     if isinstance(action, Reveal):
-        _check_reveal(state, action)
-        first = TileRevealed(seat, action.island, action.slot, state.islands[action.island][action.slot])
+        _check_reveal(d, action)
+        if log is not None:
+            log.append(TileRevealed(seat, action.island, action.slot, d.islands[action.island][action.slot]))
+        reveal_tile(d, action.island, action.slot)
     elif isinstance(action, Play):
-        _check_play(state, seat, action)
-        first = CardPlayed(seat, action.card, action.island, target_side(seat, action.card.kind))
+        _check_play(d, seat, action)
+        card = action.card
+        side = target_side(seat, card.kind)
+        if log is not None:
+            log.append(CardPlayed(seat, card, action.island, side))
+        play_card(d, seat, card, action.island, side)
     elif isinstance(action, EndTurn):
-        if not state.options.explicit_end_turn:
+        if not d.options.explicit_end_turn:
             raise _illegal("Turns end by themselves in this match; play a card.", "no_explicit_end_turn")
-        _check_phase(state, Phase.CONFIRM)
-        first = TurnConfirmed(seat)
+        _check_phase(d, CONFIRM)
+        if log is not None:
+            log.append(TurnConfirmed(seat))
+        confirm_turn(d, seat)
     else:
         raise _illegal("Unknown action.", "unknown_action")
-    return _finish(evolve(state, first), [first])
+    if d.phase is DRAW:
+        if log is not None:
+            log.append(CardDrawn(d.turn, d.decks[d.turn][0]))
+        draw_card(d, d.turn)
+    elif d.phase is OVER:
+        if log is not None:
+            final = score_game(d.columns, d.islands, d.options.tie_break)
+            log.append(
+                GameEnded(
+                    islands=final.islands,
+                    totals=final.totals,
+                    equipment_tiles=final.equipment_tiles,
+                    equipment_value=final.equipment_value,
+                    winners=final.winners,
+                    decided_by=final.decided_by,
+                    set_aside=d.set_aside,
+                )
+            )
+        end_game(d)
 
 
 def outcome(state: State) -> Outcome | None:
     """Scores and winners once the last face-down island tile is revealed; `details` holds the
     per-island awards (`scoring.Award` as JSON), the tie-break figures and `decided_by`."""
-    if state.phase is not Phase.OVER:
+    if state.phase is not OVER:
         return None
     final = score_game(state.columns, state.islands, state.options.tie_break)
     details = {

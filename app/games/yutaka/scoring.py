@@ -95,37 +95,55 @@ class FinalScore:
 Column = Sequence[Card]
 
 
-def _award(t: TileType, tiles: tuple[int, ...], sides: Sequence[Column]) -> Award:
-    kind = CardKind(t.value)
-    cards = tuple(sum(1 for c in side if c.kind is kind) for side in sides)
-    sums = tuple(sum(c.value for c in side if c.kind is kind) for side in sides)
+_KIND_OF: Mapping[TileType, CardKind] = MappingProxyType({t: CardKind(t.value) for t in TILE_TYPES})
+# Module constants: reading a member off an enum class costs several times more.
+_EQUIPMENT = TileType.EQUIPMENT
+_TYPE_SUM, _COLUMN_SUM = Basis.TYPE_SUM, Basis.COLUMN_SUM
+_WON, _DISCARDED, _UNCLAIMED = Result.WON, Result.DISCARDED, Result.UNCLAIMED
+
+
+Tally = tuple[dict[CardKind, list[int]], int]
+
+
+def _tally(side: Column) -> Tally:
+    """A column's card values by kind, and the sum of all its cards."""
+    by_kind: dict[CardKind, list[int]] = {}
+    for c in side:
+        by_kind.setdefault(c.kind, []).append(c.value)
+    return by_kind, sum([c.value for c in side])
+
+
+def _award(t: TileType, tiles: tuple[int, ...], tallies: list[Tally]) -> Award:
+    kind = _KIND_OF[t]
+    of_kind = [by_kind.get(kind, ()) for by_kind, _ in tallies]
+    cards = tuple([len(values) for values in of_kind])
+    compared = tuple([sum(values) for values in of_kind])
     holders = [seat for seat, n in enumerate(cards) if n]
-    basis = Basis.TYPE_SUM
-    compared = sums
+    basis = _TYPE_SUM
     if not holders:
-        return Award(t, tiles, cards, compared, basis, Result.UNCLAIMED, None, 0)
+        return Award(t, tiles, cards, compared, basis, _UNCLAIMED, None, 0)
     if len(holders) == 1:
         winner: int | None = holders[0]
     else:
-        if t is TileType.EQUIPMENT:
-            basis = Basis.COLUMN_SUM
-            compared = tuple(sum(c.value for c in side) for side in sides)
+        if t is _EQUIPMENT:
+            basis = _COLUMN_SUM
+            compared = tuple([total for _, total in tallies])
         best = max(compared)
         top = [seat for seat in holders if compared[seat] == best]
         winner = top[0] if len(top) == 1 else None
     if winner is None:
-        return Award(t, tiles, cards, compared, basis, Result.DISCARDED, None, 0)
-    return Award(t, tiles, cards, compared, basis, Result.WON, winner, sum(tiles))
+        return Award(t, tiles, cards, compared, basis, _DISCARDED, None, 0)
+    return Award(t, tiles, cards, compared, basis, _WON, winner, sum(tiles))
 
 
 def score_island(island: int, tiles: Sequence[Tile], sides: Sequence[Column]) -> IslandScore:
     """Score one island: `tiles` are all its tiles, `sides[seat]` that seat's card column."""
-    awards = tuple(
-        _award(t, tuple(tile.value for tile in tiles if tile.type is t), sides)
-        for t in TILE_TYPES
-        if any(tile.type is t for tile in tiles)
-    )
-    points = tuple(sum(a.points for a in awards if a.winner == seat) for seat in range(len(sides)))
+    values: dict[TileType, list[int]] = {}
+    for tile in tiles:
+        values.setdefault(tile.type, []).append(tile.value)
+    tallies = [_tally(side) for side in sides]
+    awards = tuple([_award(t, tuple(values[t]), tallies) for t in TILE_TYPES if t in values])
+    points = tuple([sum([a.points for a in awards if a.winner == seat]) for seat in range(len(sides))])
     return IslandScore(island, awards, points)
 
 
@@ -141,7 +159,7 @@ def score_game(
         score_island(i, tiles, [columns[seat][i] for seat in seats]) for i, tiles in enumerate(islands)
     )
     totals = tuple(sum(s.points[seat] for s in scored) for seat in seats)
-    equipment = [a for s in scored for a in s.awards if a.type is TileType.EQUIPMENT and a.winner is not None]
+    equipment = [a for s in scored for a in s.awards if a.type is _EQUIPMENT and a.winner is not None]
     eq_tiles = tuple(sum(len(a.tiles) for a in equipment if a.winner == seat) for seat in seats)
     eq_value = tuple(sum(a.points for a in equipment if a.winner == seat) for seat in seats)
     winners, decided_by = _winners(

@@ -4,15 +4,19 @@ The state is frozen data holding everything, secrets included (hands, deck order
 each face-down slot); `views` filters it per viewer. `evolve` never rolls dice: draws take the top
 of the dealt deck named in `game_started`. Between two events of one decision the state may be in
 the transient `draw` phase (nobody to act): the draw that closes a turn is its own event.
+
+`Draft` is the state's mutable twin: `evolve` and the decider (`rules`) change a draft through the
+mutators here (`reveal_tile`, `play_card`, …: one per fact), so both say in one place what a fact
+does to a state, and a decision that causes several facts copies the state once.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Final, TypeVar
 
-from app.games.frozen import replace
+from app.games import frozen
 from app.games.yutaka.components import (
     CANONICAL,
     HAND_SIZE,
@@ -50,6 +54,18 @@ class Phase(enum.StrEnum):
     OVER = "over"
 
 
+# The phases and the card kinds the rules test, as module constants: reading a member off an
+# enum class costs several times more, and these are read on every decision.
+OPENING: Final = Phase.OPENING
+PLAY: Final = Phase.PLAY
+CONFIRM: Final = Phase.CONFIRM
+REVEAL: Final = Phase.REVEAL
+DRAW: Final = Phase.DRAW
+OVER: Final = Phase.OVER
+EQUIPMENT: Final = CardKind.EQUIPMENT
+DYNAMITE: Final = CardKind.DYNAMITE
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     options: Options
@@ -69,6 +85,40 @@ class State:
     reveal_after_confirm: bool = False  # phase confirm after dynamite: end_turn hands the reveal on
 
 
+class Draft:
+    """A mutable twin of `State` (the same slots): what one decision or one event changes in place
+    before `freeze` turns it into the next state (`app.games.frozen`). The mutators below are the
+    only place that says how each fact changes a state, for `rules.decide` and `evolve` alike."""
+
+    __slots__ = State.__slots__
+    options: Options
+    first_player: int
+    hands: tuple[tuple[Card, ...], ...]
+    decks: tuple[tuple[Card, ...], ...]
+    columns: tuple[tuple[tuple[Card, ...], ...], ...]
+    islands: tuple[tuple[Tile, ...], ...]
+    revealed: tuple[tuple[bool, ...], ...]
+    set_aside: tuple[Tile, ...]
+    phase: Phase
+    turn: int
+    revealer: int
+    opening_reveals: int
+    cards_played: int
+    set_aside_public: bool
+    reveal_after_confirm: bool
+
+
+StateLike = State | Draft  # what the read-only helpers accept
+
+
+def thaw(state: State) -> Draft:
+    return frozen.thaw(state, Draft)
+
+
+def freeze(draft: Draft) -> State:
+    return frozen.freeze(draft, State)
+
+
 def other(seat: int) -> int:
     return 1 - seat
 
@@ -82,18 +132,27 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-def face_down(state: State) -> tuple[tuple[int, int], ...]:
+def face_down(state: StateLike) -> tuple[tuple[int, int], ...]:
     """Every face-down island tile as (island, slot)."""
-    return tuple((i, s) for i, row in enumerate(state.revealed) for s, shown in enumerate(row) if not shown)
+    return _face_down(state.revealed)
 
 
-def revealable(state: State) -> tuple[tuple[int, int], ...]:
+def _face_down(revealed: tuple[tuple[bool, ...], ...]) -> tuple[tuple[int, int], ...]:
+    return tuple([(i, s) for i, row in enumerate(revealed) for s, shown in enumerate(row) if not shown])
+
+
+def revealable(state: StateLike) -> tuple[tuple[int, int], ...]:
     """The face-down tiles that may be revealed: all of them, or with stacked archipelagos only the
     uppermost face-down tile of each island (slot 0 is the top; a revealed tile covers nothing)."""
-    if not state.options.stacked:
-        return face_down(state)
+    return revealable_tiles(state.revealed, state.options.stacked)
+
+
+def revealable_tiles(revealed: tuple[tuple[bool, ...], ...], stacked: bool) -> tuple[tuple[int, int], ...]:
+    """`revealable` of the tiles `revealed` (per island and slot, whether face up)."""
+    if not stacked:
+        return _face_down(revealed)
     out = []
-    for i, row in enumerate(state.revealed):
+    for i, row in enumerate(revealed):
         for s, shown in enumerate(row):
             if not shown:
                 out.append((i, s))
@@ -101,10 +160,10 @@ def revealable(state: State) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def to_act(state: State) -> tuple[int, ...]:
-    if state.phase is Phase.PLAY or state.phase is Phase.CONFIRM:
+def to_act(state: StateLike) -> tuple[int, ...]:
+    if state.phase is PLAY or state.phase is CONFIRM:
         return (state.turn,)
-    if state.phase in (Phase.OPENING, Phase.REVEAL):
+    if state.phase in (OPENING, REVEAL):
         return (state.revealer,)
     return ()
 
@@ -122,7 +181,7 @@ def initial_state(started: GameStarted) -> State:
         islands=islands,
         revealed=tuple(tuple(False for _ in row) for row in islands),
         set_aside=started.set_aside,
-        phase=Phase.OPENING,
+        phase=OPENING,
         turn=started.first_player,
         revealer=started.first_player,
         opening_reveals=0,
@@ -130,85 +189,90 @@ def initial_state(started: GameStarted) -> State:
     )
 
 
-def _close_turn(state: State) -> dict[str, Any]:
+def _close_turn(d: Draft) -> None:
     """After the play and any reveal: wait for the draw, or pass the turn when the deck is empty."""
-    if state.decks[state.turn]:
-        return {"phase": Phase.DRAW}
-    nxt = other(state.turn)
-    return {"phase": Phase.PLAY, "turn": nxt, "revealer": nxt}
+    if d.decks[d.turn]:
+        d.phase = DRAW
+    else:
+        d.phase = PLAY
+        d.turn = d.revealer = other(d.turn)
 
 
-# Each fold step builds its changes first and copies the state once (copies dominate the cost).
-def _revealed(state: State, e: TileRevealed) -> State:
-    revealed = _put(state.revealed, e.island, _put(state.revealed[e.island], e.slot, True))
-    changes: dict[str, Any]
-    if state.phase is Phase.OPENING:
-        done = state.opening_reveals + 1
-        first = state.first_player
+# The mutators: one per fact.
+
+
+def reveal_tile(d: Draft, island: int, slot: int) -> None:
+    d.revealed = _put(d.revealed, island, _put(d.revealed[island], slot, True))
+    if d.phase is OPENING:
+        done = d.opening_reveals = d.opening_reveals + 1
+        first = d.first_player
         if done == OPENING_REVEALS:
-            changes = {"phase": Phase.PLAY, "turn": first, "revealer": first}
+            d.phase = PLAY
+            d.turn = d.revealer = first
         else:
-            changes = {"revealer": first if done % 2 == 0 else other(first)}
-        changes["opening_reveals"] = done
-    elif all(all(row) for row in revealed):
-        changes = {"phase": Phase.OVER}  # the game ends the moment the last tile shows
+            d.revealer = first if done % 2 == 0 else other(first)
+    elif all(all(row) for row in d.revealed):
+        d.phase = OVER  # the game ends the moment the last tile shows
     else:
-        changes = _close_turn(state)
-    return replace(state, revealed=revealed, **changes)
+        _close_turn(d)
 
 
-def _played(state: State, e: CardPlayed) -> State:
-    column = (*state.columns[e.side][e.island], e.card)
-    changes: dict[str, Any]
-    if e.card.kind is CardKind.EQUIPMENT:
-        changes = {"phase": Phase.REVEAL, "revealer": e.seat}
-    elif state.options.explicit_end_turn:
-        changes = {"phase": Phase.CONFIRM, "reveal_after_confirm": e.card.kind is CardKind.DYNAMITE}
-    elif e.card.kind is CardKind.DYNAMITE:
-        changes = {"phase": Phase.REVEAL, "revealer": other(e.seat)}
+def play_card(d: Draft, seat: int, card: Card, island: int, side: int) -> None:
+    d.hands = _put(d.hands, seat, _without(d.hands[seat], card))
+    d.columns = _put(d.columns, side, _put(d.columns[side], island, (*d.columns[side][island], card)))
+    d.cards_played += 1
+    if card.kind is EQUIPMENT:
+        d.phase = REVEAL
+        d.revealer = seat
+    elif d.options.explicit_end_turn:
+        d.phase = CONFIRM
+        d.reveal_after_confirm = card.kind is DYNAMITE
+    elif card.kind is DYNAMITE:
+        d.phase = REVEAL
+        d.revealer = other(seat)
     else:
-        changes = _close_turn(state)
-    return replace(
-        state,
-        hands=_put(state.hands, e.seat, _without(state.hands[e.seat], e.card)),
-        columns=_put(state.columns, e.side, _put(state.columns[e.side], e.island, column)),
-        cards_played=state.cards_played + 1,
-        **changes,
-    )
+        _close_turn(d)
 
 
-def _drawn(state: State, e: CardDrawn) -> State:
-    deck = state.decks[e.seat]
-    if not deck or deck[0] != e.card:
-        raise ValueError(f"card_drawn does not match the top of seat {e.seat}'s deck")
-    nxt = other(e.seat)
-    return replace(
-        state,
-        hands=_put(state.hands, e.seat, (*state.hands[e.seat], e.card)),
-        decks=_put(state.decks, e.seat, deck[1:]),
-        phase=Phase.PLAY,
-        turn=nxt,
-        revealer=nxt,
-    )
+def draw_card(d: Draft, seat: int) -> None:
+    """`seat` drew the top card of its deck, which closes its turn."""
+    deck = d.decks[seat]
+    d.hands = _put(d.hands, seat, (*d.hands[seat], deck[0]))
+    d.decks = _put(d.decks, seat, deck[1:])
+    d.phase = PLAY
+    d.turn = d.revealer = other(seat)
 
 
-def _confirmed(state: State, e: TurnConfirmed) -> State:
-    if state.phase is not Phase.CONFIRM or e.seat != state.turn:
-        raise ValueError("turn_confirmed does not fit the state")
-    if state.reveal_after_confirm:
-        return replace(state, phase=Phase.REVEAL, revealer=other(e.seat), reveal_after_confirm=False)
-    return replace(state, **_close_turn(state))
+def confirm_turn(d: Draft, seat: int) -> None:
+    if d.reveal_after_confirm:
+        d.phase = REVEAL
+        d.revealer = other(seat)
+        d.reveal_after_confirm = False
+    else:
+        _close_turn(d)
+
+
+def end_game(d: Draft) -> None:
+    d.set_aside_public = True
 
 
 def evolve(state: State, event: Event) -> State:
+    d = thaw(state)
     if isinstance(event, CardPlayed):
-        return _played(state, event)
-    if isinstance(event, TileRevealed):
-        return _revealed(state, event)
-    if isinstance(event, CardDrawn):
-        return _drawn(state, event)
-    if isinstance(event, TurnConfirmed):
-        return _confirmed(state, event)
-    if isinstance(event, GameEnded):
-        return replace(state, set_aside_public=True)
-    raise ValueError("game_started begins a stream; fold it with initial_state")
+        play_card(d, event.seat, event.card, event.island, event.side)
+    elif isinstance(event, TileRevealed):
+        reveal_tile(d, event.island, event.slot)
+    elif isinstance(event, CardDrawn):
+        deck = d.decks[event.seat]
+        if not deck or deck[0] != event.card:
+            raise ValueError(f"card_drawn does not match the top of seat {event.seat}'s deck")
+        draw_card(d, event.seat)
+    elif isinstance(event, TurnConfirmed):
+        if d.phase is not CONFIRM or event.seat != d.turn:
+            raise ValueError("turn_confirmed does not fit the state")
+        confirm_turn(d, event.seat)
+    elif isinstance(event, GameEnded):
+        end_game(d)
+    else:
+        raise ValueError("game_started begins a stream; fold it with initial_state")
+    return freeze(d)
