@@ -2,6 +2,7 @@
 
     python -m bench.engine [--games 300] [--seed 1] [--cpu 0]
     python -m bench.engine --base /path/to/other/tree [--rounds 5] [--games 200] [--cpu 0]
+    python -m bench.engine --envs [--rounds 5] [--games 100] [--cpu 0]
 
 For every registered game and the player counts that matter (Mount Drago 2 and 5, Yutakâ 2) it
 plays complete games by uniformly random legal actions with `app.games.playout.play_random` (deal,
@@ -20,6 +21,11 @@ rounds, less within one), with the smallest and largest. The base tree needs onl
 with `git worktree add` will do. Where this tree's `play_random` takes `log`, the plain rows play
 without keeping the event log (as searches and training do) and the `+log` rows keep it; both are
 compared with the base's only mode, which always kept it.
+
+With `--envs` (the `envs` extra installed) it compares, per decision, the bare engine with the
+PettingZoo environment (`app.envs.pettingzoo`) playing the same random games: `ids` is the step
+path (the legal ids, `step`), `mask` reads the action mask as an array instead, `observe` builds
+each acting seat's full observation (its view, encoded) as `env.last()` does.
 """
 
 from __future__ import annotations
@@ -143,6 +149,60 @@ def compare(base: Path, rounds: int, games: int, seed: int, cpu: int | None) -> 
         )
 
 
+def env_paths(rounds: int, games: int, seed: int) -> None:
+    """Per decision: the bare engine (`play_random` without a log) against the PettingZoo
+    environment's step path, in this process, round after round (see the module docstring)."""
+    import random
+
+    import numpy as np
+
+    from app.envs.pettingzoo import env
+    from app.games.playout import play_random
+    from app.games.registry import GAMES
+
+    def bare(name: str, players: int) -> tuple[float, int]:
+        t0, decisions = time.process_time(), 0
+        for i in range(games):
+            decisions += play_random(GAMES[name], players, seed + i, log=False).decisions
+        return time.process_time() - t0, decisions
+
+    def stepped(name: str, players: int, path: str) -> tuple[float, int]:
+        e = env(name, players)
+        t0, decisions = time.process_time(), 0
+        for i in range(games):
+            e.reset(seed=seed + i)
+            rng = random.Random(seed + i)
+            while not e.terminations[agent := e.agent_selection]:
+                if path == "ids":
+                    legal = e.legal_ids(agent)
+                elif path == "mask":
+                    legal = np.flatnonzero(e.action_mask(agent)).tolist()
+                else:
+                    legal = np.flatnonzero(e.observe(agent)["action_mask"]).tolist()
+                e.step(legal[rng.randrange(len(legal))])
+                decisions += 1
+        return time.process_time() - t0, decisions
+
+    paths = ("ids", "mask", "observe")
+    print(f"{rounds} rounds × {games} games per table; µs per decision, ratio to the bare engine (median)")
+    print(f"{'game':<12} {'players':>7} {'bare':>7} " + " ".join(f"{p:>16}" for p in paths))
+    for name, counts in PLAYER_COUNTS.items():
+        for players in counts:
+            per: dict[str, list[float]] = {p: [] for p in ("bare", *paths)}
+            for _ in range(rounds):
+                spent, decisions = bare(name, players)
+                per["bare"].append(spent / decisions * 1e6)
+                for path in paths:
+                    spent, decisions = stepped(name, players, path)
+                    per[path].append(spent / decisions * 1e6)
+            base = statistics.median(per["bare"])
+            cells = []
+            for path in paths:
+                ratio = statistics.median(p / b for p, b in zip(per[path], per["bare"], strict=True))
+                cells.append(f"{statistics.median(per[path]):>7.1f} ({ratio:.2f}x)")
+            print(f"{name:<12} {players:>7} {base:>7.1f} " + " ".join(f"{c:>16}" for c in cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -152,10 +212,16 @@ def main() -> None:
     parser.add_argument("--cpu", type=int, default=None, help="pin to this core")
     parser.add_argument("--base", type=Path, default=None, help="another tree to compare with, side by side")
     parser.add_argument("--rounds", type=int, default=5, help="alternations with --base")
+    parser.add_argument(
+        "--envs", action="store_true", help="the environments' step path (needs the envs extra)"
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.cpu is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
+    if args.envs:
+        env_paths(args.rounds, args.games, args.seed)
+        return
     if args.base is not None:
         compare(args.base, args.rounds, args.games, args.seed, args.cpu)
         return

@@ -119,7 +119,8 @@ class DragoEnv(gymnasium.Env[Observation, int]):
         return None if self.render_mode is None else self.table.render()
 
     def _observation(self) -> Observation:
-        return {"observation": self.table.observe(self.seat), "action_mask": self.table.mask(self.seat)}
+        mask = self.table.mask(self.seat).copy()  # new data on every call (the checker insists)
+        return {"observation": self.table.observe(self.seat), "action_mask": mask}
 
     def _bots_play(self) -> None:
         table = self.table

@@ -36,7 +36,7 @@ import numpy as np
 
 from app.games.mount_drago import rules
 from app.games.mount_drago.actions import Action, ChooseRider, Discard, EndTurn, Play
-from app.games.mount_drago.cards import CARDS, DRAGON_INDEX, DRAGONS, HAND_SIZE, MAX_VALUE, code_of
+from app.games.mount_drago.cards import CARDS, DRAGON_INDEX, DRAGONS, HAND_SIZE, MAX_VALUE, Card, code_of
 from app.games.mount_drago.options import MAX_PLAYERS
 from app.games.mount_drago.state import DISCARD, State
 from app.games.mount_drago.track import SpaceKind
@@ -84,13 +84,19 @@ _ID_OF: Final = {
     id(rules.END_TURN): END_TURN,
 }
 _KIND_INDEX: Final = {kind: i for i, kind in enumerate(KINDS)}
+_CODE_BY_ID: Final = {id(card): code for code, card in enumerate(CARDS)}  # views show these objects
+
+
+def _code(card: Card) -> int:
+    found = _CODE_BY_ID.get(id(card))
+    return code_of(card) if found is None else found
 
 
 def legal_ids(state: State, seat: int) -> list[int]:
     """The ids of every legal action of `seat`, ascending (multi-card discards included)."""
     legal = rules.legal_actions(state, seat)
     if state.phase != DISCARD or not legal:
-        return sorted([_ID_OF[id(a)] for a in legal])
+        return [_ID_OF[id(a)] for a in legal]  # ascending already: plays by code, then the choices
     return [*_discard_ids(state.hands[seat], state.positions, state.track.summit_start), END_TURN]
 
 
@@ -143,7 +149,7 @@ def id_of(action: Action, hand: tuple[int, ...]) -> int:
 
 def encode(view: MountDragoView, viewer: int, to_act: bool) -> np.ndarray[Any, np.dtype[np.float32]]:
     """The observation of `viewer` from its view (see the module docstring for the layout)."""
-    out = np.zeros(OBSERVATION, dtype=np.float32)
+    out = [0.0] * OBSERVATION  # filled as a list, then one array: numpy's item stores are slower
     players = view.players
     track = view.track
     last = len(track) - 1
@@ -161,7 +167,7 @@ def encode(view: MountDragoView, viewer: int, to_act: bool) -> np.ndarray[Any, n
         out[at + 8 + rider_of.get(i, SEATS)] = 1
         out[at + 14] = p == lowest
     for card in view.hand or ():
-        out[HAND_AT + code_of(card)] += 1
+        out[HAND_AT + _code(card)] += 1
     for s in range(players):
         at = SEATS_AT + ((s - viewer) % players) * 5
         out[at] = 1
@@ -173,14 +179,15 @@ def encode(view: MountDragoView, viewer: int, to_act: bool) -> np.ndarray[Any, n
     out[TO_ACT_AT] = to_act
     out[DRAW_PILE_AT] = view.draw_pile_size / 110
     for card in view.discard_pile:
-        out[DISCARDS_AT + code_of(card)] += 1
+        out[DISCARDS_AT + _code(card)] += 1
     if view.pending_card is not None:
-        out[PENDING_AT + code_of(view.pending_card)] = 1
+        out[PENDING_AT + _code(view.pending_card)] = 1
     out[SCORED_AT] = view.turn_scored
     for i, flag in enumerate(OPTION_FLAGS):
         out[OPTIONS_AT + i] = getattr(view.options, flag)
     out[PLAYERS_AT + players - 2] = 1
-    return np.clip(out, -CLIP, CLIP, out=out)
+    array = np.array(out, dtype=np.float32)
+    return np.clip(array, -CLIP, CLIP, out=array)
 
 
 def describe(action_id: int) -> str:

@@ -99,10 +99,11 @@ class DragoAEC(AECEnv[str, dict[str, Any], int | None]):
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seats[agent]
-        return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
+        return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat).copy()}
 
     def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """`agent`'s mask alone (cheaper than `observe` when only the mask is needed)."""
+        """`agent`'s mask alone (cheaper than `observe` when only the mask is needed): a read-only
+        array the environment shares until its next step."""
         return self.table.mask(self._seats[agent])
 
     def legal_ids(self, agent: str) -> list[int]:
@@ -117,19 +118,19 @@ class DragoAEC(AECEnv[str, dict[str, Any], int | None]):
         if action is None:
             raise IllegalMove(f"{agent} is to act: None is only for agents that are done")
         self._cumulative_rewards[agent] = 0.0
-        if self.illegal == "lose" and int(action) not in self.legal_ids(agent):
+        if self.illegal == "lose" and action not in self.legal_ids(agent):
             self.rewards = {a: -1.0 if a == agent else 0.0 for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
             self.infos[agent] = {"illegal_action": True}
             self._accumulate_rewards()
             return
-        self.table.step(self._seats[agent], int(action))
+        self.table.step(self._seats[agent], action)
         acting = self.table.to_act
         if acting is None:
             self.rewards = dict(zip(self.possible_agents, self.table.rewards(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()  # (before the end every reward is 0: nothing to add)
         self.agent_selection = self._agent(acting)
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -111,6 +111,7 @@ class Table:
         self._secret: str | None = None
         self._seq = 0
         self._legal: tuple[Any, int, list[int]] | None = None  # (state, seat, ids) of the last query
+        self._mask: tuple[Any, int, np.ndarray[Any, np.dtype[np.int8]]] | None = None
 
     def reset(self, seed: int | None = None, secret: str | None = None, keep_log: bool = False) -> None:
         """A new deal (see the module docstring for `seed` and `secret`)."""
@@ -123,7 +124,7 @@ class Table:
         self.state = self.game.initial_state(first)
         self.log = [first] if keep_log or secret is not None else None
         self._seq = 1 + self.players + 1  # the deal, every seat_joined, match_started
-        self._legal = None
+        self._legal = self._mask = None
 
     @property
     def to_act(self) -> int | None:
@@ -140,13 +141,23 @@ class Table:
         return ids
 
     def mask(self, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """`legal_ids` as 0/1 over the action space (a read-only array, shared until the next step)."""
+        cached = self._mask
+        if cached is not None and cached[0] is self.state and cached[1] == seat:
+            return cached[2]
         out = np.zeros(self.spec.actions, dtype=np.int8)
         out[self.legal_ids(seat)] = 1
+        out.flags.writeable = False
+        self._mask = (self.state, seat, out)
         return out
 
     def step(self, seat: int, action_id: int) -> None:
         """`seat` takes the action `action_id`; `IllegalMove` if it is not in `seat`'s mask."""
-        legal = self.legal_ids(seat)
+        cached = self._legal
+        legal = cached[2] if cached is not None and cached[0] is self.state and cached[1] == seat else None
+        if legal is None:
+            legal = self.legal_ids(seat)
+        action_id = int(action_id)  # numpy integers too
         if action_id not in legal:
             if self.to_act != seat:
                 raise IllegalMove(f"seat {seat} is not to act (waiting for {self.to_act})")

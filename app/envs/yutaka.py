@@ -35,6 +35,7 @@ from app.games.yutaka import rules
 from app.games.yutaka.actions import Action, EndTurn, Play, Reveal
 from app.games.yutaka.components import (
     CARD_VALUES,
+    DECK,
     DECK_SIZE,
     HAND_SIZE,
     ISLANDS,
@@ -79,9 +80,16 @@ _TYPE_INDEX: Final = {t: i for i, t in enumerate(TILE_TYPES)}
 
 def card_type(card: Card) -> int:
     """The card type number of `card` (see the module docstring)."""
+    found = _TYPE_BY_ID.get(id(card))  # the deck's own objects, as states hold them
+    if found is not None:
+        return found
     if card.kind is CardKind.DYNAMITE:
         return DYNAMITE_TYPE
     return _KIND_INDEX[card.kind] * len(CARD_VALUES) + card.value - 1
+
+
+_TYPE_BY_ID: Final[dict[int, int]] = {}
+_TYPE_BY_ID.update({id(card): card_type(card) for card in DECK})
 
 
 _CARD_OF_TYPE: Final = {card_type(card): card for card in rules.PLAYS}
@@ -130,7 +138,7 @@ def id_of(action: Action) -> int:
 
 def encode(view: YutakaView, viewer: int, to_act: bool) -> np.ndarray[Any, np.dtype[np.float32]]:
     """The observation of `viewer` from its view (see the module docstring for the layout)."""
-    out = np.zeros(OBSERVATION, dtype=np.float32)
+    out = [0.0] * OBSERVATION  # filled as a list, then one array: numpy's item stores are slower
     them = 1 - viewer
     for card in view.hand or ():
         out[HAND_AT + card_type(card)] += 1
@@ -165,7 +173,8 @@ def encode(view: YutakaView, viewer: int, to_act: bool) -> np.ndarray[Any, np.dt
         out[KNOWN_AT + _TYPE_INDEX[t]] = 1
     out[STACKED_AT] = options.stacked
     out[EXPLICIT_AT] = options.explicit_end_turn
-    return np.clip(out, -CLIP, CLIP, out=out)
+    array = np.array(out, dtype=np.float32)
+    return np.clip(array, -CLIP, CLIP, out=array)
 
 
 def describe(action_id: int) -> str:
