@@ -141,13 +141,4 @@ class DragoAEC(AECEnv[str, dict[str, Any], int | None]):
         return None
 
 
-def env(
-    name: str = "mount_drago",
-    players: int = 2,
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    keep_log: bool = False,
-    illegal: Literal["raise", "lose"] = "raise",
-) -> DragoAEC:
-    """A PettingZoo AEC environment of `name` (`mount_drago` or `yutaka`); see the module docstring."""
-    return DragoAEC(name, players, options, render_mode, keep_log, illegal)
+env = DragoAEC  # PettingZoo's convention: a module-level `env(...)` making the environment
