@@ -64,14 +64,15 @@ def play_random(
     kept = events if log else None
     outcome, to_act, legal_actions, advance = game.outcome, game.to_act, game.legal_actions, advancer(game)
     for decisions in range(game.info.max_actions + 1):  # the last pass only checks the outcome
-        if outcome(state) is not None:
+        acting = to_act(state)  # nobody: the game is over
+        if not acting and outcome(state) is not None:
             return Playout(state, events, decisions)
-        if decisions == game.info.max_actions:
+        if decisions == game.info.max_actions or not acting:
             break
-        seat = to_act(state)[0]
+        seat = acting[0]
         legal = legal_actions(state, seat)
         state = advance(state, seat, legal[rng.randrange(len(legal))], rng, kept)
-    raise RuntimeError(f"{game.info.name}: no outcome after {game.info.max_actions} actions")
+    raise RuntimeError(f"{game.info.name}: no outcome after {decisions} actions")
 
 
 def random_playout(

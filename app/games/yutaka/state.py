@@ -168,10 +168,16 @@ def to_act(state: StateLike) -> tuple[int, ...]:
     return ()
 
 
+_DECK_IDS: Final = frozenset(map(id, CANONICAL))  # a dealt deck holds these (hashing a card is slow)
+
+
 def initial_state(started: GameStarted) -> State:
     islands = started.islands
     # the shared DECK objects, whose JSON the codec remembers (a decoded event holds copies)
-    decks = tuple(tuple(CANONICAL.get(card, card) for card in deck) for deck in started.decks)
+    decks = tuple(
+        tuple([card if id(card) in _DECK_IDS else CANONICAL.get(card, card) for card in deck])
+        for deck in started.decks
+    )
     return State(
         options=started.options,
         first_player=started.first_player,
