@@ -18,13 +18,12 @@ potential is the final total.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections.abc import Sequence
 from typing import Final
 
-from app.games.yutaka.components import MAX_CARDS_PER_SIDE, Card, CardKind, TileType
+from app.games.yutaka.components import DECK, MAX_CARDS_PER_SIDE, Card, CardKind, TileType
 from app.games.yutaka.options import Options
 from app.games.yutaka.state import State
 
@@ -38,9 +37,28 @@ def winner(t: TileType, sides: Sequence[Sequence[Card]]) -> int | None:
     return _winner(t, _sums(tuple(sides[0])), _sums(tuple(sides[1])))
 
 
-@functools.lru_cache(maxsize=4096)
-def _sums(column: tuple[Card, ...]) -> tuple[dict[CardKind, int], int]:
+Sums = tuple[dict[CardKind, int], int]
+# Columns of the deck's own card objects (what engine states hold) are remembered by the cards'
+# identities: hashing a card is slow, and the search scores the same columns again and again.
+_DECK_IDS: Final = frozenset(map(id, DECK))
+_SUMS_BY_IDS: dict[tuple[int, ...], Sums] = {}
+
+
+def _sums(column: tuple[Card, ...]) -> Sums:
     """A column's sum per card kind (kinds present only) and its total."""
+    key = tuple(map(id, column))
+    found = _SUMS_BY_IDS.get(key)
+    if found is not None:
+        return found
+    sums = _sums_of(column)
+    if _DECK_IDS.issuperset(key):  # ids of objects that live as long as the program
+        if len(_SUMS_BY_IDS) > 65536:
+            _SUMS_BY_IDS.clear()
+        _SUMS_BY_IDS[key] = sums
+    return sums
+
+
+def _sums_of(column: tuple[Card, ...]) -> Sums:
     per: dict[CardKind, int] = {}
     for card in column:
         per[card.kind] = per.get(card.kind, 0) + card.value
