@@ -10,7 +10,8 @@ ones; with more, one seat is A (rotating through the seats) and the others are B
 is 1/players. A's win rate counts a shared win as the share (a half between two), with its 95 %
 Wilson interval. Decision times are wall-clock per `choose` call that had a real choice (two or
 more legal actions), p50 and p99 per level, preparing the sampler included. `--cpu` pins the
-process to one core (`os.sched_setaffinity`), so that `ismcts` runs as it would on one core.
+process to one core (`os.sched_setaffinity`), so that `ismcts` runs as it would on one core; the
+last column is the mean number of ismcts iterations per such decision (what a time budget bought).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.bots import Budget, InfoSet, make_bot
+from app.bots.ismcts import IsmctsBot
 from app.bots.levels import Bot
 from app.games.codec import JSON, to_json
 from app.games.registry import GAMES
@@ -42,6 +44,7 @@ TABLES = {
 @dataclass
 class Times:
     by_level: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # key: "table level"
+    iterations: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))  # per ismcts choice
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -75,6 +78,8 @@ def play(
         action = bot.choose(info, bot_rngs[seat])
         if len(legal) > 1:
             times.by_level[f"{table} {level}"].append(time.perf_counter() - t0)
+            if isinstance(bot, IsmctsBot):
+                times.iterations[f"{table} {level}"].append(bot.iterations)
         for event in game.decide(state, seat, action, rng):
             state = game.evolve(state, event)
             for s in range(players):
@@ -136,12 +141,17 @@ def main() -> None:
                 f"{1 / int(players):>5.0%} {minutes:>6.1f}",
                 flush=True,
             )
-    print(f"\n{'table':<15} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
+    print(
+        f"\n{'table':<15} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8} "
+        f"{'iterations':>10}"
+    )
     for key, values in sorted(times.by_level.items()):
         table, level = key.split()
+        done = times.iterations.get(key)
         print(
             f"{table:<15} {level:<8} {len(values):>9} {percentile(values, 0.5) * 1e3:>8.2f} "
-            f"{percentile(values, 0.99) * 1e3:>8.2f} {statistics.fmean(values) * 1e3:>8.2f}"
+            f"{percentile(values, 0.99) * 1e3:>8.2f} {statistics.fmean(values) * 1e3:>8.2f} "
+            f"{statistics.fmean(done) if done else float('nan'):>10.0f}"
         )
 
 

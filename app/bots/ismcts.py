@@ -67,6 +67,7 @@ class IsmctsBot:
         self.budget = budget or Budget()
         self.rollout_depth = rollout_depth  # None: the game's own (`Kit`); so for `exploration`
         self.exploration = exploration
+        self.iterations = 0  # how many the last decision with a choice ran (for benchmarks)
 
     def choose(self, info: InfoSet, rng: random.Random) -> Any:
         legal = info.legal_actions
@@ -84,6 +85,7 @@ class IsmctsBot:
         ):
             self._iterate(kit, root, legal, determinizer.sample(rng), rng)
             done += 1
+        self.iterations = done
         # The most visited action; the order of the legal actions breaks ties.
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
