@@ -1,13 +1,16 @@
 """Browser fixtures: a real server (`python -m app`, memory store) and Debian's headless Chromium
-driven by Playwright (never a downloaded browser build: `executable_path` is the system's).
+driven by Playwright (never a downloaded browser build: `executable_path` is the system's), and
+axe-core for the accessibility checks, from its npm package in `web/` (installed from the lock
+file with `npm ci` when missing).
 
-Without Chromium or Playwright the browser tests skip on a laptop and fail in CI
+Without Chromium, Playwright or Node.js the browser tests skip on a laptop and fail in CI
 (`TEST_REQUIRE_SERVICES=1`, where `.ci/run` installs `chromium` with apt-get).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,12 +18,15 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.clients.servers import ServerProcess
+from tests.clients.test_typescript import _node_ok
 from tests.conftest import REQUIRE_SERVICES
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
 CHROMIUM = Path(os.environ.get("DRAGO_CHROMIUM", "/usr/bin/chromium"))
+WEB = Path(__file__).resolve().parents[2] / "web"
+AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
 # Flags that work in this sandbox; each test context gets a fresh profile from Playwright.
 FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -61,3 +67,21 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def axe() -> Path:
+    """axe-core's browser script, as `web/package-lock.json` pins it."""
+    if not AXE.exists():
+        if not _node_ok():
+            _missing("Node.js >= 20 and npm are needed to install axe-core (npm ci in web/)")
+        done = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=WEB,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, f"npm ci in web/ failed:\n{done.stderr[-4000:]}"
+    return AXE

@@ -1,11 +1,14 @@
-"""Driving the web client as a person does: open pages, join seats, click legal actions; and reading
-back what a page shows (`snapshot`) for the checks. Every clickable legal action carries its action
-in `data-legal`; a Yutakâ card is picked first (`data-pick`), then an island target is legal.
+"""Driving the web client as a person does: open pages, join seats, press legal actions (with the
+mouse, or the keyboard alone); and reading back what a page shows (`snapshot`) for the checks.
+Every legal action's control carries its action in `data-legal` (and is `aria-disabled` while an
+action is on its way); a Yutakâ card is picked first (`data-pick`), then an island is legal.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -39,14 +42,22 @@ SNAPSHOT = """() => {
   };
 }"""
 
-LEGAL = """() => [...document.querySelectorAll('[data-legal]:not([disabled])')]
+ENABLED = ':not([aria-disabled="true"])'
+LEGAL_SELECTOR = f"[data-legal]{ENABLED}"
+LEGAL = f"""() => [...document.querySelectorAll('{LEGAL_SELECTOR}')]
   .map((e) => JSON.parse(e.dataset.legal))"""
-PICKS = """() => [...document.querySelectorAll('[data-pick]')]
+PICKS = f"""() => [...document.querySelectorAll('[data-pick]{ENABLED}')]
   .map((e) => e.querySelector('[data-card]').dataset.card)"""
 
 
-def open_page(browser: Browser, url: str) -> Page:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+def open_page(browser: Browser, url: str, **context_options: Any) -> Page:
+    """A page in a fresh browser context (its own storage), English unless `locale` says otherwise."""
+    options: dict[str, Any] = {
+        "viewport": {"width": 1280, "height": 1000},
+        "locale": "en-US",
+        **context_options,
+    }
+    context = browser.new_context(**options)
     page = context.new_page()
     page.set_default_timeout(GUARD_MS)
     errors, requests = _ERRORS.setdefault(page, []), _REQUESTS.setdefault(page, [])
@@ -58,7 +69,7 @@ def open_page(browser: Browser, url: str) -> Page:
 
 def join(page: Page, seat: int, name: str) -> None:
     page.fill(f"#join-name-{seat}", name)
-    page.click(f"text=Join seat {seat}")
+    page.click(f"#join-{seat}")
     page.wait_for_url(f"**as={seat}", wait_until="commit")
     page.wait_for_selector(".board")
 
@@ -95,7 +106,7 @@ def wait_seq(page: Page, seq: int) -> None:
     """Until the page shows the board at `seq` and is live (not waiting for an answer)."""
     page.wait_for_function(
         "seq => Number(document.querySelector('.board')?.dataset.seq) === seq"
-        " && !document.querySelector('.message')?.textContent.startsWith('Sending')",
+        " && !document.querySelector('[data-legal][aria-disabled=true]')",
         arg=seq,
     )
 
@@ -106,18 +117,18 @@ def click_action(page: Page, action: dict[str, Any]) -> None:
 
 
 def click_legal(page: Page, index: int) -> None:
-    page.locator("[data-legal]:not([disabled])").nth(index).click()
+    page.locator(LEGAL_SELECTOR).nth(index).click()
 
 
-UNNAMED = """() => [...document.querySelectorAll('button, a[href], input, select, textarea, [tabindex]')]
-  .filter((e) => e.id !== 'app')
+UNNAMED = """() => [...document.querySelectorAll(
+    'button, a[href], input, select, textarea, summary, [tabindex]')]
   .filter((e) => {
     const by = e.getAttribute('aria-labelledby');
     const name = e.getAttribute('aria-label')
       || (e.labels && [...e.labels].map((l) => l.textContent).join(''))
       || (by && document.getElementById(by)?.textContent)
-      || (['BUTTON', 'A'].includes(e.tagName) && e.textContent) || e.getAttribute('title')
-      || (e.tagName === 'FIELDSET' && e.querySelector('legend')?.textContent) || '';
+      || (['BUTTON', 'A', 'SUMMARY'].includes(e.tagName) && e.textContent) || e.getAttribute('title')
+      || (e.id && document.querySelector(`label[for="${e.id}"]`)?.textContent) || '';
     return !name.trim() || e.tabIndex < 0;
   })
   .map((e) => e.outerHTML.slice(0, 120))"""
@@ -142,3 +153,72 @@ def foreign_requests(page: Page, origin: str) -> list[str]:
 def page_errors(page: Page) -> list[str]:
     """Uncaught exceptions in the page's scripts."""
     return list(_ERRORS.get(page, []))
+
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, { resultTypes: ['violations'] });
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
+}"""
+
+
+def axe_violations(page: Page, axe: Path) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now. The page's context must
+    be opened with `bypass_csp=True`: its Content-Security-Policy refuses the injected script."""
+    if not page.evaluate("() => typeof axe === 'object'"):
+        page.add_script_tag(path=str(axe))
+    # half-faded pieces in motion would be judged on their passing contrast
+    page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))")
+    found: list[str] = page.evaluate(AXE_RUN)
+    return found
+
+
+def page_text(page: Page) -> str:
+    """Every text the page shows or names: the rendered text, option labels, SVG text, and the
+    names and descriptions in attributes (aria-label, title, placeholder, aria-valuetext)."""
+    text: str = page.evaluate(
+        """() => {
+      const parts = [document.body.innerText, document.title];
+      for (const e of document.querySelectorAll('option, svg text')) parts.push(e.textContent);
+      for (const e of document.querySelectorAll('[aria-label], [title], [placeholder], [aria-valuetext]'))
+        for (const a of ['aria-label', 'title', 'placeholder', 'aria-valuetext'])
+          if (e.hasAttribute(a)) parts.push(e.getAttribute(a));
+      return parts.join('\\n');
+    }"""
+    )
+    return text
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    width: int = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    return width <= 0
+
+
+def new_match(
+    http: Any, game: str, *, bots: list[int] | None = None, level: str = "random", **body: Any
+) -> str:
+    """A match created over the API (`http`: an httpx client on the server); `bots`: seats for bots."""
+    seats = [{"seat": seat, "level": level} for seat in bots or []]
+    reply = http.post("/v1/matches", json={"game": game, "players": 2, "bots": seats, **body})
+    assert reply.status_code == 201, reply.text
+    match_id: str = reply.json()["id"]
+    return match_id
+
+
+def seat_url(server: str, http: Any, match_id: str, seat: int, name: str) -> str:
+    """Join `seat` over the API and return the link that hands its token to a page (as the host's
+    reissued links do): the page keeps the token and drops it from the address."""
+    reply = http.post(f"/v1/matches/{match_id}/seats/{seat}", json={"name": name})
+    assert reply.status_code in (200, 201), reply.text
+    return f"{server}/#/match/{match_id}?seat={seat}&token={reply.json()['token']}"
+
+
+def wait_finished(http: Any, match_id: str, guard_s: float = 120.0) -> dict[str, Any]:
+    """Until a match of bots is over (a hang guard, polling the public summary)."""
+    deadline = time.monotonic() + guard_s
+    while time.monotonic() < deadline:
+        summary: dict[str, Any] = http.get(f"/v1/matches/{match_id}").json()
+        if summary["status"] in ("finished", "aborted"):
+            return summary
+        time.sleep(0.1)
+    raise AssertionError(f"match {match_id} did not finish")

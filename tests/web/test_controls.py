@@ -1,7 +1,8 @@
 """The controls around the boards, in a real browser: an unlisted match joined through its invite
 link, the turn clock, the host's token reissue (the old token stops working, the new link works)
-and abort, resigning in two clicks, turn drafts (undo, finish turn), and the lobby's filters; every
-control has an accessible name and stays within the keyboard's reach.
+and abort, resigning in two clicks, turn drafts (undo, finish turn), the lobby's filters, and a
+four-player Mount Drago drawn on its side of the board; every control has an accessible name and
+stays within the keyboard's reach.
 """
 
 from __future__ import annotations
@@ -13,26 +14,38 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.clients.servers import ServerProcess
-from tests.web.pages import click_legal, join, legal, open_page, page_errors, snapshot, unnamed_controls
+from tests.web.pages import (
+    LEGAL_SELECTOR,
+    click_legal,
+    join,
+    legal,
+    open_page,
+    page_errors,
+    snapshot,
+    unnamed_controls,
+)  # fmt: skip
 
 pytestmark = pytest.mark.slow
 
 
 def create(page: Page, game: str, **choices: str) -> str:
-    """Fill the create form (`choices`: element id → value) and create; the match's id."""
+    """Fill the create form (`choices`: element id → the label of a choice, a number, or "on" for a
+    checkbox or radio) and create; the match's id. Choices under "more options" open it first."""
     page.wait_for_selector("form.create")
-    page.select_option("#create-game", game)
-    page.wait_for_selector(f"[id^=option-{game}-]")
+    page.check(f"#create-game-{game}")
+    page.wait_for_selector(f"[id^=option-{game}-]", state="attached")
     for element, value in choices.items():
+        if page.locator(f"details.more:not([open]) #{element}").count():
+            page.click("details.more summary")
         kind = page.get_attribute(f"#{element}", "type")
-        if kind == "checkbox":
+        if kind in ("checkbox", "radio"):
             page.check(f"#{element}")
         elif kind == "number":
             page.fill(f"#{element}", value)
             page.dispatch_event(f"#{element}", "change")
         else:
-            page.select_option(f"#{element}", value)
-    page.click("text=Create match")
+            page.select_option(f"#{element}", label=value)
+    page.click("form.create button[type=submit]")
     page.wait_for_url(re.compile(r"#/match/[0-9a-f]{32}"))
     found = re.search(r"#/match/([0-9a-f]{32})", page.url)
     assert found
@@ -46,16 +59,16 @@ def test_invite_link_clock_reissue_resign_and_abort(browser: Browser, web_server
         host,
         "mount_drago",
         **{
-            "create-visibility": "unlisted",
-            "create-clock": "decision",
-            "option-mount_drago-first_player": "0",
+            "create-visibility-unlisted": "on",
+            "create-clock": "Time for each move",
+            "option-mount_drago-first_player": "Seat 1",
         },
     )
-    invite = host.input_value("[aria-label='Invite link']")
+    invite = host.input_value("#invite-link")
     assert invite and "invite=iv_" in invite
     lobby = open_page(browser, web_server.url + "/")
     lobby.wait_for_function(
-        "() => document.querySelector('table.matches') || /No match here/.test(document.body.textContent)"
+        "() => document.querySelector('ul.matches') || document.querySelector('.match-list .empty')"
     )
     assert lobby.locator(f"[data-match='{match_id}']").count() == 0, "an unlisted match is in the lobby"
 
@@ -70,8 +83,8 @@ def test_invite_link_clock_reissue_resign_and_abort(browser: Browser, web_server
     )
     assert unnamed_controls(host) == []
 
-    host.click("[aria-label='Reissue the token of seat 1']")
-    link = host.input_value("[aria-label='New link for seat 1']")
+    host.click("[data-key='host-reissue-1']")
+    link = host.input_value("#new-link-1")
     assert link and "token=" in link
     friend.wait_for_selector("text=no longer works")
     friend.goto(link)
@@ -82,14 +95,14 @@ def test_invite_link_clock_reissue_resign_and_abort(browser: Browser, web_server
     friend.click("text=Resign")
     friend.click("text=Yes, resign")
     for page in (host, friend):  # two players: the other one wins
-        page.wait_for_selector("text=Winner: Ada (resigned)")
+        page.wait_for_selector("text=Winner: Ada (resignation)")
         page.wait_for_selector("[data-fair=yes]")
     with httpx.Client(base_url=web_server.url) as http:
         assert http.get(f"/v1/matches/{match_id}").json()["seats"][1]["resigned"] is True
 
     host.goto(web_server.url + "/")
-    waiting = create(host, "yutaka", **{"create-seat-1": "greedy"})
-    host.wait_for_selector("text=Seat 1: bot 1 (bot, greedy)")
+    waiting = create(host, "yutaka", **{"create-seat-1": "Bot: greedy (the best move right now)"})
+    host.wait_for_selector("text=Seat 2: bot 1 (bot, greedy)")
     host.click("text=Abort the match")
     host.wait_for_selector("[data-status=aborted]")
     host.wait_for_selector("[data-fair=yes]")
@@ -103,16 +116,16 @@ def test_invite_link_clock_reissue_resign_and_abort(browser: Browser, web_server
 
 def test_turn_drafts_undo_and_finish_turn(browser: Browser, web_server: ServerProcess) -> None:
     ada = open_page(browser, web_server.url + "/")
-    match_id = create(ada, "mount_drago", **{"create-drafts": "on", "option-mount_drago-first_player": "0"})
+    match_id = create(
+        ada, "mount_drago", **{"create-drafts": "on", "option-mount_drago-first_player": "Seat 1"}
+    )
     join(ada, 0, "Ada")
     bo = open_page(browser, f"{web_server.url}/#/match/{match_id}")
     join(bo, 1, "Bo")
-    ada.wait_for_selector("[data-legal]:not([disabled])")
+    ada.wait_for_selector(LEGAL_SELECTOR)
     before = snapshot(ada)
     hand = [card for zone, card, *_ in before["board"] if zone == "hand"]
-    ada.locator(
-        "[data-legal]:not([disabled])"
-    ).first.focus()  # by keyboard: a card, the first step of a private draft
+    ada.locator(LEGAL_SELECTOR).first.focus()  # by keyboard: a card, the first step of a private draft
     ada.keyboard.press("Enter")
     ada.wait_for_selector("[aria-label='Undo the last step']")
     assert "Draft: 1 step" in ada.inner_text(".draft")
@@ -120,16 +133,16 @@ def test_turn_drafts_undo_and_finish_turn(browser: Browser, web_server: ServerPr
     ada.click("[aria-label='Undo the last step']")
     ada.wait_for_function("n => document.querySelectorAll('[data-zone=hand]').length === n", arg=len(hand))
     assert [c for z, c, *_ in snapshot(ada)["board"] if z == "hand"] == hand
-    ada.locator("[data-legal]:not([disabled])").first.click()
+    ada.locator(LEGAL_SELECTOR).first.click()
     for _ in range(12):  # the rider choice and discards, if any, then finish the turn
-        ada.wait_for_selector("[data-legal]:not([disabled])")
+        ada.wait_for_selector(LEGAL_SELECTOR)
         actions = legal(ada)
         finish = [i for i, a in enumerate(actions) if a["type"] == "finish_turn"]
         click_legal(ada, finish[0] if finish else 0)
         if finish:
             break
     ada.wait_for_selector(".draft", state="detached")
-    bo.wait_for_selector("[data-legal]:not([disabled])")  # the turn was published: Bo is to act
+    bo.wait_for_selector(LEGAL_SELECTOR)  # the turn was published: Bo is to act
     with httpx.Client(base_url=web_server.url) as http:
         events = http.get(f"/v1/matches/{match_id}/events").json()["events"]
     assert any(e["type"] == "draft_published" for e in events)
@@ -144,12 +157,50 @@ def test_a_four_player_match_is_drawn_on_its_side_of_the_board(
         side = http.get("/v1/games/mount_drago").json()["catalogue"]["tracks"]["4-5"]
     watcher = open_page(browser, f"{web_server.url}/#/match/{match_id}?as=spectator")
     watcher.wait_for_selector(".board")
-    assert "board side for 4-5 players" in watcher.inner_text(".track-figure figcaption")
-    spaces = watcher.locator(".track .space")
+    assert "Board side for 4–5 players" in watcher.inner_text(".track-figure figcaption")
+    spaces = watcher.locator("svg.track [data-space]")
     assert spaces.count() == len(side)
-    assert [spaces.nth(i).get_attribute("class") for i in range(len(side))] == [
-        f"space kind-{space['kind']}" for space in side
+    assert [spaces.nth(i).get_attribute("data-kind") for i in range(len(side))] == [
+        space["kind"] for space in side
     ]
+    assert watcher.locator("svg.track [data-dragon]").count() == 10
     assert watcher.locator("[data-seat-row]").count() == 4
-    assert watcher.locator("text=Join seat 3").count() == 1
+    assert watcher.locator("#join-3").inner_text() == "Join seat 4"
     assert unnamed_controls(watcher) == []
+
+
+def test_a_custom_track_is_drawn_as_the_match_plays_it(browser: Browser, web_server: ServerProcess) -> None:
+    kinds = [
+        "start",
+        "plain",
+        "blue",
+        "plain",
+        "green",
+        "plain",
+        "plain",
+        "green",
+        "summit",
+        "summit",
+        "summit",
+        "summit",
+    ]
+    values = [0, 1, 3, 2, 4, 5, 1, 7, 4, 2, 0, -2]
+    track = [{"kind": k, "value": v} for k, v in zip(kinds, values, strict=True)]
+    with httpx.Client(base_url=web_server.url) as http:
+        match_id = http.post(
+            "/v1/matches", json={"game": "mount_drago", "players": 3, "options": {"track": track}}
+        ).json()["id"]
+    watcher = open_page(browser, f"{web_server.url}/#/match/{match_id}?as=spectator")
+    watcher.wait_for_selector(".board")
+    assert "This match's own track" in watcher.inner_text(".track-figure figcaption")
+    spaces = watcher.locator("svg.track [data-space]")
+    assert [spaces.nth(i).get_attribute("data-kind") for i in range(spaces.count())] == kinds
+    assert (
+        watcher.get_attribute("svg.track [data-space='7']", "aria-label")
+        == "space 7, green (large scoring), worth 7"
+    )
+    start = watcher.get_attribute("svg.track [data-space='0']", "aria-label") or ""
+    assert start.startswith("the start: 10 dragons: ")
+    dragon = watcher.get_attribute("svg.track [data-dragon='light_blue']", "aria-label")
+    assert dragon == "Light blue dragon, no rider, on the start"
+    assert watcher.text_content("svg.track [data-dragon='light_blue'] .letters") == "LB"

@@ -1,9 +1,11 @@
-"""Both games played to the end in a real browser: two contexts create (through the lobby's form),
-join and play a match by clicking legal actions, a third watches it; a reload and a dropped
-WebSocket mid-game resume exactly; the spectator's page is checked at every commit against the
-revealed log (no hand card, no hidden tile); the replay slider and the fairness check run after the
-end. Screenshots of each board are written to `docs/screenshots/` with `DRAGO_WRITE_SCREENSHOTS=1`
-(to a temporary directory otherwise, so a test run leaves the tree clean).
+"""Both games played to the end in a real browser with the mouse: two contexts create (through the
+lobby's form), join and play a match by clicking legal actions, a third watches it; a reload and a
+dropped WebSocket mid-game resume exactly; the spectator's page is checked at every commit against
+the revealed log (no hand card, no hidden tile); the board animates the others' moves; the replay
+slider then steps through every commit, each shown as the spectator saw it; the fairness check runs
+after the end. Mid-game the player's page switches to German and to phone width and back, and the
+screenshots of each (desktop and phone, English and German) are written to `docs/screenshots/`
+with `DRAGO_WRITE_SCREENSHOTS=1` (to a temporary directory otherwise, so a run leaves the tree clean).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from playwright.sync_api import Browser, Page, WebSocketRoute
 
 from tests.clients.servers import ServerProcess
 from tests.web.pages import (
+    ENABLED,
+    LEGAL_SELECTOR,
     click_legal,
     foreign_requests,
     join,
@@ -37,6 +41,7 @@ from tests.web.truth import Truth, check_spectator
 pytestmark = pytest.mark.slow
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 MAX_STEPS = 600  # a hang guard: these strategies end a game in far fewer clicks
+ANIMATED = "() => document.getAnimations().length > 0 || document.querySelectorAll('.float').length > 0"
 
 Strategy = Callable[[Page, httpx.Client, str], None]
 
@@ -65,27 +70,44 @@ def yutaka_turn(page: Page, http: httpx.Client, match_id: str) -> None:
     cards = picks(page)
     order = ["equipment", "dynamite", "idol", "dagger", "amphora", "crystal"]
     best = min(range(len(cards)), key=lambda i: order.index(cards[i].split("-")[0]))
-    page.locator("[data-pick]").nth(best).click()
-    page.wait_for_selector("[data-legal]:not([disabled])")
+    page.locator(f"[data-pick]{ENABLED}").nth(best).click()
+    page.wait_for_selector(LEGAL_SELECTOR)
     click_legal(page, sum(map(ord, "".join(cards))) % len(legal(page)))  # spread over the islands
 
 
 def create(page: Page, game: str, options: dict[str, str]) -> str:
+    """Create through the form; `options`: option name → the label of the choice."""
     page.wait_for_selector("form.create")
-    page.select_option("#create-game", game)
-    for name, value in options.items():
-        page.select_option(f"#option-{game}-{name}", value)
-    page.click("text=Create match")
+    page.check(f"#create-game-{game}")
+    for name, label in options.items():
+        page.select_option(f"#option-{game}-{name}", label=label)
+    page.click("form.create button[type=submit]")
     page.wait_for_url(re.compile(r"#/match/[0-9a-f]{32}"))
     match = re.search(r"#/match/([0-9a-f]{32})", page.url)
     assert match
     return match.group(1)
 
 
-def screenshot(page: Page, game: str, tmp: Path) -> None:
+def screenshots(page: Page, game: str, tmp: Path) -> None:
+    """The player's page in English and German, at desktop and at phone width; the language switch
+    and the narrow layout redraw the same match, and switching back restores the page."""
     target = SCREENSHOTS if os.environ.get("DRAGO_WRITE_SCREENSHOTS") == "1" else tmp
     target.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target / f"{game}.png"), full_page=True)
+    before = snapshot(page)
+    for lang in ("en", "de"):
+        page.select_option("#lang", lang)
+        page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+        page.set_viewport_size({"width": 1280, "height": 1000})
+        page.wait_for_timeout(900)  # let the last motion settle for the picture
+        page.screenshot(path=str(target / f"{game}-desktop-{lang}.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("() => document.documentElement.scrollWidth <= 390")
+        page.evaluate("document.querySelector('.turn-banner').scrollIntoView()")
+        page.screenshot(path=str(target / f"{game}-phone-{lang}.png"))
+    page.select_option("#lang", "en")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    after = snapshot(page)
+    assert {k: v for k, v in after.items() if k != "log"} == {k: v for k, v in before.items() if k != "log"}
 
 
 def reload_resumes_exactly(page: Page) -> None:
@@ -114,7 +136,7 @@ def play(
     watcher = open_page(browser, "about:blank")
     watcher.context.route_web_socket(re.compile(r"/stream"), route)
     watcher.goto(f"{server.url}/#/match/{match_id}?as=spectator")
-    seats, shots, steps = {0: ada, 1: bo}, [], 0
+    seats, shots, steps, moved = {0: ada, 1: bo}, [], 0, 0
     with httpx.Client(base_url=server.url) as http:
         while True:
             summary = http.get(f"/v1/matches/{match_id}").json()
@@ -123,15 +145,21 @@ def play(
             shots.append(snapshot(watcher))
             if summary["status"] != "active":
                 break
-            page = seats[summary["to_act"][0]]
+            actor = summary["to_act"][0]
+            page = seats[actor]
             turn(page, http, match_id)
             page.wait_for_function(
                 "seq => Number(document.querySelector('.board')?.dataset.seq) > seq", arg=summary["seq"]
             )
+            other = seats[1 - actor]
+            other.wait_for_function(
+                "seq => Number(document.querySelector('.board')?.dataset.seq) > seq", arg=summary["seq"]
+            )
+            moved += other.evaluate(ANIMATED)
             steps += 1
             assert steps < MAX_STEPS
             if steps == 12:
-                screenshot(ada, game, tmp)
+                screenshots(ada, game, tmp)
                 for each in (ada, watcher):
                     assert unnamed_controls(each) == []
             if steps == 15:
@@ -143,6 +171,7 @@ def play(
                 sockets.clear()
         reveal = http.get(f"/v1/matches/{match_id}/reveal").json()
     assert summary["status"] == "finished"
+    assert moved >= steps // 4, f"the others' moves animated {moved} times in {steps} steps"
     assert sockets, "the spectator did not reconnect after its stream was dropped"
     final = summary["seq"]
     truth = Truth(reveal)
@@ -155,22 +184,41 @@ def play(
         assert seqs == list(range(final, 0, -1)), "the history lost or repeated a commit"
         assert page_errors(page) == []
         assert foreign_requests(page, server.url) == []
-    check_replay(watcher, truth)
-    assert (SCREENSHOTS / f"{game}.png").exists(), "commit the board's screenshot (DRAGO_WRITE_SCREENSHOTS=1)"
+    check_replay(watcher, truth, commits(reveal))
+    for kind in ("desktop", "phone"):
+        for lang in ("en", "de"):
+            picture = SCREENSHOTS / f"{game}-{kind}-{lang}.png"
+            assert picture.exists(), f"commit {picture.name} (DRAGO_WRITE_SCREENSHOTS=1)"
 
 
-def check_replay(page: Page, truth: Truth) -> None:
-    """The replay slider, by keyboard: the first commits, as the spectator saw them."""
+def commits(reveal: dict[str, Any]) -> list[int]:
+    """The seqs that end a commit, in order: every position the replay slider stops at."""
+    return sorted({event["commit"] for event in reveal["events"]})
+
+
+def check_replay(page: Page, truth: Truth, stops: list[int]) -> None:
+    """The replay slider, by keyboard, steps through every commit: each shows the board as the
+    spectator saw it then."""
     page.focus("#replay")
     page.keyboard.press("Home")
-    for _ in range(6):
+    wait_replay(page, stops[0])
+    moved = 0
+    for seq in stops[1:]:
         page.keyboard.press("ArrowRight")
-    page.wait_for_selector(".replay-note ~ .board")  # the board appears once that position is loaded
-    shot = snapshot(page)
-    assert shot["seq"] < max(truth.states)
-    check_spectator(truth, shot)
+        wait_replay(page, seq)
+        moved += page.evaluate(ANIMATED)
+        check_spectator(truth, snapshot(page))
+    assert moved >= len(stops) // 4, f"the replay moved the board {moved} times in {len(stops)} steps"
     page.click("text=Back to live")
     wait_seq(page, max(truth.states))
+
+
+def wait_replay(page: Page, seq: int) -> None:
+    page.wait_for_function(
+        "seq => document.querySelector('.replay-note:not([data-loading])')"
+        " && Number(document.querySelector('.board')?.dataset.seq) === seq",
+        arg=seq,
+    )
 
 
 def test_mount_drago_is_played_to_the_end_in_the_browser(
@@ -182,4 +230,4 @@ def test_mount_drago_is_played_to_the_end_in_the_browser(
 def test_yutaka_is_played_to_the_end_in_the_browser(
     browser: Browser, web_server: ServerProcess, tmp_path: Path
 ) -> None:
-    play(browser, web_server, "yutaka", {"mode": '"mixed"'}, yutaka_turn, tmp_path)
+    play(browser, web_server, "yutaka", {"mode": "Mixed"}, yutaka_turn, tmp_path)

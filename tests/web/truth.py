@@ -57,6 +57,11 @@ class Truth:
         view: dict[str, Any] = _json(self.game.view(self.states[seq], None))
         return view
 
+    def last_played(self, seq: int) -> str | None:
+        """The card of the newest `card_played` up to `seq` (public: a played card is face up)."""
+        played = [e for s, e in self.events.items() if s <= seq and type(e).__name__ == "CardPlayed"]
+        return card_id(_json(played[-1])["card"]) if played else None
+
     def public_event_cards(self, seq: int) -> Counter[str]:
         event = self.events.get(seq)
         return Counter() if event is None else Counter(_cards(_json(self.game.redact(event, None))))
@@ -72,6 +77,9 @@ def check_spectator(truth: Truth, shot: dict[str, Any]) -> None:
         assert not extra, f"history at seq {entry['seq']} shows hidden cards {dict(extra)}: {entry['text']}"
     if truth.game.info.name == "mount_drago":
         _check_mount_drago(public, shot)
+        assert _zone(shot, "played") == ([truth.last_played(seq)] if truth.last_played(seq) else []), (
+            f"seq {seq}"
+        )
     else:
         _check_yutaka(public, shot)
 
@@ -82,7 +90,7 @@ def _zone(shot: dict[str, Any], zone: str) -> list[str]:
 
 def _check_mount_drago(public: dict[str, Any], shot: dict[str, Any]) -> None:
     seq = shot["seq"]
-    assert {z for z, *_ in shot["board"]} <= {"rider-top", "discard", "pending"}, (
+    assert {z for z, *_ in shot["board"]} <= {"rider-top", "discard", "pending", "played"}, (
         f"seq {seq}: {shot['board']}"
     )
     assert _zone(shot, "rider-top") == [card_id(p["top"]) for p in public["rider_piles"]], f"seq {seq}"

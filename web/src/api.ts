@@ -1,17 +1,24 @@
 /**
  * The page's one API client (the TypeScript SDK in clients/typescript, bundled from its source) on
- * this page's own origin, and the wording of its errors for people.
+ * this page's own origin, and the wording of its errors for people: the server's messages are
+ * English for developers, so the page says what an error code means in its own words.
  */
 
-import { ApiError, DragoClient, type GameDetail } from "drago-client";
+import { ApiError, DragoClient, StreamClosed, TransportError, type GameDetail } from "drago-client";
+import { has, t } from "./i18n/index.js";
 
 export const api = new DragoClient(location.origin, { retry: { attempts: 3 } });
 
-/** A short sentence for an error thrown by the client. */
+/** A short sentence, in the page's language, for an error thrown by the client. */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return `${error.message} (${error.code})`;
-  if (error instanceof Error) return error.message;
-  return String(error);
+  if (error instanceof ApiError) {
+    const key = `error.${error.code}`;
+    return has(key) ? t(key) : t("error.other", { code: error.code });
+  }
+  if (error instanceof StreamClosed) return t("error.stream_closed", { code: error.code });
+  if (error instanceof TransportError) return t("error.transport");
+  console.error(error); // a bug of this page: its details are for the console, not for people
+  return t("error.unexpected");
 }
 
 const games = new Map<string, Promise<GameDetail>>();

@@ -1,24 +1,83 @@
 /**
- * The reference web client of the Mount Drago and Yutakâ game server: a lobby and a match page,
- * switched by the URL's fragment (route.ts). Everything it shows comes from the public API and
- * the match streams, through the TypeScript client in clients/typescript.
+ * The reference web client of the Mount Drago and Yutakâ game server: the page's frame (skip link,
+ * header with the navigation and the language switch, footer) and its pages, switched by the
+ * URL's fragment (route.ts). Everything a page shows comes from the public API and the match
+ * streams, through the TypeScript client in clients/typescript, in words from the catalogues.
+ *
+ * A new page (quick play, my matches, a profile, the leaderboards) is one entry in PAGES and, if
+ * it belongs in the navigation, one in NAV.
  */
 
+import { h, replaceChildren } from "./dom.js";
+import { lang, LANGS, setLang, t, type Key, type Lang } from "./i18n/index.js";
 import { lobbyPage } from "./lobby.js";
 import { matchPage } from "./match/page.js";
-import { parseRoute } from "./route.js";
+import { parseRoute, type Route } from "./route.js";
+
+/** A page draws itself into `root`; what it returns stops it (streams, timers) when another opens. */
+export interface Page {
+  dispose?(): void;
+  /** Redraw in the language just chosen, keeping the page's state (else the page is opened anew). */
+  relabel?(): void;
+}
+type Open = (root: HTMLElement, route: Route) => Page;
+
+function notFound(root: HTMLElement): Page {
+  replaceChildren(root, h("main", { id: "main" }, h("h1", {}, t("nav.not_found")), h("p", {}, h("a", { href: "#/" }, t("nav.back_to_lobby")))));
+  return {};
+}
+
+const PAGES: Record<string, Open> = {
+  "": (root) => lobbyPage(root),
+  match: (root, route) => (route.args[0] ? matchPage(root, route.args[0], route.params) : notFound(root)),
+};
+
+/** The main navigation, in order. */
+const NAV: readonly { href: string; page: string; label: Key }[] = [{ href: "#/", page: "", label: "nav.lobby" }];
+
+const LANG_NAMES: Record<Lang, string> = { en: "English", de: "Deutsch" };
 
 const root = document.getElementById("app")!;
-let dispose: (() => void) | null = null;
+let current: Page = {};
+
+function frame(): void {
+  const route = parseRoute();
+  const select = h("select", { id: "lang", "data-key": "lang" },
+    LANGS.map((code) => h("option", { value: code, lang: code, selected: code === lang() }, LANG_NAMES[code])));
+  select.addEventListener("change", () => setLang(select.value as Lang));
+  replaceChildren(document.getElementById("top")!,
+    h("a", { href: "#/", class: "brand" }, "Mount Drago · Yutakâ"),
+    h("nav", { "aria-label": t("nav.main") }, h("ul", {}, NAV.map((item) =>
+      h("li", {}, h("a", { href: item.href, "aria-current": route.page === item.page ? "page" : null }, t(item.label)))))),
+    h("div", { class: "lang" }, h("label", { for: "lang" }, t("nav.language")), select));
+  const foot = document.getElementById("foot")!;
+  replaceChildren(foot, h("a", { href: "/docs" }, t("nav.api_docs")), " · ", h("a", { href: "/redoc" }, t("nav.api_reference")));
+  const skip = document.getElementById("skip")!;
+  skip.textContent = t("nav.skip");
+}
 
 function show(): void {
-  dispose?.();
-  dispose = null;
+  current.dispose?.();
   const route = parseRoute();
-  if (route.page === "match") dispose = matchPage(root, route.matchId, route.params);
-  else lobbyPage(root);
+  frame();
+  current = (PAGES[route.page] ?? notFound)(root, route);
   window.scrollTo(0, 0);
 }
 
+// The skip link moves the focus to the page's <main> without touching the fragment (the route).
+document.getElementById("skip")!.addEventListener("click", (event) => {
+  event.preventDefault();
+  const main = document.querySelector<HTMLElement>("main");
+  if (!main) return;
+  main.setAttribute("tabindex", "-1");
+  main.addEventListener("blur", () => main.removeAttribute("tabindex"), { once: true });
+  main.focus();
+});
+
+window.addEventListener("langchange", () => {
+  frame();
+  if (current.relabel) current.relabel();
+  else show();
+});
 window.addEventListener("hashchange", show);
 show();

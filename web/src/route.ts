@@ -2,17 +2,23 @@
  * The page's routes live in the URL's fragment (`#/`, `#/match/<id>?as=1`), so the server serves
  * one static page and a reload or a shared link opens the same screen. The fragment is never sent
  * to the server: an invite link `#/match/<id>?invite=iv_…` keeps its code out of every log.
+ *
+ * A route is its first path segment (`match`), the segments after it (the match id) and the
+ * query. main.ts maps the first segment to a page; a new page is one entry there.
  */
 
-export type Route =
-  | { page: "lobby" }
-  | { page: "match"; matchId: string; params: URLSearchParams };
+export interface Route {
+  /** The first path segment: "" for the lobby, "match", … */
+  page: string;
+  /** The path segments after it, decoded. */
+  args: string[];
+  params: URLSearchParams;
+}
 
 export function parseRoute(hash: string = location.hash): Route {
   const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
-  const parts = path.split("/").filter(Boolean);
-  if (parts[0] === "match" && parts[1]) return { page: "match", matchId: decodeURIComponent(parts[1]), params: new URLSearchParams(query) };
-  return { page: "lobby" };
+  const [page = "", ...args] = path.split("/").filter(Boolean).map(decodeURIComponent);
+  return { page, args, params: new URLSearchParams(query) };
 }
 
 export function matchHref(matchId: string, params: Record<string, string> = {}): string {

@@ -1,3 +1,1003 @@
+// src/dom.ts
+var SVG = "http://www.w3.org/2000/svg";
+function apply(element, props) {
+  for (const [name, value] of Object.entries(props)) {
+    if (value === null || value === void 0 || value === false) continue;
+    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
+    else if (name === "value" && "value" in element) element.value = String(value);
+    else if (name === "checked" && element instanceof HTMLInputElement) element.checked = Boolean(value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+}
+function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  apply(element, props);
+  append(element, children);
+  return element;
+}
+function s(tag, props = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  apply(element, props);
+  append(element, children);
+  return element;
+}
+function append(parent, children) {
+  for (const child of children) {
+    if (child === null || child === void 0 || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+function button(label, onClick, props = {}) {
+  return h("button", { type: "button", ...props, onclick: () => onClick() }, label);
+}
+function svgButton(element, onClick) {
+  element.addEventListener("click", () => onClick());
+  element.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      onClick();
+    }
+  });
+  return element;
+}
+var focusable = (e) => e instanceof HTMLElement || e instanceof SVGElement;
+var focusedKey;
+var focusedGroup;
+document.addEventListener("focusin", (event) => {
+  const target = event.target;
+  focusedKey = focusable(target) ? target.dataset.key : void 0;
+  focusedGroup = focusable(target) ? target.dataset.group : void 0;
+});
+var ENABLED = ':not([aria-disabled="true"])';
+function refocus(parent, key2, group) {
+  if (!key2) return;
+  const find = (selector) => parent.querySelector(selector);
+  const same3 = find(`[data-key="${CSS.escape(key2)}"]`);
+  const focus = (target) => target?.focus({ preventScroll: target === same3 });
+  if (!group) return focus(same3);
+  const inGroup = `[data-group="${CSS.escape(group)}"]`;
+  const usable = same3 && same3.getAttribute("aria-disabled") !== "true" ? same3 : null;
+  focus(usable ?? find(inGroup + ENABLED) ?? find(`[data-legal]${ENABLED}`) ?? same3 ?? find(inGroup) ?? find('[data-group="hand"]'));
+}
+function replaceChildren(parent, ...children) {
+  const active = document.activeElement;
+  const inside = focusable(active) && parent.contains(active);
+  const idle = active === document.body || active === null;
+  const key2 = inside ? active.dataset.key : idle ? focusedKey : void 0;
+  const group = inside ? active.dataset.group : idle ? focusedGroup : void 0;
+  parent.replaceChildren();
+  append(parent, children);
+  if (!parent.isConnected) return;
+  refocus(parent, key2, group);
+}
+function field(text, control2, hint) {
+  const id = control2.id;
+  if (!id) return h("label", { class: "field" }, h("span", { class: "label" }, text), control2, hint ? h("small", {}, hint) : null);
+  if (hint) control2.setAttribute("aria-describedby", `${id}-hint`);
+  return h("div", { class: "field" }, h("label", { for: id, class: "label" }, text), control2, hint ? h("small", { id: `${id}-hint` }, hint) : null);
+}
+
+// src/i18n/de.json
+var de_default = {
+  "nav.main": "Hauptmenü",
+  "nav.lobby": "Lobby",
+  "nav.language": "Sprache",
+  "nav.skip": "Zum Inhalt springen",
+  "nav.api_docs": "API-Dokumentation",
+  "nav.api_reference": "API-Referenz",
+  "nav.not_found": "Diese Seite gibt es nicht.",
+  "nav.back_to_lobby": "Zurück zur Lobby",
+  "lobby.title": "Mount Drago & Yutakâ",
+  "lobby.lead": "Spiele Leo Colovinis Drachenrennen oder Alexandre Droits Schatzinseln im Browser: mit Freunden, über einen Link oder gegen die Bots des Servers.",
+  "lobby.create": "Neue Partie",
+  "lobby.matches": "Partien",
+  "lobby.filters": "Partien filtern",
+  "lobby.game": "Spiel",
+  "lobby.status": "Status",
+  "lobby.any_game": "Alle Spiele",
+  "lobby.any_status": "Jeder Status",
+  "lobby.free_only": "Nur mit freiem Platz",
+  "lobby.refresh": "Aktualisieren",
+  "lobby.empty": "Hier gibt es noch keine Partie: lege eine an.",
+  "lobby.count_one": "{n} Partie",
+  "lobby.count_other": "{n} Partien",
+  "lobby.more": "Weitere Partien",
+  "lobby.failed": "Die Partien konnten nicht geladen werden: {error}",
+  "lobby.unreachable": "Der Server antwortet nicht: {error}",
+  "lobby.join": "Mitspielen",
+  "lobby.watch": "Zuschauen",
+  "lobby.join_label": "Bei der {game}-Partie {id} mitspielen",
+  "lobby.watch_label": "Der {game}-Partie {id} zuschauen",
+  "lobby.bot_name": "{name} (Bot)",
+  "lobby.open": "Partie öffnen",
+  "lobby.open_placeholder": "Partie-ID oder Einladungslink",
+  "lobby.open_button": "Öffnen",
+  "lobby.open_invalid": "Das ist weder eine Partie-ID noch ein Partie-Link.",
+  "create.game": "Spiel",
+  "create.about.mount_drago": "reite die Drachen auf den Gipfel",
+  "create.about.yutaka": "erobere die Schätze von fünf Inseln",
+  "create.players": "Spielerzahl",
+  "create.players_n_one": "{n} Spieler",
+  "create.players_n_other": "{n} Spieler",
+  "create.players_exactly_one": "Für genau {n} Spieler",
+  "create.players_exactly_other": "Für genau {n} Spieler",
+  "create.players_range": "{min} bis {max} Spieler",
+  "create.seats": "Wer wo sitzt",
+  "create.seats_hint": "Lass einen Platz einem Menschen (dir oder wen du einlädst) oder gib ihn einem Bot des Servers.",
+  "create.seat.person": "Ein Mensch",
+  "create.seat.random": "Bot: Anfänger (zufällige Züge)",
+  "create.seat.greedy": "Bot: gierig (der beste Zug im Moment)",
+  "create.seat.ismcts": "Bot: stark (denkt voraus)",
+  "create.settings": "Bedenkzeit und Sichtbarkeit",
+  "create.clock": "Bedenkzeit",
+  "create.clock_hint": "Eine Bedenkzeit hält die Partie in Gang; was bei Zeitablauf geschieht, wird unten gewählt.",
+  "create.clock.none": "Keine Bedenkzeit",
+  "create.clock.decision": "Zeit für jeden Zug",
+  "create.clock.bank": "Zeitkonto mit Zusatzzeit pro Zug",
+  "create.clock.decision_time": "Zeit für jeden Zug",
+  "create.clock.bank_time": "Zeitkonto jedes Spielers",
+  "create.clock.increment": "Zusatzzeit nach jedem Zug",
+  "create.unit": "Einheit",
+  "create.unit.s": "Sekunden",
+  "create.unit.min": "Minuten",
+  "create.unit.h": "Stunden",
+  "create.unit.d": "Tage",
+  "create.timeout": "Wenn die Zeit eines Spielers abläuft",
+  "create.timeout.bot": "macht ein Bot diesen Zug für ihn",
+  "create.timeout.forfeit": "verliert er die Partie",
+  "create.takeover": "Zeitüberschreitungen in Folge, bis ein Bot den Platz ganz übernimmt",
+  "create.takeover_hint": "Bis dahin kann der Spieler zurückkommen und weiterspielen.",
+  "create.visibility": "Wer die Partie finden kann",
+  "create.visibility.public": "Alle: sie steht in der Lobby",
+  "create.visibility.unlisted": "Nur wer den Einladungslink hat",
+  "create.more": "Weitere Optionen",
+  "create.more_hint": "Regelvarianten und Einstellungen, die die meisten Partien so lassen, wie sie sind.",
+  "create.drafts": "Zugentwürfe: Schritte deines Zuges zurücknehmen, bevor die anderen ihn sehen",
+  "create.drafts_hint": "Deine Schritte bleiben privat, bis du den Zug abschließt, außer einer deckt etwas auf.",
+  "create.samples": "Bot-Programme dürfen den Server nach möglichen verdeckten Karten fragen",
+  "create.samples_hint": "Für Leute, die Bots schreiben: ein Platz darf Verteilungen erfragen, die zu dem passen, was er gesehen hat.",
+  "create.submit": "Partie anlegen",
+  "create.creating": "Die Partie wird angelegt…",
+  "create.failed": "Die Partie wurde nicht angelegt: {error}",
+  "create.loading_options": "Die Optionen des Spiels werden geladen…",
+  "opt.first_player": "Wer beginnt",
+  "opt.first_random": "Wird ausgelost",
+  "opt.explicit_end_turn": "Jeden Zug mit einem Knopf beenden",
+  "opt.md.explicit_end_turn_hint": "Auch wenn keine Karte am Gipfel abgeworfen werden kann, endet der Zug erst, wenn der Spieler „Zug beenden“ drückt.",
+  "opt.md.negative_floor": "Punkte fallen nie unter null",
+  "opt.md.negative_floor_hint": "Eine Wertung, die einen Spieler unter null brächte (das Gipfelfeld −2), lässt seinen Punktestand, wie er ist, wie auf Yucata.",
+  "opt.md.zero_scoring_counts": "Eine Wertung zählt, auch wenn niemand Punkte bekommt",
+  "opt.md.zero_scoring_counts_hint": "Wer einen Drachen auf ein blaues oder grünes Feld oder auf den Gipfel zieht, zieht dann keine Karten nach, wie auch immer die Punkte stehen.",
+  "opt.md.refill_after_discard_empty": "Eine durch Abwerfen am Gipfel geleerte Hand auffüllen",
+  "opt.md.refill_after_discard_empty_hint": "Nach einer Wertung zieht ein Spieler mit leerer Hand wieder auf sechs Karten nach, ob die letzte Karte ausgespielt oder abgeworfen wurde.",
+  "opt.yu.mode": "Verdeckte Plättchen",
+  "opt.yu.mode_mysteria_hint": "Jedes verdeckte Plättchen ist schwarz: weder Art noch Wert sind bekannt.",
+  "opt.yu.mode_tactika_hint": "Jedes verdeckte Plättchen zeigt die Farbe seiner Art; die Werte bleiben verborgen.",
+  "opt.yu.mode_mixed_hint": "Nur die unten angekreuzten Arten zeigen verdeckt ihre Farbe.",
+  "opt.yu.known_types": "Verdeckt sichtbare Arten",
+  "opt.yu.known_types_hint": "Die Werte bleiben in jedem Modus verborgen.",
+  "opt.yu.first_player": "Spieler 1 (deckt zuerst auf und spielt zuerst)",
+  "opt.yu.stacked": "Gestapelte Archipele",
+  "opt.yu.stacked_hint": "Auf jeder Insel darf nur das oberste verdeckte Plättchen aufgedeckt werden.",
+  "opt.yu.tie_break": "Gleichstand",
+  "opt.yu.tie_equipment_tiles": "Mehr Ausrüstungsplättchen gewinnen, dann mehr Ausrüstungspunkte",
+  "opt.yu.tie_equipment_points": "Mehr Ausrüstungspunkte gewinnen, dann mehr Ausrüstungsplättchen",
+  "opt.yu.tie_shared": "Ein gemeinsamer Sieg",
+  "opt.yu.explicit_end_turn_hint": "Nach einer Schatzkarte oder Dynamit drückt der Spieler „Zug beenden“, um nachzuziehen (oder dem Gegner das Aufdecken zu überlassen).",
+  "bot.level.random": "Anfänger",
+  "bot.level.greedy": "gierig",
+  "bot.level.ismcts": "stark",
+  "bot.level.default": "Standard",
+  "action.play": "Karte ausspielen",
+  "action.discard": "Abwerfen",
+  "action.choose_rider": "Drachen wählen",
+  "action.end_turn": "Zug beenden",
+  "action.reveal": "Plättchen aufdecken",
+  "action.undo": "Zurücknehmen",
+  "action.finish_turn": "Zug abschließen",
+  "match.title": "Partie",
+  "match.id": "#{id}",
+  "match.loading": "Wird geladen…",
+  "match.status.waiting": "Wartet auf Spieler",
+  "match.status.active": "Läuft",
+  "match.status.finished": "Beendet",
+  "match.status.aborted": "Abgebrochen",
+  "match.commit_seq": "bei Ereignis {seq}",
+  "match.as_spectator": "du schaust zu",
+  "match.as_seat": "du spielst Platz {n} ({name})",
+  "match.connection.connecting": "verbinde…",
+  "match.connection.live": "live",
+  "match.connection.reconnecting": "verbinde neu…",
+  "match.connection.closed": "nicht verbunden",
+  "match.board": "Spielbrett",
+  "match.side": "Details der Partie",
+  "match.replay_note": "Wiederholung: das Brett, wie es bei Ereignis {seq} war.",
+  "match.replay_loading": "Wird geladen…",
+  "match.sending": "Wird gesendet…",
+  "match.unknown_game": "Diese Seite kann das Spiel {game} nicht darstellen.",
+  "match.token_gone": "Der Schlüssel dieses Browsers für Platz {n} gilt nicht mehr (hat der Gastgeber einen neuen Link ausgestellt?); er wurde vergessen. Neu laden, um zuzuschauen.",
+  "match.connection_lost": "Verbindung verloren: {error} Neu laden, um weiterzumachen.",
+  "match.history": "Verlauf",
+  "match.history_list": "Ereignisse, neueste zuerst",
+  "match.decisions": "Entscheidungen",
+  "match.end_turn": "Zug beenden",
+  "match.you": "du",
+  "match.on_turn": "am Zug",
+  "match.seat": "Platz {n}",
+  "match.waiting_players": "Wartet darauf, dass die freien Plätze besetzt werden.",
+  "match.other_actions": "Weitere Aktionen",
+  "match.other_action": "{action} ({n})",
+  "seats.title": "Plätze",
+  "seats.free": "frei",
+  "seats.bot": "{name} (Bot, {level})",
+  "seats.resigned": "{who} — aufgegeben",
+  "seats.row": "Platz {n}: {who}",
+  "seats.this_browser": "(dieser Browser)",
+  "seats.to_act": "▶ am Zug",
+  "seats.your_name": "Dein Name für Platz {n}",
+  "seats.join": "Platz {n} einnehmen",
+  "seats.name_first": "Gib zuerst einen Namen ein.",
+  "seats.join_failed": "Beitreten nicht möglich: {error}",
+  "seats.view_as": "Ansicht als:",
+  "seats.view_as_label": "Diese Partie ansehen als",
+  "seats.view_seat": "Platz {n} ({name})",
+  "seats.spectator": "Zuschauer",
+  "host.title": "Gastgeber",
+  "host.invite": "Einladungslink",
+  "host.abort": "Partie abbrechen",
+  "host.seat": "Platz {n} ({name})",
+  "host.reissue": "Neuer Link",
+  "host.reissue_label": "Neuen Link für Platz {n} ausstellen (der alte gilt dann nicht mehr)",
+  "host.reissue_what": "Neuer Link für Platz {n}",
+  "host.to_bot": "An einen Bot geben",
+  "host.to_bot_label": "Platz {n} an einen Bot geben",
+  "host.to_bot_what": "Platz {n} an einen Bot",
+  "host.new_link": "Neuer Link für Platz {n} (wird nur einmal gezeigt)",
+  "host.done": "{what}: erledigt.",
+  "host.failed": "{what}: {error}",
+  "resign.resign": "Aufgeben",
+  "resign.confirm": "Diese Partie aufgeben?",
+  "resign.yes": "Ja, aufgeben",
+  "resign.no": "Nein",
+  "resign.no_label": "Nicht aufgeben",
+  "resign.done": "Du hast aufgegeben.",
+  "clock.title": "Bedenkzeit",
+  "clock.days": "{d} T {hms}",
+  "clock.until": "bis {when}",
+  "clock.bank": "(Konto {s} s)",
+  "draft.group": "Zugentwurf",
+  "draft.steps_one": "Entwurf: {n} Schritt, nur du siehst ihn.",
+  "draft.steps_other": "Entwurf: {n} Schritte, nur du siehst sie.",
+  "draft.undo": "Zurücknehmen",
+  "draft.undo_label": "Den letzten Schritt zurücknehmen",
+  "draft.finish": "Zug abschließen",
+  "replay.title": "Wiederholung",
+  "replay.live": "Live: bisher {of} Schritte",
+  "replay.at": "Schritt {n} von {of} (Ereignis {seq})",
+  "replay.valuetext": "Schritt {n} von {of}, Ereignis {seq}",
+  "replay.back": "Zurück zum aktuellen Stand",
+  "replay.failed": "Wiederholung: {error}",
+  "result.title": "Ergebnis",
+  "result.winner": "Sieg: {names} ({reason})",
+  "result.winners": "Gemeinsamer Sieg: {names} ({reason})",
+  "result.nobody": "Kein Sieg ({reason})",
+  "result.score": "{name}: {score}",
+  "result.per_island": "Punkte je Insel",
+  "result.island": "Insel",
+  "result.reason.finished": "Spielende",
+  "result.reason.resigned": "Aufgabe",
+  "result.reason.timeout": "Zeit abgelaufen",
+  "result.reason.aborted": "abgebrochen",
+  "result.decided.total": "höhere Summe",
+  "result.decided.equipment_tiles": "mehr Ausrüstungsplättchen",
+  "result.decided.equipment_points": "mehr Ausrüstungspunkte",
+  "result.decided.shared": "gemeinsamer Sieg",
+  "fair.title": "Fairness",
+  "fair.checking": "Wird geprüft…",
+  "fair.ok": "✔ Die Verteilung passt zur Zusage, die beim Anlegen der Partie veröffentlicht wurde.",
+  "fair.bad": "✘ Die Verteilung passt NICHT zur Zusage, die beim Anlegen der Partie veröffentlicht wurde.",
+  "fair.published": "Veröffentlichte Zusage",
+  "fair.computed": "Hier berechnetes SHA-256 ({via})",
+  "fair.via_webcrypto": "Web Crypto",
+  "fair.via_plain": "reines JavaScript",
+  "fair.secret": "Geheimnis",
+  "fair.log": "Vollständiges Protokoll",
+  "fair.log_events": "{n} Ereignisse, jedes Mischen und Ziehen",
+  "fair.unreadable": "Die Offenlegung konnte nicht gelesen werden: {error}",
+  "fair.again": "Erneut prüfen",
+  "error.validation_error": "Einige Angaben sind ungültig.",
+  "error.idempotency_key_reused": "Diese Anfrage wurde schon mit anderem Inhalt gesendet.",
+  "error.unauthorized": "Der Schlüssel dieses Browsers für den Platz fehlt oder gilt nicht mehr.",
+  "error.forbidden": "Das ist nicht erlaubt.",
+  "error.not_found": "Diese Partie gibt es nicht (oder sie ist nicht gelistet und braucht ihren Einladungslink).",
+  "error.method_not_allowed": "Diese Anfrage nimmt der Server nicht an.",
+  "error.conflict": "Das geht gerade nicht.",
+  "error.illegal_action": "Dieser Zug ist jetzt nicht erlaubt.",
+  "error.not_your_turn": "Du bist nicht am Zug.",
+  "error.match_over": "Die Partie ist zu Ende.",
+  "error.version_conflict": "Das Brett hat sich inzwischen geändert: schau noch einmal hin und entscheide neu.",
+  "error.seat_taken": "Jemand anderes hat diesen Platz eingenommen.",
+  "error.seat_not_held": "Dieser Platz gehört dir nicht.",
+  "error.already_seated": "Du sitzt schon in dieser Partie.",
+  "error.already_resigned": "Dieser Platz hat schon aufgegeben.",
+  "error.match_not_started": "Die Partie hat noch nicht begonnen.",
+  "error.match_started": "Die Partie hat schon begonnen.",
+  "error.match_not_finished": "Die Partie ist noch nicht zu Ende.",
+  "error.payload_too_large": "Diese Anfrage ist zu groß.",
+  "error.rate_limited": "Zu viele Anfragen: warte einen Moment und versuche es dann noch einmal.",
+  "error.internal_error": "Der Server hatte ein Problem.",
+  "error.unavailable": "Der Server ist kurz nicht erreichbar: versuche es gleich noch einmal.",
+  "error.other": "Der Server hat abgelehnt ({code}).",
+  "error.stream_closed": "Die Live-Verbindung wurde geschlossen ({code}).",
+  "error.transport": "Der Server ist nicht erreichbar.",
+  "error.unexpected": "Auf dieser Seite ist etwas schiefgegangen.",
+  "ev.seat_joined": "{name} nimmt Platz {n} ein",
+  "ev.seat_joined_bot": "{name} (Bot, {level}) nimmt Platz {n} ein",
+  "ev.match_started": "Die Partie hat begonnen",
+  "ev.seat_resigned": "{name} gibt auf",
+  "ev.timed_out": "{name} hat die Zeit überschritten: {policy}",
+  "ev.policy.bot": "ein Bot zog für ihn",
+  "ev.policy.forfeit": "der Platz verliert",
+  "ev.taken_over": "Ein Bot spielt ab jetzt den Platz von {name} ({reason})",
+  "ev.takeover.timeout": "zu viele Zeitüberschreitungen",
+  "ev.takeover.resigned": "aufgegeben",
+  "ev.takeover.forfeit": "verloren",
+  "ev.takeover.host": "Wahl des Gastgebers",
+  "ev.reissued": "Der Gastgeber hat einen neuen Link für den Platz von {name} ausgestellt",
+  "ev.aborted": "Die Partie wurde abgebrochen ({reason})",
+  "ev.abort.host": "vom Gastgeber",
+  "ev.abort.expired": "niemand kam rechtzeitig",
+  "ev.match_ended": "Die Partie ist zu Ende: {reason}",
+  "ev.draft_step": "Dein Entwurf: {action}",
+  "ev.draft_undone": "Dein Entwurf: ein Schritt zurückgenommen",
+  "ev.draft_changed": "{name} arbeitet an einem Zug",
+  "ev.draft_published_one": "{name} hat den Zug abgeschlossen ({n} Schritt)",
+  "ev.draft_published_other": "{name} hat den Zug abgeschlossen ({n} Schritte)",
+  "ev.turn_ended": "{name} beendet den Zug; {next} ist dran",
+  "ev.game_ended": "Spielende: {scores}",
+  "ev.md.game_started": "Die Karten sind verteilt. Reiter: {riders}. {name} beginnt.",
+  "ev.md.card_played": "{name} spielt {card} ({from} → {to})",
+  "ev.md.rider_under": "{name} reitet weiter {dragon} (Karte unter den Stapel)",
+  "ev.md.rider_on_top": "{name} bleibt auf {dragon} (Karte oben auf den Stapel)",
+  "ev.md.rider_switched": "Drachenwechsel: {name} reitet jetzt {dragon}",
+  "ev.md.scored_blue": "Kleine Wertung: {changes}",
+  "ev.md.scored_green": "Große Wertung: {changes}",
+  "ev.md.scored_summit": "Gipfel erreicht, große Wertung: {changes}",
+  "ev.md.discarded": "{name} wirft {cards} am Gipfel ab",
+  "ev.md.drew": "{name} zieht {cards}",
+  "ev.md.drew_count_one": "{name} zieht {n} Karte",
+  "ev.md.drew_count_other": "{name} zieht {n} Karten",
+  "ev.md.reshuffled_one": "Der Nachziehstapel wurde neu gebildet ({n} Karte)",
+  "ev.md.reshuffled_other": "Der Nachziehstapel wurde neu gebildet ({n} Karten)",
+  "ev.md.turn_passed": "{name} setzt aus (keine Karten mehr); {next} ist dran",
+  "ev.yu.game_started": "Die Plättchen liegen aus, die Karten sind verteilt; {name} ist Spieler 1",
+  "ev.yu.game_started_hand": "Die Plättchen liegen aus, die Karten sind verteilt; {name} ist Spieler 1. Deine Hand: {cards}",
+  "ev.yu.revealed": "{name} deckt auf {island} auf: {tile}",
+  "ev.yu.played": "{name} spielt {card} auf {island}",
+  "ev.yu.played_against": "{name} spielt {card} auf {island}, auf die Seite von {other}",
+  "ev.yu.confirmed": "{name} beendet den Zug",
+  "ev.yu.drew": "{name} zieht {card}",
+  "ev.yu.drew_hidden": "{name} zieht eine Karte",
+  "ev.yu.game_ended": "Spielende: {scores} ({decided})",
+  "md.dragon.blue": "Blau",
+  "md.dragon.brown": "Braun",
+  "md.dragon.black": "Schwarz",
+  "md.dragon.red": "Rot",
+  "md.dragon.yellow": "Gelb",
+  "md.dragon.green": "Grün",
+  "md.dragon.gray": "Grau",
+  "md.dragon.light_blue": "Hellblau",
+  "md.dragon.purple": "Lila",
+  "md.dragon.orange": "Orange",
+  "md.short.blue": "Bl",
+  "md.short.brown": "Br",
+  "md.short.black": "Sw",
+  "md.short.red": "Rt",
+  "md.short.yellow": "Ge",
+  "md.short.green": "Gn",
+  "md.short.gray": "Gr",
+  "md.short.light_blue": "HB",
+  "md.short.purple": "Li",
+  "md.short.orange": "Or",
+  "md.card": "{dragon} {value}",
+  "md.start": "Start",
+  "md.summit": "Gipfel",
+  "md.space.start": "das Startfeld",
+  "md.space.plain": "Feld {n}, Wert {value}",
+  "md.space.blue": "Feld {n}, blau (kleine Wertung), Wert {value}",
+  "md.space.green": "Feld {n}, grün (große Wertung), Wert {value}",
+  "md.space.summit": "Feld {n}, Gipfelfeld, Wert {value}",
+  "md.dragons_here_one": "{n} Drache: {dragons}",
+  "md.dragons_here_other": "{n} Drachen: {dragons}",
+  "md.token": "Drache {dragon}, ohne Reiter, auf {where}",
+  "md.token_ridden": "Drache {dragon}, geritten von {rider}, auf {where}",
+  "md.side": "Spielplanseite für {side} Spieler: der Weg vom Startfeld zum Gipfel",
+  "md.own_track": "Eigene Strecke dieser Partie: der Weg vom Startfeld zum Gipfel",
+  "md.legend.blue": "◆ blau: kleine Wertung (nur Felder mit Wert 3 oder weniger zählen)",
+  "md.legend.green": "⬢ grün: große Wertung",
+  "md.legend.summit": "▲ Gipfel: große Wertung, wenn ein Drache zum ersten Mal ankommt",
+  "md.players": "Spieler",
+  "md.points_one": "{n} Punkt",
+  "md.points_other": "{n} Punkte",
+  "md.rides": "reitet {dragon}",
+  "md.pile": "Reiterstapel {card} ×{n}",
+  "md.pile_none": "kein Reiterstapel",
+  "md.hand_cards_one": "{n} Karte auf der Hand",
+  "md.hand_cards_other": "{n} Karten auf der Hand",
+  "md.summit_title": "Gipfel: {n} von {of} Drachen (der dritte beendet das Spiel)",
+  "md.summit_empty": "Noch kein Drache auf dem Gipfel.",
+  "md.last_play": "Zuletzt: {name} spielte {card}",
+  "md.pending": "Karte, die auf die Drachenwahl wartet: {card}",
+  "md.discards": "Am Gipfel abgeworfen: {cards}",
+  "md.discards_none": "Am Gipfel wurde noch keine Karte abgeworfen.",
+  "md.draw_pile_one": "Nachziehstapel: {n} Karte",
+  "md.draw_pile_other": "Nachziehstapel: {n} Karten",
+  "md.hand": "Deine Handkarten",
+  "md.hand_empty": "Keine Karten auf der Hand.",
+  "md.play_card": "{card} ausspielen",
+  "md.discard_card": "{card} abwerfen",
+  "md.keep": "Weiter {dragon} reiten",
+  "md.switch": "Drachenwechsel: {dragon} reiten",
+  "md.turn.you_play": "Du bist dran: spiele eine Karte aus.",
+  "md.turn.plays": "{name} spielt eine Karte aus.",
+  "md.turn.you_choose": "Du hast den letzten Drachen bewegt: weiter {dragon} reiten oder zu {other} wechseln?",
+  "md.turn.chooses": "{name} wählt einen Drachen.",
+  "md.turn.you_discard": "Du darfst Karten von Drachen auf dem Gipfel abwerfen und dann den Zug beenden.",
+  "md.turn.discards": "{name} darf Karten von Drachen auf dem Gipfel abwerfen.",
+  "md.turn.over": "Das Spiel ist zu Ende.",
+  "md.dragons_table": "Alle Drachen als Tabelle",
+  "md.col.dragon": "Drache",
+  "md.col.space": "Feld",
+  "md.col.value": "Wert",
+  "md.col.rider": "Reiter",
+  "md.kind.start": "Start, {value}",
+  "md.kind.plain": "{value}",
+  "md.kind.blue": "blau, {value}",
+  "md.kind.green": "grün, {value}",
+  "md.kind.summit": "Gipfel, {value}",
+  "yu.kind.idol": "Idol",
+  "yu.kind.dagger": "Dolch",
+  "yu.kind.amphora": "Amphore",
+  "yu.kind.crystal": "Kristall",
+  "yu.kind.equipment": "Ausrüstung",
+  "yu.kind.dynamite": "Dynamit",
+  "yu.mode.mysteria": "Mysteria",
+  "yu.mode.tactika": "Tactika",
+  "yu.mode.mixed": "Gemischt",
+  "yu.card": "{kind} {value}",
+  "yu.tile_up": "Plättchen {type}, {value} Punkte",
+  "yu.tile_down_typed": "verdecktes Plättchen {type}",
+  "yu.tile_down": "verdecktes Plättchen",
+  "yu.caption": "Die fünf Inseln ({mode})",
+  "yu.mode_mixed_known": "Gemischt: {types} verdeckt sichtbar",
+  "yu.face_down_left_one": "noch {n} Plättchen verdeckt",
+  "yu.face_down_left_other": "noch {n} Plättchen verdeckt",
+  "yu.side_label": "Karten von {name}",
+  "yu.rows": "Obere Reihen: Karten von {upper} · untere Reihen: von {lower}",
+  "yu.column": "Karten von {name} auf {island}: {cards} (Summe {sum})",
+  "yu.column_empty": "{name} hat keine Karten auf {island}",
+  "yu.tiles_of": "Plättchen auf {island}",
+  "yu.set_aside_open": "Die beiseitegelegten Plättchen",
+  "yu.set_aside_hidden_one": "{n} Plättchen verdeckt beiseitegelegt",
+  "yu.set_aside_hidden_other": "{n} Plättchen verdeckt beiseitegelegt",
+  "yu.players": "Spieler",
+  "yu.hand_cards_one": "{n} Karte auf der Hand",
+  "yu.hand_cards_other": "{n} Karten auf der Hand",
+  "yu.deck_cards_one": "{n} Karte im Stapel",
+  "yu.deck_cards_other": "{n} Karten im Stapel",
+  "yu.hand": "Deine Handkarten",
+  "yu.hand_hint": "wähle eine Karte, dann die Insel, auf die sie kommt",
+  "yu.pick": "{card} wählen",
+  "yu.play_on": "{card} auf {island} spielen",
+  "yu.reveal": "Aufdecken: {tile}, Platz {slot} auf {island}",
+  "yu.turn.you_open_one": "Decke ein Plättchen deiner Wahl auf (noch {n} Aufdecken zu Beginn).",
+  "yu.turn.you_open_other": "Decke ein Plättchen deiner Wahl auf (noch {n} Aufdecken zu Beginn).",
+  "yu.turn.opens_one": "{name} deckt ein Plättchen auf (noch {n} Aufdecken zu Beginn).",
+  "yu.turn.opens_other": "{name} deckt ein Plättchen auf (noch {n} Aufdecken zu Beginn).",
+  "yu.turn.you_play": "Du bist dran: wähle eine Karte, dann eine Insel.",
+  "yu.turn.plays": "{name} spielt eine Karte aus.",
+  "yu.turn.you_confirm": "Drücke „Zug beenden“, um deinen Zug abzuschließen.",
+  "yu.turn.confirms": "{name} beendet den Zug.",
+  "yu.turn.you_reveal": "Decke ein verdecktes Plättchen deiner Wahl auf.",
+  "yu.turn.reveals": "{name} deckt ein Plättchen auf.",
+  "yu.turn.wait": "Einen Moment…",
+  "yu.turn.over": "Das Spiel ist zu Ende."
+};
+
+// src/i18n/en.json
+var en_default = {
+  "nav.main": "Main",
+  "nav.lobby": "Lobby",
+  "nav.language": "Language",
+  "nav.skip": "Skip to content",
+  "nav.api_docs": "API docs",
+  "nav.api_reference": "API reference",
+  "nav.not_found": "There is no such page.",
+  "nav.back_to_lobby": "Back to the lobby",
+  "lobby.title": "Mount Drago & Yutakâ",
+  "lobby.lead": "Play Leo Colovini's dragon race or Alexandre Droit's treasure islands in the browser: with friends, through a link, or against the server's bots.",
+  "lobby.create": "New match",
+  "lobby.matches": "Matches",
+  "lobby.filters": "Filter matches",
+  "lobby.game": "Game",
+  "lobby.status": "Status",
+  "lobby.any_game": "Any game",
+  "lobby.any_status": "Any status",
+  "lobby.free_only": "Only with a free seat",
+  "lobby.refresh": "Refresh",
+  "lobby.empty": "No match here yet: create one.",
+  "lobby.count_one": "{n} match",
+  "lobby.count_other": "{n} matches",
+  "lobby.more": "More matches",
+  "lobby.failed": "The matches could not be loaded: {error}",
+  "lobby.unreachable": "The server did not answer: {error}",
+  "lobby.join": "Join",
+  "lobby.watch": "Watch",
+  "lobby.join_label": "Join {game} match {id}",
+  "lobby.watch_label": "Watch {game} match {id}",
+  "lobby.bot_name": "{name} (bot)",
+  "lobby.open": "Open a match",
+  "lobby.open_placeholder": "match id or invite link",
+  "lobby.open_button": "Open",
+  "lobby.open_invalid": "That is neither a match id nor a match link.",
+  "create.game": "Game",
+  "create.about.mount_drago": "ride the dragons up the mountain",
+  "create.about.yutaka": "win the treasures of five islands",
+  "create.players": "Players",
+  "create.players_n_one": "{n} player",
+  "create.players_n_other": "{n} players",
+  "create.players_exactly_one": "For exactly {n} player",
+  "create.players_exactly_other": "For exactly {n} players",
+  "create.players_range": "{min} to {max} players",
+  "create.seats": "Who sits where",
+  "create.seats_hint": "Leave a seat to a person (you, or someone you invite), or give it to one of the server's bots.",
+  "create.seat.person": "A person",
+  "create.seat.random": "Bot: beginner (random moves)",
+  "create.seat.greedy": "Bot: greedy (the best move right now)",
+  "create.seat.ismcts": "Bot: strong (thinks ahead)",
+  "create.settings": "Clock and visibility",
+  "create.clock": "Clock",
+  "create.clock_hint": "A clock keeps a match moving; what happens when time runs out is chosen below.",
+  "create.clock.none": "No clock",
+  "create.clock.decision": "Time for each move",
+  "create.clock.bank": "Time bank, with extra time per move",
+  "create.clock.decision_time": "Time for each move",
+  "create.clock.bank_time": "Time bank of each player",
+  "create.clock.increment": "Extra time after each move",
+  "create.unit": "Unit",
+  "create.unit.s": "seconds",
+  "create.unit.min": "minutes",
+  "create.unit.h": "hours",
+  "create.unit.d": "days",
+  "create.timeout": "When a player's time runs out",
+  "create.timeout.bot": "a bot makes that move for them",
+  "create.timeout.forfeit": "they lose the match",
+  "create.takeover": "Timeouts in a row before a bot plays the seat for good",
+  "create.takeover_hint": "Until then the player can come back and play on.",
+  "create.visibility": "Who can find the match",
+  "create.visibility.public": "Everyone: it is listed in the lobby",
+  "create.visibility.unlisted": "Only people with the invite link",
+  "create.more": "More options",
+  "create.more_hint": "Rule variants and settings that most matches leave as they are.",
+  "create.drafts": "Turn drafts: take back steps of your turn before the others see it",
+  "create.drafts_hint": "Your steps stay private until you finish the turn, unless one of them reveals something.",
+  "create.samples": "Bot programs may ask the server for possible hidden cards",
+  "create.samples_hint": "For people who write bots: a seat may ask for deals that fit what it has seen.",
+  "create.submit": "Create the match",
+  "create.creating": "Creating the match…",
+  "create.failed": "The match was not created: {error}",
+  "create.loading_options": "Loading the game's options…",
+  "opt.first_player": "Who plays first",
+  "opt.first_random": "Drawn at random",
+  "opt.explicit_end_turn": "End every turn with a button",
+  "opt.md.explicit_end_turn_hint": "Even when no card can be discarded at the summit, the turn ends only when the player presses “End turn”.",
+  "opt.md.negative_floor": "Scores never drop below zero",
+  "opt.md.negative_floor_hint": "A scoring that would take a player below zero (the −2 summit space) leaves their score as it is, as on Yucata.",
+  "opt.md.zero_scoring_counts": "A scoring counts even when nobody gains a point",
+  "opt.md.zero_scoring_counts_hint": "Whoever moves a dragon onto a blue or green space, or onto the summit, then draws no cards, whatever the scores.",
+  "opt.md.refill_after_discard_empty": "Refill a hand emptied by summit discards",
+  "opt.md.refill_after_discard_empty_hint": "After a scoring, a player whose hand is empty draws back up to six cards, whether the last card was played or discarded.",
+  "opt.yu.mode": "Face-down tiles",
+  "opt.yu.mode_mysteria_hint": "Every face-down tile is black: neither its type nor its value is known.",
+  "opt.yu.mode_tactika_hint": "Every face-down tile shows its type's colour; values stay hidden.",
+  "opt.yu.mode_mixed_hint": "Only the types ticked below show their colour face down.",
+  "opt.yu.known_types": "Types shown face down",
+  "opt.yu.known_types_hint": "Values stay hidden in every mode.",
+  "opt.yu.first_player": "Player 1 (reveals first and plays first)",
+  "opt.yu.stacked": "Stacked archipelagos",
+  "opt.yu.stacked_hint": "On each island only the uppermost face-down tile may be revealed.",
+  "opt.yu.tie_break": "Equal totals",
+  "opt.yu.tie_equipment_tiles": "More equipment tiles win, then more equipment points",
+  "opt.yu.tie_equipment_points": "More equipment points win, then more equipment tiles",
+  "opt.yu.tie_shared": "A shared win",
+  "opt.yu.explicit_end_turn_hint": "After a treasure card or dynamite the player presses “End turn” to draw (or to hand the reveal to the opponent).",
+  "bot.level.random": "beginner",
+  "bot.level.greedy": "greedy",
+  "bot.level.ismcts": "strong",
+  "bot.level.default": "standard",
+  "action.play": "Play a card",
+  "action.discard": "Discard",
+  "action.choose_rider": "Choose a dragon",
+  "action.end_turn": "End turn",
+  "action.reveal": "Reveal a tile",
+  "action.undo": "Undo",
+  "action.finish_turn": "Finish turn",
+  "match.title": "Match",
+  "match.id": "#{id}",
+  "match.loading": "Loading…",
+  "match.status.waiting": "Waiting for players",
+  "match.status.active": "In play",
+  "match.status.finished": "Finished",
+  "match.status.aborted": "Aborted",
+  "match.commit_seq": "at event {seq}",
+  "match.as_spectator": "you are watching",
+  "match.as_seat": "you play seat {n} ({name})",
+  "match.connection.connecting": "connecting…",
+  "match.connection.live": "live",
+  "match.connection.reconnecting": "reconnecting…",
+  "match.connection.closed": "not connected",
+  "match.board": "Board",
+  "match.side": "Match details",
+  "match.replay_note": "Replay: the board as it was at event {seq}.",
+  "match.replay_loading": "Loading…",
+  "match.sending": "Sending…",
+  "match.unknown_game": "This page cannot draw the game {game}.",
+  "match.token_gone": "This browser's key to seat {n} no longer works (did the host make a new link?); it was forgotten. Reload to watch.",
+  "match.connection_lost": "Connection lost: {error} Reload to resume.",
+  "match.history": "History",
+  "match.history_list": "Events, newest first",
+  "match.decisions": "Decisions",
+  "match.end_turn": "End turn",
+  "match.you": "you",
+  "match.on_turn": "on turn",
+  "match.seat": "Seat {n}",
+  "match.waiting_players": "Waiting for players to take the free seats.",
+  "match.other_actions": "Other actions",
+  "match.other_action": "{action} ({n})",
+  "seats.title": "Seats",
+  "seats.free": "free",
+  "seats.bot": "{name} (bot, {level})",
+  "seats.resigned": "{who} — resigned",
+  "seats.row": "Seat {n}: {who}",
+  "seats.this_browser": "(this browser)",
+  "seats.to_act": "▶ to act",
+  "seats.your_name": "Your name for seat {n}",
+  "seats.join": "Join seat {n}",
+  "seats.name_first": "Enter a name first.",
+  "seats.join_failed": "Could not join: {error}",
+  "seats.view_as": "View as:",
+  "seats.view_as_label": "View this match as",
+  "seats.view_seat": "Seat {n} ({name})",
+  "seats.spectator": "Spectator",
+  "host.title": "Host",
+  "host.invite": "Invite link",
+  "host.abort": "Abort the match",
+  "host.seat": "Seat {n} ({name})",
+  "host.reissue": "New link",
+  "host.reissue_label": "Make a new link for seat {n} (the old one stops working)",
+  "host.reissue_what": "New link for seat {n}",
+  "host.to_bot": "Hand to a bot",
+  "host.to_bot_label": "Hand seat {n} to a bot",
+  "host.to_bot_what": "Seat {n} to a bot",
+  "host.new_link": "New link for seat {n} (shown once)",
+  "host.done": "{what}: done.",
+  "host.failed": "{what}: {error}",
+  "resign.resign": "Resign",
+  "resign.confirm": "Resign this match?",
+  "resign.yes": "Yes, resign",
+  "resign.no": "No",
+  "resign.no_label": "Do not resign",
+  "resign.done": "You resigned.",
+  "clock.title": "Clock",
+  "clock.days": "{d} d {hms}",
+  "clock.until": "until {when}",
+  "clock.bank": "(bank {s} s)",
+  "draft.group": "Turn draft",
+  "draft.steps_one": "Draft: {n} step, only you see it.",
+  "draft.steps_other": "Draft: {n} steps, only you see them.",
+  "draft.undo": "Undo",
+  "draft.undo_label": "Undo the last step",
+  "draft.finish": "Finish turn",
+  "replay.title": "Replay",
+  "replay.live": "Live: {of} steps so far",
+  "replay.at": "Step {n} of {of} (event {seq})",
+  "replay.valuetext": "step {n} of {of}, event {seq}",
+  "replay.back": "Back to live",
+  "replay.failed": "Replay: {error}",
+  "result.title": "Result",
+  "result.winner": "Winner: {names} ({reason})",
+  "result.winners": "Winners: {names} ({reason})",
+  "result.nobody": "No winner ({reason})",
+  "result.score": "{name}: {score}",
+  "result.per_island": "Points per island",
+  "result.island": "Island",
+  "result.reason.finished": "end of the game",
+  "result.reason.resigned": "resignation",
+  "result.reason.timeout": "out of time",
+  "result.reason.aborted": "aborted",
+  "result.decided.total": "higher total",
+  "result.decided.equipment_tiles": "more equipment tiles",
+  "result.decided.equipment_points": "more equipment points",
+  "result.decided.shared": "shared win",
+  "fair.title": "Fairness",
+  "fair.checking": "Checking…",
+  "fair.ok": "✔ The deal matches the commitment published when the match was created.",
+  "fair.bad": "✘ The deal does NOT match the commitment published when the match was created.",
+  "fair.published": "Published commitment",
+  "fair.computed": "SHA-256 computed here ({via})",
+  "fair.via_webcrypto": "Web Crypto",
+  "fair.via_plain": "plain JavaScript",
+  "fair.secret": "Secret",
+  "fair.log": "Full log",
+  "fair.log_events": "{n} events, every shuffle and draw",
+  "fair.unreadable": "The reveal could not be read: {error}",
+  "fair.again": "Check again",
+  "error.validation_error": "Some of the choices are not valid.",
+  "error.idempotency_key_reused": "This request was already sent with other content.",
+  "error.unauthorized": "This browser's key to the seat is missing or no longer valid.",
+  "error.forbidden": "That is not allowed.",
+  "error.not_found": "There is no such match (or it is unlisted and needs its invite link).",
+  "error.method_not_allowed": "The server does not accept that request.",
+  "error.conflict": "That cannot be done now.",
+  "error.illegal_action": "That move is not allowed now.",
+  "error.not_your_turn": "It is not your turn.",
+  "error.match_over": "The match is over.",
+  "error.version_conflict": "The board changed in the meantime: look again and choose again.",
+  "error.seat_taken": "Someone else took that seat.",
+  "error.seat_not_held": "You do not hold that seat.",
+  "error.already_seated": "You already sit in this match.",
+  "error.already_resigned": "That seat has already resigned.",
+  "error.match_not_started": "The match has not started yet.",
+  "error.match_started": "The match has already started.",
+  "error.match_not_finished": "The match is not over yet.",
+  "error.payload_too_large": "That request is too large.",
+  "error.rate_limited": "Too many requests: wait a moment, then try again.",
+  "error.internal_error": "The server ran into a problem.",
+  "error.unavailable": "The server is unavailable for a moment: try again soon.",
+  "error.other": "The server refused ({code}).",
+  "error.stream_closed": "The live connection was closed ({code}).",
+  "error.transport": "The server cannot be reached.",
+  "error.unexpected": "Something went wrong on this page.",
+  "ev.seat_joined": "{name} took seat {n}",
+  "ev.seat_joined_bot": "{name} (bot, {level}) took seat {n}",
+  "ev.match_started": "The match started",
+  "ev.seat_resigned": "{name} resigned",
+  "ev.timed_out": "{name} ran out of time: {policy}",
+  "ev.policy.bot": "a bot moved for them",
+  "ev.policy.forfeit": "the seat forfeits",
+  "ev.taken_over": "A bot plays {name}'s seat from now on ({reason})",
+  "ev.takeover.timeout": "too many timeouts",
+  "ev.takeover.resigned": "resigned",
+  "ev.takeover.forfeit": "forfeit",
+  "ev.takeover.host": "the host's choice",
+  "ev.reissued": "The host made a new link for {name}'s seat",
+  "ev.aborted": "The match was aborted ({reason})",
+  "ev.abort.host": "by the host",
+  "ev.abort.expired": "nobody joined in time",
+  "ev.match_ended": "The match ended: {reason}",
+  "ev.draft_step": "Your draft: {action}",
+  "ev.draft_undone": "Your draft: a step taken back",
+  "ev.draft_changed": "{name} is working on a turn",
+  "ev.draft_published_one": "{name} finished the turn ({n} step)",
+  "ev.draft_published_other": "{name} finished the turn ({n} steps)",
+  "ev.turn_ended": "{name} ended the turn; {next} is next",
+  "ev.game_ended": "Game over: {scores}",
+  "ev.md.game_started": "The cards are dealt. Riders: {riders}. {name} begins.",
+  "ev.md.card_played": "{name} played {card} ({from} → {to})",
+  "ev.md.rider_under": "{name} keeps riding {dragon} (card under the pile)",
+  "ev.md.rider_on_top": "{name} stays on {dragon} (card on top of the pile)",
+  "ev.md.rider_switched": "{name} now rides {dragon}",
+  "ev.md.scored_blue": "Small scoring: {changes}",
+  "ev.md.scored_green": "Large scoring: {changes}",
+  "ev.md.scored_summit": "Summit reached, large scoring: {changes}",
+  "ev.md.discarded": "{name} discarded {cards} at the summit",
+  "ev.md.drew": "{name} drew {cards}",
+  "ev.md.drew_count_one": "{name} drew {n} card",
+  "ev.md.drew_count_other": "{name} drew {n} cards",
+  "ev.md.reshuffled_one": "The draw pile was rebuilt ({n} card)",
+  "ev.md.reshuffled_other": "The draw pile was rebuilt ({n} cards)",
+  "ev.md.turn_passed": "{name} passes (no cards left); {next} is next",
+  "ev.yu.game_started": "The tiles are laid out and the cards dealt; {name} is player 1",
+  "ev.yu.game_started_hand": "The tiles are laid out and the cards dealt; {name} is player 1. Your hand: {cards}",
+  "ev.yu.revealed": "{name} revealed a tile on {island}: {tile}",
+  "ev.yu.played": "{name} played {card} on {island}",
+  "ev.yu.played_against": "{name} played {card} on {island}, on {other}'s side",
+  "ev.yu.confirmed": "{name} ended the turn",
+  "ev.yu.drew": "{name} drew {card}",
+  "ev.yu.drew_hidden": "{name} drew a card",
+  "ev.yu.game_ended": "Game over: {scores} ({decided})",
+  "md.dragon.blue": "Blue",
+  "md.dragon.brown": "Brown",
+  "md.dragon.black": "Black",
+  "md.dragon.red": "Red",
+  "md.dragon.yellow": "Yellow",
+  "md.dragon.green": "Green",
+  "md.dragon.gray": "Gray",
+  "md.dragon.light_blue": "Light blue",
+  "md.dragon.purple": "Purple",
+  "md.dragon.orange": "Orange",
+  "md.short.blue": "Bu",
+  "md.short.brown": "Br",
+  "md.short.black": "Bk",
+  "md.short.red": "Re",
+  "md.short.yellow": "Ye",
+  "md.short.green": "Gn",
+  "md.short.gray": "Gy",
+  "md.short.light_blue": "LB",
+  "md.short.purple": "Pu",
+  "md.short.orange": "Or",
+  "md.card": "{dragon} {value}",
+  "md.start": "Start",
+  "md.summit": "Summit",
+  "md.space.start": "the start",
+  "md.space.plain": "space {n}, worth {value}",
+  "md.space.blue": "space {n}, blue (small scoring), worth {value}",
+  "md.space.green": "space {n}, green (large scoring), worth {value}",
+  "md.space.summit": "space {n}, summit, worth {value}",
+  "md.dragons_here_one": "{n} dragon: {dragons}",
+  "md.dragons_here_other": "{n} dragons: {dragons}",
+  "md.token": "{dragon} dragon, no rider, on {where}",
+  "md.token_ridden": "{dragon} dragon, ridden by {rider}, on {where}",
+  "md.side": "Board side for {side} players: the path from the start to the summit",
+  "md.own_track": "This match's own track: the path from the start to the summit",
+  "md.legend.blue": "◆ blue: small scoring (only spaces worth 3 or less pay)",
+  "md.legend.green": "⬢ green: large scoring",
+  "md.legend.summit": "▲ summit: large scoring when a dragon first arrives",
+  "md.players": "Players",
+  "md.points_one": "{n} point",
+  "md.points_other": "{n} points",
+  "md.rides": "rides {dragon}",
+  "md.pile": "rider pile {card} ×{n}",
+  "md.pile_none": "no rider pile",
+  "md.hand_cards_one": "{n} card in hand",
+  "md.hand_cards_other": "{n} cards in hand",
+  "md.summit_title": "Summit: {n} of {of} dragons (the third ends the game)",
+  "md.summit_empty": "No dragon on the summit yet.",
+  "md.last_play": "Last card: {name} played {card}",
+  "md.pending": "Card waiting for the choice of dragon: {card}",
+  "md.discards": "Discarded at the summit: {cards}",
+  "md.discards_none": "No card discarded at the summit yet.",
+  "md.draw_pile_one": "Draw pile: {n} card",
+  "md.draw_pile_other": "Draw pile: {n} cards",
+  "md.hand": "Your hand",
+  "md.hand_empty": "No cards in your hand.",
+  "md.play_card": "Play {card}",
+  "md.discard_card": "Discard {card}",
+  "md.keep": "Keep riding {dragon}",
+  "md.switch": "Switch to {dragon}",
+  "md.turn.you_play": "Your turn: play a card.",
+  "md.turn.plays": "{name} is playing a card.",
+  "md.turn.you_choose": "You moved the last dragon: keep riding {dragon}, or switch to {other}?",
+  "md.turn.chooses": "{name} chooses a dragon.",
+  "md.turn.you_discard": "You may discard cards of dragons on the summit, then end your turn.",
+  "md.turn.discards": "{name} may discard cards of dragons on the summit.",
+  "md.turn.over": "The game is over.",
+  "md.dragons_table": "All dragons as a table",
+  "md.col.dragon": "Dragon",
+  "md.col.space": "Space",
+  "md.col.value": "Worth",
+  "md.col.rider": "Rider",
+  "md.kind.start": "start, {value}",
+  "md.kind.plain": "{value}",
+  "md.kind.blue": "blue, {value}",
+  "md.kind.green": "green, {value}",
+  "md.kind.summit": "summit, {value}",
+  "yu.kind.idol": "Idol",
+  "yu.kind.dagger": "Dagger",
+  "yu.kind.amphora": "Amphora",
+  "yu.kind.crystal": "Crystal",
+  "yu.kind.equipment": "Equipment",
+  "yu.kind.dynamite": "Dynamite",
+  "yu.mode.mysteria": "Mysteria",
+  "yu.mode.tactika": "Tactika",
+  "yu.mode.mixed": "Mixed",
+  "yu.card": "{kind} {value}",
+  "yu.tile_up": "{type} tile, {value} points",
+  "yu.tile_down_typed": "face-down {type} tile",
+  "yu.tile_down": "face-down tile",
+  "yu.caption": "The five islands ({mode})",
+  "yu.mode_mixed_known": "Mixed: {types} shown face down",
+  "yu.face_down_left_one": "{n} tile still face down",
+  "yu.face_down_left_other": "{n} tiles still face down",
+  "yu.side_label": "{name}'s cards",
+  "yu.rows": "Upper rows: {upper}'s cards · lower rows: {lower}'s",
+  "yu.column": "{name}'s cards on {island}: {cards} (sum {sum})",
+  "yu.column_empty": "{name} has no cards on {island}",
+  "yu.tiles_of": "Tiles of {island}",
+  "yu.set_aside_open": "The tiles set aside",
+  "yu.set_aside_hidden_one": "{n} tile set aside, face down",
+  "yu.set_aside_hidden_other": "{n} tiles set aside, face down",
+  "yu.players": "Players",
+  "yu.hand_cards_one": "{n} card in hand",
+  "yu.hand_cards_other": "{n} cards in hand",
+  "yu.deck_cards_one": "{n} card in the deck",
+  "yu.deck_cards_other": "{n} cards in the deck",
+  "yu.hand": "Your hand",
+  "yu.hand_hint": "pick a card, then the island to play it on",
+  "yu.pick": "Pick {card}",
+  "yu.play_on": "Play {card} on {island}",
+  "yu.reveal": "Reveal the {tile} in slot {slot} of {island}",
+  "yu.turn.you_open_one": "Reveal a tile of your choice ({n} opening reveal left).",
+  "yu.turn.you_open_other": "Reveal a tile of your choice ({n} opening reveals left).",
+  "yu.turn.opens_one": "{name} reveals a tile ({n} opening reveal left).",
+  "yu.turn.opens_other": "{name} reveals a tile ({n} opening reveals left).",
+  "yu.turn.you_play": "Your turn: pick a card, then an island.",
+  "yu.turn.plays": "{name} is playing a card.",
+  "yu.turn.you_confirm": "Press “End turn” to finish your turn.",
+  "yu.turn.confirms": "{name} is ending the turn.",
+  "yu.turn.you_reveal": "Reveal a face-down tile of your choice.",
+  "yu.turn.reveals": "{name} reveals a tile.",
+  "yu.turn.wait": "One moment…",
+  "yu.turn.over": "The game is over."
+};
+
+// src/i18n/index.ts
+var CATALOGUES = { en: en_default, de: de_default };
+var LANGS = ["en", "de"];
+var STORED = "drago:lang";
+function initial() {
+  try {
+    const stored = localStorage.getItem(STORED);
+    if (stored === "en" || stored === "de") return stored;
+  } catch {
+  }
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const base = tag.toLowerCase().split("-")[0];
+    if (base === "de" || base === "en") return base;
+  }
+  return "en";
+}
+var current = initial();
+var plurals = new Intl.PluralRules(current);
+document.documentElement.lang = current;
+var lang = () => current;
+function setLang(next) {
+  current = next;
+  plurals = new Intl.PluralRules(next);
+  document.documentElement.lang = next;
+  try {
+    localStorage.setItem(STORED, next);
+  } catch {
+  }
+  window.dispatchEvent(new Event("langchange"));
+}
+var PLACEHOLDER = /\{(\w+)\}/g;
+function t(key2, params = {}) {
+  return CATALOGUES[current][key2].replace(PLACEHOLDER, (whole, name) => name in params ? String(params[name]) : whole);
+}
+function tn(key2, n, params = {}) {
+  const form = plurals.select(n) === "one" ? "one" : "other";
+  return t(`${key2}_${form}`, { n, ...params });
+}
+function tx(key2, params) {
+  const parts = [];
+  let at = 0;
+  const template = CATALOGUES[current][key2];
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    parts.push(template.slice(at, match.index));
+    const name = match[1];
+    const value = params[name];
+    parts.push(value === void 0 ? match[0] : value);
+    at = match.index + match[0].length;
+  }
+  parts.push(template.slice(at));
+  return parts.filter((part) => part !== "");
+}
+function txn(key2, n, params = {}) {
+  const form = plurals.select(n) === "one" ? "one" : "other";
+  return tx(`${key2}_${form}`, { n, ...params });
+}
+function has(key2) {
+  return Object.hasOwn(CATALOGUES.en, key2);
+}
+function dateTime(iso) {
+  return new Date(iso).toLocaleString(current, { dateStyle: "medium", timeStyle: "short" });
+}
+function list(items) {
+  return new Intl.ListFormat(current, { type: "conjunction" }).format(items);
+}
+
 // ../clients/typescript/src/errors.ts
 var DragoError = class extends Error {
   name = "DragoError";
@@ -158,9 +1158,9 @@ function retryAfter(headers) {
   const when = Date.parse(value);
   return Number.isNaN(when) ? null : Math.max(0, (when - Date.now()) / 1e3);
 }
-var sleep = (seconds, signal) => new Promise((resolve2, reject) => {
+var sleep = (seconds, signal) => new Promise((resolve, reject) => {
   if (signal?.aborted) return reject(signal.reason);
-  const timer = setTimeout(resolve2, seconds * 1e3);
+  const timer = setTimeout(resolve, seconds * 1e3);
   signal?.addEventListener("abort", () => {
     clearTimeout(timer);
     reject(signal.reason);
@@ -451,7 +1451,7 @@ var Connection = class {
     if (!this.closed) this.ws.send(text);
   }
   async next() {
-    while (this.items.length === 0) await new Promise((resolve2) => this.wake = resolve2);
+    while (this.items.length === 0) await new Promise((resolve) => this.wake = resolve);
     return this.items.shift();
   }
   /** Close it (if still open) and end the queue with `code`. */
@@ -470,8 +1470,8 @@ var Connection = class {
     if (this.closed) return;
     this.timer = setTimeout(() => this.end(1006, "the server went silent"), this.silenceS * 1e3);
   }
-  push(item) {
-    this.items.push(item);
+  push(item2) {
+    this.items.push(item2);
     this.wake?.();
     this.wake = null;
   }
@@ -512,8 +1512,8 @@ function constructor(transport) {
   if (!transport.WebSocket) throw new TypeError("no WebSocket here: pass one as the client's `WebSocket` option");
   return transport.WebSocket;
 }
-function refusalOf(frame) {
-  return apiError(frame, BY_CODE[String(frame.error?.code)]?.status ?? 400);
+function refusalOf(frame2) {
+  return apiError(frame2, BY_CODE[String(frame2.error?.code)]?.status ?? 400);
 }
 function abortable(connection, signal) {
   const stop = () => connection.end(1e3, "aborted");
@@ -538,23 +1538,23 @@ async function* follow(transport, matchId, options = {}) {
     let close;
     try {
       for (; ; ) {
-        const item = await connection.next();
-        if ("close" in item) {
-          close = { code: item.close, reason: item.reason };
+        const item2 = await connection.next();
+        if ("close" in item2) {
+          close = { code: item2.close, reason: item2.reason };
           break;
         }
-        const frame = item.frame;
-        if (frame.type === "ping") connection.send('{"type":"pong"}');
-        else if (frame.type === "error" && frame.id == null) refusal = refusalOf(frame);
-        else if (frame.type === "hello") {
-          const hello = frame;
+        const frame2 = item2.frame;
+        if (frame2.type === "ping") connection.send('{"type":"pong"}');
+        else if (frame2.type === "error" && frame2.id == null) refusal = refusalOf(frame2);
+        else if (frame2.type === "hello") {
+          const hello = frame2;
           link.failures = 0;
           connection.heartbeat(hello.heartbeat);
           last ??= hello.after;
           if (hellos) yield hello;
           if (untilEnd && OVER.has(hello.view.status) && hello.seq <= last) return;
-        } else if (frame.type === "commit" && last !== null) {
-          const commit = frame;
+        } else if (frame2.type === "commit" && last !== null) {
+          const commit = frame2;
           if (commit.seq <= last) continue;
           if ((commit.events[0]?.seq ?? commit.seq) !== last + 1) {
             connection.end(1006, `gap after seq ${last}`);
@@ -589,22 +1589,22 @@ async function* followPlayer(transport, options = {}) {
     let close;
     try {
       for (; ; ) {
-        const item = await connection.next();
-        if ("close" in item) {
-          close = { code: item.close, reason: item.reason };
+        const item2 = await connection.next();
+        if ("close" in item2) {
+          close = { code: item2.close, reason: item2.reason };
           break;
         }
-        const frame = item.frame;
-        if (frame.type === "ping") connection.send('{"type":"pong"}');
-        else if (frame.type === "error" && frame.id == null) refusal = refusalOf(frame);
-        else if (frame.type === "hello") {
-          const hello = frame;
+        const frame2 = item2.frame;
+        if (frame2.type === "ping") connection.send('{"type":"pong"}');
+        else if (frame2.type === "error" && frame2.id == null) refusal = refusalOf(frame2);
+        else if (frame2.type === "hello") {
+          const hello = frame2;
           link.failures = 0;
           connection.heartbeat(hello.heartbeat);
           last ??= hello.after;
           if (hellos) yield hello;
-        } else if (frame.type === "notice" && last !== null) {
-          const notice = frame;
+        } else if (frame2.type === "notice" && last !== null) {
+          const notice = frame2;
           if (notice.cursor <= last) continue;
           if (notice.cursor !== last + 1) {
             connection.end(1006, `gap after cursor ${last}`);
@@ -636,9 +1636,14 @@ var DragoClient = class extends Api {
 // src/api.ts
 var api = new DragoClient(location.origin, { retry: { attempts: 3 } });
 function describeError(error2) {
-  if (error2 instanceof ApiError) return `${error2.message} (${error2.code})`;
-  if (error2 instanceof Error) return error2.message;
-  return String(error2);
+  if (error2 instanceof ApiError) {
+    const key2 = `error.${error2.code}`;
+    return has(key2) ? t(key2) : t("error.other", { code: error2.code });
+  }
+  if (error2 instanceof StreamClosed) return t("error.stream_closed", { code: error2.code });
+  if (error2 instanceof TransportError) return t("error.transport");
+  console.error(error2);
+  return t("error.unexpected");
 }
 var games = /* @__PURE__ */ new Map();
 function gameDetail(name) {
@@ -651,52 +1656,105 @@ function gameDetail(name) {
   return detail;
 }
 
-// src/dom.ts
-function h(tag, props = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) {
-    if (value === null || value === void 0 || value === false) continue;
-    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
-    else if (name === "value" && "value" in element) element.value = String(value);
-    else if (name === "checked" && element instanceof HTMLInputElement) element.checked = Boolean(value);
-    else element.setAttribute(name, value === true ? "" : String(value));
+// src/gameoptions.ts
+var seatChoices = (players2) => Array.from({ length: players2 }, (_, seat) => ({ value: seat, label: t("match.seat", { n: seat + 1 }) }));
+var TYPES = ["idol", "dagger", "amphora", "crystal", "equipment"];
+var SPECS = {
+  mount_drago: [
+    { name: "first_player", label: "opt.first_player", choices: (players2) => [{ value: null, label: t("opt.first_random") }, ...seatChoices(players2)] },
+    { name: "negative_floor", label: "opt.md.negative_floor", hint: "opt.md.negative_floor_hint" },
+    { name: "zero_scoring_counts", label: "opt.md.zero_scoring_counts", hint: "opt.md.zero_scoring_counts_hint" },
+    { name: "refill_after_discard_empty", label: "opt.md.refill_after_discard_empty", hint: "opt.md.refill_after_discard_empty_hint" },
+    { name: "explicit_end_turn", label: "opt.explicit_end_turn", hint: "opt.md.explicit_end_turn_hint" }
+  ],
+  yutaka: [
+    { name: "mode", common: true, label: "opt.yu.mode", choices: () => ["mysteria", "tactika", "mixed"].map((mode) => ({
+      value: mode,
+      label: t(`yu.mode.${mode}`),
+      hint: t(`opt.yu.mode_${mode}_hint`)
+    })) },
+    {
+      name: "known_types",
+      common: true,
+      label: "opt.yu.known_types",
+      hint: "opt.yu.known_types_hint",
+      when: (v) => v.mode === "mixed",
+      set: () => TYPES.map((type) => ({ value: type, label: t(`yu.kind.${type}`) }))
+    },
+    { name: "first_player", label: "opt.yu.first_player", choices: (players2) => [...seatChoices(players2), { value: "random", label: t("opt.first_random") }] },
+    { name: "stacked", label: "opt.yu.stacked", hint: "opt.yu.stacked_hint" },
+    { name: "tie_break", label: "opt.yu.tie_break", choices: () => ["equipment_tiles", "equipment_points", "shared"].map((rule) => ({
+      value: rule,
+      label: t(`opt.yu.tie_${rule}`)
+    })) },
+    { name: "explicit_end_turn", label: "opt.explicit_end_turn", hint: "opt.yu.explicit_end_turn_hint" }
+  ]
+};
+var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+function control(spec, id, fallback, players2) {
+  if (spec.choices) {
+    const choices = spec.choices(players2);
+    const select = h(
+      "select",
+      { id, "data-key": id },
+      choices.map((choice, i) => h("option", { value: String(i), selected: same(choice.value, fallback) }, choice.label))
+    );
+    const hint = h("small", { id: `${id}-hint` });
+    const describe2 = () => hint.textContent = choices[Number(select.value)]?.hint ?? (spec.hint ? t(spec.hint) : "");
+    select.addEventListener("change", describe2);
+    describe2();
+    select.setAttribute("aria-describedby", `${id}-hint`);
+    const element2 = h("div", { class: "field" }, h("label", { for: id, class: "label" }, t(spec.label)), select, hint);
+    return { spec, element: element2, read: () => choices[Number(select.value)]?.value };
   }
-  append(element, children);
-  return element;
-}
-function append(parent, children) {
-  for (const child of children) {
-    if (child === null || child === void 0 || child === false) continue;
-    if (Array.isArray(child)) append(parent, child);
-    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  if (spec.set) {
+    const chosen = Array.isArray(fallback) ? fallback : fallback === null ? ["idol", "dagger"] : [];
+    const boxes = spec.set().map((choice) => ({ choice, box: h("input", { type: "checkbox", id: `${id}-${String(choice.value)}`, checked: chosen.includes(choice.value) }) }));
+    const element2 = h(
+      "fieldset",
+      { class: "checks", id, "aria-describedby": spec.hint ? `${id}-hint` : null },
+      h("legend", {}, t(spec.label)),
+      boxes.map(({ choice, box: box2 }) => h("label", {}, box2, " ", choice.label)),
+      spec.hint ? h("small", { id: `${id}-hint` }, t(spec.hint)) : null
+    );
+    return { spec, element: element2, read: () => boxes.filter(({ box: box2 }) => box2.checked).map(({ choice }) => choice.value) };
   }
+  const box = h("input", { type: "checkbox", id, checked: fallback === true, "data-key": id });
+  const element = h("div", { class: "field check" }, box, h("label", { for: id }, t(spec.label)), spec.hint ? h("small", { id: `${id}-hint` }, t(spec.hint)) : null);
+  if (spec.hint) box.setAttribute("aria-describedby", `${id}-hint`);
+  return { spec, element, read: () => box.checked };
 }
-function button(label, onClick, props = {}) {
-  return h("button", { type: "button", ...props, onclick: () => onClick() }, label);
+function optionsForm(game, schema, players2) {
+  const properties = schema.properties ?? {};
+  const controls = (SPECS[game] ?? []).filter((spec) => spec.name in properties).map((spec) => control(spec, `option-${game}-${spec.name}`, properties[spec.name].default, players2));
+  const value = () => {
+    const options = {};
+    for (const { spec, element, read } of controls) {
+      if (element.hidden) continue;
+      const chosen = read();
+      if (!same(chosen, properties[spec.name].default)) options[spec.name] = chosen;
+    }
+    return options;
+  };
+  const sync = () => {
+    const chosen = {};
+    for (const { spec, read } of controls) chosen[spec.name] = read();
+    for (const { spec, element } of controls) element.hidden = spec.when ? !spec.when(chosen) : false;
+  };
+  sync();
+  return {
+    common: controls.filter((c) => c.spec.common).map((c) => c.element),
+    more: controls.filter((c) => !c.spec.common).map((c) => c.element),
+    value,
+    sync
+  };
 }
-var focusedKey;
-document.addEventListener("focusin", (event) => {
-  focusedKey = event.target instanceof HTMLElement ? event.target.dataset.key : void 0;
-});
-function replaceChildren(parent, ...children) {
-  const active = document.activeElement;
-  const inside = active instanceof HTMLElement && parent.contains(active);
-  const key2 = inside ? active.dataset.key : active === document.body || active === null ? focusedKey : void 0;
-  parent.replaceChildren();
-  append(parent, children);
-  if (key2) parent.querySelector(`[data-key="${CSS.escape(key2)}"]`)?.focus();
-}
-function field(text, control2, hint) {
-  return h("label", { class: "field" }, h("span", {}, text), control2, hint ? h("small", {}, hint) : null);
-}
-var plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 // src/route.ts
 function parseRoute(hash = location.hash) {
   const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
-  const parts = path.split("/").filter(Boolean);
-  if (parts[0] === "match" && parts[1]) return { page: "match", matchId: decodeURIComponent(parts[1]), params: new URLSearchParams(query) };
-  return { page: "lobby" };
+  const [page = "", ...args] = path.split("/").filter(Boolean).map(decodeURIComponent);
+  return { page, args, params: new URLSearchParams(query) };
 }
 function matchHref(matchId, params = {}) {
   const query = new URLSearchParams(params).toString();
@@ -704,116 +1762,6 @@ function matchHref(matchId, params = {}) {
 }
 function absoluteLink(fragment) {
   return `${location.origin}${location.pathname}${fragment}`;
-}
-
-// src/schemaform.ts
-var NONE = "\0null";
-function resolve(root2, schema) {
-  const ref = schema.$ref;
-  if (!ref?.startsWith("#/$defs/")) return schema;
-  const target = (root2.$defs ?? {})[ref.slice("#/$defs/".length)] ?? {};
-  const { $ref: _ignored, ...rest } = schema;
-  return { ...resolve(root2, target), ...rest };
-}
-var humanize = (name) => name.replaceAll("_", " ");
-var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-function choices(root2, schema) {
-  if (Array.isArray(schema.enum)) return schema.enum;
-  if (!Array.isArray(schema.oneOf)) return null;
-  const values = [];
-  for (const option of schema.oneOf.map((s) => resolve(root2, s))) {
-    if (option.type === "null") values.push(null);
-    else if ("const" in option) values.push(option.const);
-    else if (Array.isArray(option.enum)) values.push(...option.enum);
-    else if (option.type === "integer" && Number.isInteger(option.minimum) && Number.isInteger(option.maximum) && option.maximum - option.minimum <= 20) {
-      for (let n = option.minimum; n <= option.maximum; n++) values.push(n);
-    } else return null;
-  }
-  return values;
-}
-function enumSet(root2, schema) {
-  const alternatives = Array.isArray(schema.oneOf) ? schema.oneOf.map((s) => resolve(root2, s)) : [schema];
-  const array = alternatives.find((s) => s.type === "array");
-  const items = array ? resolve(root2, array.items ?? {}) : null;
-  if (!items || !Array.isArray(items.enum) || alternatives.some((s) => s !== array && s.type !== "null")) return null;
-  return { values: items.enum, nullable: alternatives.some((s) => s.type === "null") };
-}
-function control(root2, name, schema, id) {
-  const fallback = schema.default;
-  if (schema.type === "boolean") {
-    const input = h("input", { type: "checkbox", id, name, checked: fallback === true, "data-key": id });
-    return { element: input, read: () => input.checked };
-  }
-  const options = choices(root2, schema);
-  if (options) {
-    const select = h(
-      "select",
-      { id, name, "data-key": id },
-      options.map(
-        (option) => h(
-          "option",
-          { value: option === null ? NONE : JSON.stringify(option), selected: same(option, fallback) },
-          option === null ? "default (none)" : String(option)
-        )
-      )
-    );
-    return { element: select, read: () => select.value === NONE ? null : JSON.parse(select.value) };
-  }
-  const set = enumSet(root2, schema);
-  if (set) {
-    const boxes = set.values.map((value) => h("input", { type: "checkbox", value, name: `${name}-${value}`, checked: Array.isArray(fallback) && fallback.includes(value) }));
-    const element = h("fieldset", { class: "checks", id }, h("legend", {}, humanize(name)), boxes.map((box) => h("label", {}, box, " ", box.value)));
-    return {
-      element,
-      read: () => {
-        const chosen = boxes.filter((box) => box.checked).map((box) => box.value);
-        return chosen.length === 0 && set.nullable ? null : chosen;
-      }
-    };
-  }
-  if (schema.type === "integer") {
-    const input = h("input", { type: "number", id, name, step: 1, min: schema.minimum, max: schema.maximum, value: fallback ?? "", "data-key": id });
-    return { element: input, read: () => input.value === "" ? void 0 : Number(input.value) };
-  }
-  const area = h("textarea", { id, name, rows: 2, placeholder: fallback === void 0 ? "JSON" : JSON.stringify(fallback), "data-key": id });
-  return {
-    element: area,
-    read: () => {
-      if (area.value.trim() === "") return void 0;
-      try {
-        return JSON.parse(area.value);
-      } catch {
-        throw new Error(`option ${humanize(name)}: not valid JSON`);
-      }
-    }
-  };
-}
-function optionsForm(root2, prefix) {
-  const properties = Object.entries(root2.properties ?? {});
-  const controls = properties.map(([name, raw]) => {
-    const schema = resolve(root2, raw);
-    const made = control(root2, name, schema, `${prefix}-${name}`);
-    return { name, schema, made };
-  });
-  const element = h(
-    "fieldset",
-    { class: "options" },
-    h("legend", {}, root2.title ?? "Options"),
-    controls.map(
-      ({ name, schema, made }) => made.element instanceof HTMLFieldSetElement ? made.element : field(humanize(name), made.element, schema.description)
-    )
-  );
-  return {
-    element,
-    value() {
-      const options = {};
-      for (const { name, schema, made } of controls) {
-        const value = made.read();
-        if (value !== void 0 && !same(value, schema.default)) options[name] = value;
-      }
-      return options;
-    }
-  };
 }
 
 // src/session.ts
@@ -831,14 +1779,14 @@ function save(matchId, value) {
   localStorage.setItem(key(matchId), JSON.stringify(value));
 }
 function saveSeat(matchId, seat, credential) {
-  const current = credentials(matchId);
-  current.seats[String(seat)] = credential;
-  save(matchId, current);
+  const current3 = credentials(matchId);
+  current3.seats[String(seat)] = credential;
+  save(matchId, current3);
 }
 function forgetSeat(matchId, seat) {
-  const current = credentials(matchId);
-  delete current.seats[String(seat)];
-  save(matchId, current);
+  const current3 = credentials(matchId);
+  delete current3.seats[String(seat)];
+  save(matchId, current3);
 }
 function saveHost(matchId, token, invite) {
   save(matchId, { ...credentials(matchId), host: { token, invite }, invite });
@@ -858,83 +1806,172 @@ function rememberName(name) {
 
 // src/create.ts
 var LEVELS = ["random", "greedy", "ismcts"];
+var UNITS = [["s", 1], ["min", 60], ["h", 3600], ["d", 86400]];
+var remembered = /* @__PURE__ */ new Map();
+function remember(form) {
+  for (const control2 of form.querySelectorAll("input[id], select[id]")) {
+    remembered.set(control2.id, control2 instanceof HTMLInputElement && (control2.type === "checkbox" || control2.type === "radio") ? control2.checked : control2.value);
+  }
+}
+function restore(form, ids) {
+  for (const control2 of form.querySelectorAll("input[id], select[id]")) {
+    if (ids && !ids(control2.id)) continue;
+    const value = remembered.get(control2.id);
+    if (value === void 0) continue;
+    if (typeof value === "boolean") {
+      if (control2 instanceof HTMLInputElement) control2.checked = value;
+    } else if (control2 instanceof HTMLSelectElement) {
+      if ([...control2.options].some((option) => option.value === value)) control2.value = value;
+    } else control2.value = value;
+  }
+}
+function duration(id, seconds, min) {
+  const [unit, size] = [...UNITS].reverse().find(([, s2]) => seconds % s2 === 0) ?? UNITS[0];
+  const amount = h("input", { type: "number", id: `${id}-amount`, min, step: 1, value: seconds / size, class: "amount", "data-key": `${id}-amount` });
+  const units = h(
+    "select",
+    { id: `${id}-unit`, "aria-label": t("create.unit"), "data-key": `${id}-unit` },
+    UNITS.map(([code]) => h("option", { value: code, selected: code === unit }, t(`create.unit.${code}`)))
+  );
+  return {
+    element: h("span", { class: "duration" }, amount, units),
+    seconds: () => Number(amount.value) * (UNITS.find(([code]) => code === units.value)?.[1] ?? 1)
+  };
+}
 function clockFields() {
   const kind = h(
     "select",
     { id: "create-clock", "data-key": "create-clock" },
-    h("option", { value: "" }, "no clock"),
-    h("option", { value: "decision" }, "per decision"),
-    h("option", { value: "bank" }, "bank with increment")
+    h("option", { value: "" }, t("create.clock.none")),
+    h("option", { value: "decision" }, t("create.clock.decision")),
+    h("option", { value: "bank" }, t("create.clock.bank"))
   );
-  const seconds = h("input", { type: "number", id: "create-clock-s", min: 1, step: 1, value: 86400, "data-key": "create-clock-s" });
-  const increment = h("input", { type: "number", id: "create-clock-inc", min: 0, step: 1, value: 30, "data-key": "create-clock-inc" });
-  const incrementField = field("Increment per commit (s)", increment);
+  const time = duration("create-clock", 86400, 1);
+  const increment = duration("create-inc", 30, 0);
+  const timeField = h("div", { class: "field" }, h("label", { for: "create-clock-amount", class: "label", id: "create-clock-time" }), time.element);
+  const incrementField = h("div", { class: "field" }, h("label", { for: "create-inc-amount", class: "label" }, t("create.clock.increment")), increment.element);
   const sync = () => {
-    seconds.disabled = kind.value === "";
+    timeField.hidden = kind.value === "";
+    timeField.querySelector("label").textContent = kind.value === "bank" ? t("create.clock.bank_time") : t("create.clock.decision_time");
     incrementField.hidden = kind.value !== "bank";
   };
   kind.addEventListener("change", sync);
-  sync();
   return {
-    element: h("div", { class: "row" }, field("Clock", kind), field("Seconds (per decision, or the bank)", seconds), incrementField),
+    element: h("div", { class: "row clock-fields" }, field(t("create.clock"), kind, t("create.clock_hint")), timeField, incrementField),
     value() {
-      if (kind.value === "decision") return { per_decision_s: Number(seconds.value) };
-      if (kind.value === "bank") return { initial_s: Number(seconds.value), increment_s: Number(increment.value) };
+      if (kind.value === "decision") return { per_decision_s: time.seconds() };
+      if (kind.value === "bank") return { initial_s: time.seconds(), increment_s: increment.seconds() };
       return null;
-    }
+    },
+    on: () => (sync(), kind.value !== "")
   };
 }
 function createForm(root2, games2) {
-  const gameSelect = h("select", { id: "create-game", "data-key": "create-game" }, games2.map((g) => h("option", { value: g.name }, g.title)));
-  const players2 = h("input", { type: "number", id: "create-players", step: 1, "data-key": "create-players" });
-  const botsSlot = h("fieldset", { class: "bots" });
-  const optionsSlot = h("div");
+  const gameChoice = h(
+    "fieldset",
+    { class: "game-choice" },
+    h("legend", {}, t("create.game")),
+    games2.map((g, i) => h(
+      "label",
+      { class: "game-option" },
+      h("input", { type: "radio", name: "create-game", id: `create-game-${g.name}`, value: g.name, checked: i === 0, "data-key": `create-game-${g.name}` }),
+      h("span", { class: "game-title" }, g.title),
+      h(
+        "small",
+        {},
+        g.min_players === g.max_players ? tn("create.players_exactly", g.min_players) : t("create.players_range", { min: g.min_players, max: g.max_players }),
+        has(`create.about.${g.name}`) ? [" · ", t(`create.about.${g.name}`)] : null
+      )
+    ))
+  );
+  const players2 = h("select", { id: "create-players", "data-key": "create-players" });
+  const playersSlot = h("div");
+  const seatsSlot = h("fieldset", { class: "seats-choice" });
+  const commonSlot = h("div");
+  const moreSlot = h("div");
   const clock = clockFields();
-  const onTimeout = h("select", { id: "create-timeout" }, h("option", { value: "bot" }, "a bot decides"), h("option", { value: "forfeit" }, "the seat forfeits"));
-  const visibility = h("select", { id: "create-visibility" }, h("option", { value: "public" }, "public (in the lobby)"), h("option", { value: "unlisted" }, "unlisted (invite link)"));
-  const drafts = h("input", { type: "checkbox", id: "create-drafts" });
+  const onTimeout = h(
+    "select",
+    { id: "create-timeout", "data-key": "create-timeout" },
+    h("option", { value: "bot" }, t("create.timeout.bot")),
+    h("option", { value: "forfeit" }, t("create.timeout.forfeit"))
+  );
+  const timeoutField = field(t("create.timeout"), onTimeout);
+  const takeover = h("input", { type: "number", id: "create-takeover", min: 1, max: 100, step: 1, value: 3, class: "amount", "data-key": "create-takeover" });
+  const takeoverField = field(t("create.takeover"), takeover, t("create.takeover_hint"));
+  const visibility = h(
+    "fieldset",
+    { class: "visibility" },
+    h("legend", {}, t("create.visibility")),
+    ["public", "unlisted"].map((v) => h(
+      "label",
+      { class: "radio" },
+      h("input", { type: "radio", name: "create-visibility", id: `create-visibility-${v}`, value: v, checked: v === "public" }),
+      " ",
+      t(`create.visibility.${v}`)
+    ))
+  );
+  const drafts = h("input", { type: "checkbox", id: "create-drafts", "data-key": "create-drafts" });
+  const samples = h("input", { type: "checkbox", id: "create-samples", checked: true, "data-key": "create-samples" });
   const message = h("p", { role: "status", class: "message" });
   let options = null;
-  let botLevels = [];
-  const game = () => games2.find((g) => g.name === gameSelect.value) ?? games2[0];
-  function renderBots() {
+  let seatChoices2 = [];
+  let loading = 0;
+  const game = () => games2.find((g) => gameChoice.querySelector(`#create-game-${g.name}`)?.checked) ?? games2[0];
+  function renderSeats() {
     const count = Number(players2.value);
-    if (count === botLevels.length) return;
-    botLevels = Array.from({ length: count }, (_, seat) => {
+    seatChoices2 = Array.from({ length: count }, (_, seat) => {
+      const id = `create-seat-${seat}`;
       const select = h(
         "select",
-        { id: `create-seat-${seat}`, "data-key": `create-seat-${seat}` },
-        h("option", { value: "" }, "a person"),
-        LEVELS.map((level) => h("option", { value: level }, `bot (${level})`))
+        { id, "data-key": id },
+        h("option", { value: "" }, t("create.seat.person")),
+        LEVELS.map((level2) => h("option", { value: level2 }, t(`create.seat.${level2}`)))
       );
-      select.value = botLevels[seat]?.value ?? "";
+      select.value = seatChoices2[seat]?.value ?? remembered.get(id) ?? "";
       return select;
     });
-    replaceChildren(botsSlot, h("legend", {}, "Seats"), botLevels.map((select, seat) => field(`Seat ${seat}`, select)));
+    replaceChildren(
+      seatsSlot,
+      h("legend", {}, t("create.seats")),
+      h("p", { class: "hint" }, t("create.seats_hint")),
+      h("div", { class: "row" }, seatChoices2.map((select, seat) => field(t("match.seat", { n: seat + 1 }), select)))
+    );
   }
-  async function selectGame() {
+  async function renderOptions() {
     const chosen = game();
-    players2.min = String(chosen.min_players);
-    players2.max = String(chosen.max_players);
-    players2.value = String(chosen.min_players);
-    players2.disabled = chosen.min_players === chosen.max_players;
-    renderBots();
-    replaceChildren(optionsSlot, h("p", {}, "Loading the options…"));
+    const ticket = ++loading;
+    replaceChildren(commonSlot, h("p", {}, t("create.loading_options")));
+    replaceChildren(moreSlot);
     try {
       const detail = await gameDetail(chosen.name);
-      options = optionsForm(detail.schemas.options ?? detail.options_schema, `option-${chosen.name}`);
-      replaceChildren(optionsSlot, options.element);
+      if (ticket !== loading) return;
+      options = optionsForm(chosen.name, detail.schemas.options ?? detail.options_schema, Number(players2.value));
+      replaceChildren(commonSlot, options.common);
+      replaceChildren(moreSlot, options.more);
+      restore(form, (id) => id.startsWith(`option-${chosen.name}-`));
+      options.sync();
     } catch (error2) {
-      replaceChildren(optionsSlot, h("p", { role: "alert" }, describeError(error2)));
+      replaceChildren(commonSlot, h("p", { role: "alert" }, describeError(error2)));
     }
+  }
+  function selectGame() {
+    const chosen = game();
+    replaceChildren(players2, Array.from({ length: chosen.max_players - chosen.min_players + 1 }, (_, i) => {
+      const n = chosen.min_players + i;
+      return h("option", { value: n }, tn("create.players_n", n));
+    }));
+    const wanted = remembered.get("create-players");
+    if (typeof wanted === "string" && Number(wanted) >= chosen.min_players && Number(wanted) <= chosen.max_players) players2.value = wanted;
+    replaceChildren(playersSlot, chosen.min_players === chosen.max_players ? h("p", { class: "fixed-players" }, tn("create.players_exactly", chosen.min_players)) : field(t("create.players"), players2));
+    renderSeats();
+    void renderOptions();
   }
   async function submit(event) {
     event.preventDefault();
-    message.textContent = "Creating…";
+    message.textContent = t("create.creating");
     try {
-      const bots = botLevels.flatMap(
-        (select, seat) => select.value ? [{ seat, level: select.value }] : []
-      );
+      const bots = seatChoices2.flatMap((select, seat) => select.value ? [{ seat, level: select.value }] : []);
       const body = {
         game: game().name,
         players: Number(players2.value),
@@ -942,62 +1979,94 @@ function createForm(root2, games2) {
         bots,
         clock: clock.value(),
         on_timeout: onTimeout.value,
-        visibility: visibility.value,
-        drafts: drafts.checked
+        takeover_after: Number(takeover.value) || 3,
+        visibility: visibility.querySelector("#create-visibility-unlisted").checked ? "unlisted" : "public",
+        drafts: drafts.checked,
+        allow_samples: samples.checked
       };
       const created = await api.createMatch(body);
       saveHost(created.id, created.host_token, created.invite);
       location.hash = matchHref(created.id, created.invite ? { invite: created.invite } : {});
     } catch (error2) {
-      message.textContent = `Not created: ${describeError(error2)}`;
+      message.textContent = t("create.failed", { error: describeError(error2) });
     }
   }
-  gameSelect.addEventListener("change", () => void selectGame());
-  players2.addEventListener("change", renderBots);
-  replaceChildren(
-    root2,
+  const syncTimeout = () => {
+    const on = clock.on();
+    timeoutField.hidden = !on;
+    takeoverField.hidden = !on || onTimeout.value !== "bot";
+  };
+  const form = h(
+    "form",
+    { class: "create", onsubmit: (event) => void submit(event) },
+    gameChoice,
+    playersSlot,
+    seatsSlot,
+    commonSlot,
     h(
-      "form",
-      { class: "create", onsubmit: (event) => void submit(event) },
-      h("div", { class: "row" }, field("Game", gameSelect), field("Players", players2)),
-      botsSlot,
-      optionsSlot,
-      h(
-        "fieldset",
-        {},
-        h("legend", {}, "Match settings"),
-        clock.element,
-        h("div", { class: "row" }, field("When time runs out", onTimeout), field("Visibility", visibility)),
-        h("label", { class: "field check" }, drafts, h("span", {}, "turn drafts (undo, finish turn)"))
-      ),
-      h("button", { type: "submit", class: "primary" }, "Create match"),
-      message
-    )
+      "fieldset",
+      { class: "match-settings" },
+      h("legend", {}, t("create.settings")),
+      clock.element,
+      h("div", { class: "row" }, timeoutField, takeoverField),
+      visibility
+    ),
+    h(
+      "details",
+      { class: "more" },
+      h("summary", {}, t("create.more")),
+      h("p", { class: "hint" }, t("create.more_hint")),
+      moreSlot,
+      h("div", { class: "field check" }, drafts, h("label", { for: "create-drafts" }, t("create.drafts")), h("small", {}, t("create.drafts_hint"))),
+      h("div", { class: "field check" }, samples, h("label", { for: "create-samples" }, t("create.samples")), h("small", {}, t("create.samples_hint")))
+    ),
+    h("button", { type: "submit", class: "primary big" }, t("create.submit")),
+    message
   );
-  void selectGame();
+  form.addEventListener("change", (event) => {
+    const target = event.target;
+    if (target.id.startsWith("create-game-")) {
+      remember(form);
+      selectGame();
+    } else if (target.id === "create-players") {
+      remember(form);
+      renderSeats();
+      void renderOptions();
+    }
+    options?.sync();
+    syncTimeout();
+    remember(form);
+  });
+  replaceChildren(root2, form);
+  restore(form, (id) => id.startsWith("create-game-"));
+  selectGame();
+  restore(form, (id) => !id.startsWith("option-") && !id.startsWith("create-game-"));
+  syncTimeout();
 }
 
 // src/lobby.ts
 var PAGE = 20;
-function seatsText(match2) {
-  return match2.seats.map((s) => s.taken ? `${s.name ?? "?"}${s.bot ? " (bot)" : ""}` : "free").join(", ");
+var STATUSES = ["waiting", "active", "finished", "aborted"];
+var statusText = (status) => has(`match.status.${status}`) ? t(`match.status.${status}`) : status;
+function seatsText(match) {
+  return match.seats.map((s2) => !s2.taken ? t("seats.free") : s2.bot ? t("lobby.bot_name", { name: s2.name ?? "" }) : s2.name ?? "").join(" · ");
 }
-function row(match2, titles) {
-  const free = match2.status === "waiting" && match2.seats.some((s) => !s.taken);
-  const title = titles.get(match2.game) ?? match2.game;
+function item(match, titles) {
+  const free = match.status === "waiting" && match.seats.some((s2) => !s2.taken);
+  const title = titles.get(match.game) ?? match.game;
+  const short = match.id.slice(0, 6);
   return h(
-    "tr",
-    { "data-match": match2.id },
-    h("td", {}, title),
-    h("td", {}, match2.players),
-    h("td", {}, match2.status),
-    h("td", {}, seatsText(match2)),
-    h("td", {}, new Date(match2.created_at).toLocaleString()),
+    "li",
+    { class: "match-item", "data-match": match.id },
+    h("span", { class: "game" }, h("strong", {}, title), " ", h("small", {}, tn("create.players_n", match.players))),
+    h("span", { class: `status status-${match.status}` }, statusText(match.status)),
+    h("span", { class: "seats-text" }, seatsText(match)),
+    h("time", { datetime: match.created_at, class: "created" }, dateTime(match.created_at)),
     h(
-      "td",
+      "span",
       { class: "links" },
-      free ? h("a", { href: matchHref(match2.id), "aria-label": `Join ${title} match ${match2.id.slice(0, 6)}` }, "Join") : null,
-      h("a", { href: matchHref(match2.id, { as: "spectator" }), "aria-label": `Watch ${title} match ${match2.id.slice(0, 6)}` }, "Watch")
+      free ? h("a", { href: matchHref(match.id), class: "button-link", "aria-label": t("lobby.join_label", { game: title, id: short }) }, t("lobby.join")) : null,
+      h("a", { href: matchHref(match.id, { as: "spectator" }), class: "button-link", "aria-label": t("lobby.watch_label", { game: title, id: short }) }, t("lobby.watch"))
     )
   );
 }
@@ -1005,16 +2074,18 @@ function openTarget(text) {
   const value = text.trim();
   if (/^[0-9a-f]{32}$/i.test(value)) return matchHref(value);
   const hash = value.includes("#") ? value.slice(value.indexOf("#")) : "";
-  return parseRoute(hash).page === "match" ? hash : null;
+  const route = parseRoute(hash);
+  return route.page === "match" && route.args[0] ? hash : null;
 }
 function lobbyPage(root2) {
-  const list = h("div", { "aria-live": "polite" });
+  const list2 = h("div", { class: "match-list", "aria-live": "polite" });
   const more = h("div");
-  const gameFilter = h("select", { id: "filter-game", "data-key": "filter-game" }, h("option", { value: "" }, "any game"));
+  const gameFilter = h("select", { id: "filter-game", "data-key": "filter-game" }, h("option", { value: "" }, t("lobby.any_game")));
   const statusFilter = h(
     "select",
     { id: "filter-status", "data-key": "filter-status" },
-    ["", "waiting", "active", "finished", "aborted"].map((s) => h("option", { value: s }, s || "any status"))
+    h("option", { value: "" }, t("lobby.any_status")),
+    STATUSES.map((s2) => h("option", { value: s2 }, statusText(s2)))
   );
   const openFilter = h("input", { type: "checkbox", id: "filter-open", "data-key": "filter-open" });
   const titles = /* @__PURE__ */ new Map();
@@ -1029,61 +2100,55 @@ function lobbyPage(root2) {
         offset
       });
       shown = offset === 0 ? page.items : [...shown, ...page.items];
-      replaceChildren(
-        list,
-        shown.length === 0 ? h("p", {}, "No match here yet: create one below.") : h(
-          "table",
-          { class: "matches" },
-          h("caption", {}, `Matches (${page.total})`),
-          h("thead", {}, h("tr", {}, ["Game", "Players", "Status", "Seats", "Created", ""].map((t) => h("th", { scope: "col" }, t)))),
-          h("tbody", {}, shown.map((m) => row(m, titles)))
-        )
-      );
-      replaceChildren(more, shown.length < page.total ? button("More matches", () => void load(shown.length)) : null);
+      replaceChildren(list2, shown.length === 0 ? h("p", { class: "empty" }, t("lobby.empty")) : [
+        h("h3", { id: "matches-count" }, tn("lobby.count", page.total)),
+        h("ul", { class: "matches", "aria-labelledby": "matches-count" }, shown.map((m) => item(m, titles)))
+      ]);
+      replaceChildren(more, shown.length < page.total ? button(t("lobby.more"), () => void load(shown.length), { "data-key": "lobby-more" }) : null);
     } catch (error2) {
-      replaceChildren(list, h("p", { role: "alert" }, `The lobby could not be loaded: ${describeError(error2)}`));
+      replaceChildren(list2, h("p", { role: "alert" }, t("lobby.failed", { error: describeError(error2) })));
     }
   }
   for (const control2 of [gameFilter, statusFilter, openFilter]) control2.addEventListener("change", () => void load(0));
-  const target = h("input", { id: "open-match", type: "text", placeholder: "match id or invite link", "data-key": "open-match" });
+  const target = h("input", { id: "open-match", type: "text", placeholder: t("lobby.open_placeholder"), "data-key": "open-match", autocomplete: "off" });
   const openMessage = h("span", { role: "status" });
-  const openForm = h(
-    "form",
-    {
-      class: "inline",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const href = openTarget(target.value);
-        if (href) location.hash = href;
-        else openMessage.textContent = "That is neither a match id nor a match link.";
-      }
-    },
-    field("Open a match", target),
-    h("button", { type: "submit" }, "Open"),
-    openMessage
-  );
+  const openForm = h("form", {
+    class: "inline open-match",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const href = openTarget(target.value);
+      if (href) location.hash = href;
+      else openMessage.textContent = t("lobby.open_invalid");
+    }
+  }, field(t("lobby.open"), target), h("button", { type: "submit" }, t("lobby.open_button")), openMessage);
   const createSlot = h("div");
-  replaceChildren(
-    root2,
-    h("h1", {}, "Mount Drago & Yutakâ"),
+  replaceChildren(root2, h(
+    "main",
+    { id: "main", class: "lobby" },
+    h("h1", {}, t("lobby.title")),
+    h("p", { class: "lead" }, t("lobby.lead")),
     h(
-      "section",
-      { "aria-labelledby": "lobby-title" },
-      h("h2", { id: "lobby-title" }, "Lobby"),
+      "div",
+      { class: "lobby-grid" },
+      h("section", { class: "panel create-panel", "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, t("lobby.create")), createSlot),
       h(
-        "div",
-        { class: "filters", role: "group", "aria-label": "Filter matches" },
-        field("Game", gameFilter),
-        field("Status", statusFilter),
-        h("label", { class: "field check" }, openFilter, h("span", {}, "free seats only")),
-        button("Refresh", () => void load(0))
-      ),
-      list,
-      more,
-      openForm
-    ),
-    h("section", { "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, "Create a match"), createSlot)
-  );
+        "section",
+        { class: "panel", "aria-labelledby": "lobby-title" },
+        h("h2", { id: "lobby-title" }, t("lobby.matches")),
+        h(
+          "div",
+          { class: "filters", role: "group", "aria-label": t("lobby.filters") },
+          field(t("lobby.game"), gameFilter),
+          field(t("lobby.status"), statusFilter),
+          h("div", { class: "field check" }, openFilter, h("label", { for: "filter-open" }, t("lobby.free_only"))),
+          button(t("lobby.refresh"), () => void load(0), { "data-key": "lobby-refresh" })
+        ),
+        list2,
+        more,
+        openForm
+      )
+    )
+  ));
   void api.listGames().then(
     (games2) => {
       for (const game of games2.items) {
@@ -1093,8 +2158,9 @@ function lobbyPage(root2) {
       createForm(createSlot, games2.items);
       void load(0);
     },
-    (error2) => replaceChildren(list, h("p", { role: "alert" }, `The server did not answer: ${describeError(error2)}`))
+    (error2) => replaceChildren(list2, h("p", { role: "alert" }, t("lobby.unreachable", { error: describeError(error2) })))
   );
+  return {};
 }
 
 // src/match/context.ts
@@ -1113,141 +2179,424 @@ function canonical(value) {
   return value;
 }
 function actionAttrs(ctx, action, label) {
-  return { "data-legal": JSON.stringify(action), "aria-label": label, "data-key": `act:${JSON.stringify(canonical(action))}`, disabled: ctx.state.busy };
+  const attrs = { "data-legal": JSON.stringify(action), "aria-label": label, "data-key": `act:${JSON.stringify(canonical(action))}` };
+  if (ctx.state.busy) attrs["aria-disabled"] = "true";
+  return attrs;
+}
+function seatName(ctx, seat) {
+  return ctx.names[seat] || t("match.seat", { n: seat + 1 });
+}
+
+// src/match/motion.ts
+var reduce = window.matchMedia("(prefers-reduced-motion: reduce)");
+function play(element, keyframes, options) {
+  if (reduce.matches || typeof element.animate !== "function") return null;
+  return element.animate(keyframes, { fill: "backwards", ...options });
+}
+function capture(root2) {
+  const places = /* @__PURE__ */ new Map();
+  if (reduce.matches) return places;
+  for (const element of root2.querySelectorAll("[data-fly]")) {
+    const rect = element.getBoundingClientRect();
+    if (rect.width > 0) places.set(element.dataset.fly, rect);
+  }
+  return places;
+}
+function scaleOf(element) {
+  const svg = element instanceof SVGElement ? element.ownerSVGElement : null;
+  const box = svg?.viewBox.baseVal;
+  if (!svg || !box || box.width === 0) return 1;
+  return svg.getBoundingClientRect().width / box.width;
+}
+function flyFrom(element, from, duration2 = 520) {
+  if (!element || !from) return;
+  const to = element.getBoundingClientRect();
+  const scale = scaleOf(element);
+  const dx = (from.left + from.width / 2 - (to.left + to.width / 2)) / scale;
+  const dy = (from.top + from.height / 2 - (to.top + to.height / 2)) / scale;
+  play(element, [
+    { transform: `translate(${dx}px, ${dy}px) scale(1.15)`, opacity: 0.6 },
+    { transform: "translate(0px, 0px) scale(1)", opacity: 1 }
+  ], { duration: duration2, easing: "cubic-bezier(.2,.7,.3,1)" });
+}
+function pulse(element, delay2 = 0) {
+  if (!element) return;
+  play(element, [{ transform: "scale(1)" }, { transform: "scale(1.35)" }, { transform: "scale(1)" }], { duration: 600, delay: delay2, easing: "ease-in-out" });
+}
+function flip(element, delay2 = 0) {
+  if (!element) return;
+  play(element, [{ transform: "scaleX(1)" }, { transform: "scaleX(0.05)", offset: 0.45 }, { transform: "scaleX(1)" }], { duration: 640, delay: delay2, easing: "ease-in-out" });
+}
+function floatText(anchor, text, delay2 = 0) {
+  if (!anchor || reduce.matches) return;
+  const bubble = document.createElement("span");
+  bubble.className = "float";
+  bubble.setAttribute("aria-hidden", "true");
+  bubble.textContent = text;
+  anchor.appendChild(bubble);
+  const animation = bubble.animate([
+    { opacity: 0, transform: "translateY(0)" },
+    { opacity: 1, transform: "translateY(-0.6em)", offset: 0.2 },
+    { opacity: 0, transform: "translateY(-1.8em)" }
+  ], { duration: 1400, delay: delay2, fill: "both", easing: "ease-out" });
+  animation.finished.then(() => bubble.remove(), () => bubble.remove());
+}
+function highlight(element) {
+  if (!element) return;
+  play(element, [{ backgroundColor: "#ffe08a" }, { backgroundColor: "transparent" }], { duration: 1600, easing: "ease-out" });
+}
+
+// src/boards/pieces.ts
+var dragonName = (dragon) => t(`md.dragon.${dragon}`);
+var dragonShort = (dragon) => t(`md.short.${dragon}`);
+var mdCardText = (card) => t("md.card", { dragon: dragonName(card.dragon), value: card.value });
+var WINGS = "M-7,-3 L-16,-12 L-13,-4 L-17,-1 L-12,1 L-15,5 L-8,5 Z M7,-3 L16,-12 L13,-4 L17,-1 L12,1 L15,5 L8,5 Z";
+var HEAD = "M-5,-8 L-7,-15 L-2,-10 L0,-14 L2,-10 L7,-15 L5,-8 Z";
+function dragonToken(dragon, rider, own, props = {}) {
+  return s(
+    "g",
+    { class: `dragon-token dragon-${dragon}${rider === null ? "" : " ridden"}${own ? " own" : ""}`, "data-dragon": dragon, ...props },
+    s("path", { class: "wings", d: `${WINGS} ${HEAD}` }),
+    s("circle", { class: "body", r: 10 }),
+    s("text", { class: "letters", y: 3.5 }, dragonShort(dragon)),
+    rider === null ? null : s("g", { class: "rider" }, s("circle", { cx: 10, cy: 9, r: 6.5 }), s("text", { x: 10, y: 11.8 }, rider + 1))
+  );
+}
+function dragonIcon(dragon) {
+  return s(
+    "svg",
+    { class: `icon dragon-icon dragon-${dragon}`, viewBox: "-18 -16 36 30", "aria-hidden": "true", focusable: "false" },
+    s("path", { class: "wings", d: `${WINGS} ${HEAD}` }),
+    s("circle", { class: "body", r: 10 })
+  );
+}
+function mdCard(card, zone, extra = {}) {
+  return h(
+    "span",
+    { class: `card md dragon-${card.dragon}`, "data-card": `${card.dragon}-${card.value}`, "data-zone": zone, ...extra },
+    dragonIcon(card.dragon),
+    h("span", { class: "name" }, dragonName(card.dragon)),
+    " ",
+    h("span", { class: "value" }, card.value)
+  );
+}
+var kindName = (kind) => t(`yu.kind.${kind}`);
+var yuCardText = (card) => card.kind === "dynamite" ? kindName("dynamite") : t("yu.card", { kind: kindName(card.kind), value: card.value });
+var SYMBOLS = {
+  idol: "M0,-8 A4,4 0 1 1 0,0 A4,4 0 1 1 0,-8 Z M-6,9 L-4,1 L4,1 L6,9 Z",
+  dagger: "M0,-9 L2.5,2 L-2.5,2 Z M-6,2 L6,2 L6,4 L-6,4 Z M-1.5,4 L1.5,4 L1.5,9 L-1.5,9 Z",
+  amphora: "M-3,-9 L3,-9 L2,-6 C8,-4 8,5 3,9 L-3,9 C-8,5 -8,-4 -2,-6 Z",
+  crystal: "M0,-9 L7,-2 L0,9 L-7,-2 Z",
+  equipment: "M-8,-6 C-3,-10 3,-10 8,-6 L6,-4 C2,-7 -2,-7 -6,-4 Z M-1.5,-6 L1.5,-6 L1.5,9 L-1.5,9 Z",
+  dynamite: "M-3,-5 L3,-5 L3,9 L-3,9 Z M0,-5 Q1,-8 4,-9 M3,-10 L6,-12 M5,-8 L8,-8"
+};
+function kindSymbol(kind, props = {}) {
+  return s("path", { class: `symbol kind-${kind}`, d: SYMBOLS[kind] ?? "", ...props });
+}
+function yuCard(card, zone, extra = {}) {
+  return h(
+    "span",
+    { class: `card yu kind-${card.kind}`, "data-card": `${card.kind}-${card.value}`, "data-zone": zone, ...extra },
+    s("svg", { class: "icon", viewBox: "-10 -10 20 20", "aria-hidden": "true", focusable: "false" }, kindSymbol(card.kind)),
+    h("span", { class: "name" }, kindName(card.kind)),
+    card.kind === "dynamite" ? null : [" ", h("span", { class: "value" }, card.value)]
+  );
+}
+function tileText(tile) {
+  if (tile.face_up !== false && tile.value !== null && tile.type) return t("yu.tile_up", { type: kindName(tile.type), value: tile.value });
+  return tile.type ? t("yu.tile_down_typed", { type: kindName(tile.type) }) : t("yu.tile_down");
+}
+function tileFace(tile, size) {
+  const half = size / 2;
+  const up = tile.face_up;
+  return s(
+    "g",
+    { class: `tile-face ${up ? "up" : "down"} type-${tile.type ?? "hidden"}` },
+    s("rect", { class: "tile-bg", x: -half, y: -half, width: size, height: size, rx: 5 }),
+    tile.type ? s("rect", { class: "cube", x: -half + 5, y: -half + 5, width: size - 10, height: size - 10, rx: 3 }) : null,
+    tile.type ? kindSymbol(tile.type, { transform: `translate(0 ${up ? -6 : -3}) scale(${up ? 0.8 : 1})` }) : null,
+    up ? s("text", { class: "tile-value", y: half - 7 }, tile.value ?? "") : s("text", { class: "tile-mark", y: tile.type ? half - 5 : 6 }, "?")
+  );
+}
+
+// src/boards/track.ts
+var SUMMIT = 4;
+var SCALE = 1.45;
+var TOKEN = 34;
+var LIFT = 42;
+var ROW = 31;
+function layoutTrack(count, compact) {
+  const width = compact ? 430 : 960;
+  const gap = compact ? 104 : 112;
+  const rowHeight = compact ? 98 : 104;
+  const middle = Math.max(0, count - 1 - SUMMIT);
+  const widest = compact ? 4 : 8;
+  const narrowest = compact ? 3 : 4;
+  const taper = middle <= (compact ? 30 : 40);
+  const capacity = (row) => taper ? Math.max(widest - (compact ? Math.floor(row / 2) : row), narrowest) : widest;
+  const rows = [];
+  for (let left2 = middle, row = 0; left2 > 0; row++) {
+    rows.push(Math.min(capacity(row), left2));
+    left2 -= rows[row];
+  }
+  const summitY = 118;
+  const rowY = (row) => summitY + rowHeight * (rows.length - row);
+  const centers = [];
+  const startY = rowY(0) + rowHeight * 0.95;
+  const startWidth = 5 * TOKEN + 24;
+  let rightward = true;
+  let lastX = width / 2;
+  rows.forEach((inRow, row) => {
+    const full = capacity(row);
+    const span = (full - 1) * gap;
+    const first = width / 2 - span / 2;
+    for (let i = 0; i < inRow; i++) {
+      const x = rightward ? first + i * gap : first + span - i * gap;
+      centers.push({ x, y: rowY(row) });
+      lastX = x;
+    }
+    rightward = !rightward;
+  });
+  const startX = Math.max(startWidth / 2 + 8, (centers[0]?.x ?? width / 2) - (compact ? 0 : 40));
+  centers.unshift({ x: startX, y: startY });
+  const summitGap = compact ? 82 : 90;
+  const fromRight = lastX > width / 2;
+  for (let i = 0; i < Math.min(SUMMIT, count - 1); i++) {
+    const offset = (i - (SUMMIT - 1) / 2) * summitGap;
+    centers.push({ x: width / 2 + (fromRight ? -offset : offset), y: summitY });
+  }
+  return {
+    width,
+    height: startY + 60,
+    centers,
+    start: { x: startX, y: startY, width: startWidth, height: 96 },
+    peak: { x: width / 2, y: 18 }
+  };
+}
+function cluster(count, start) {
+  const perRow = start ? 5 : 3;
+  const points = [];
+  for (let i = 0; i < count; i++) {
+    const row = Math.floor(i / perRow);
+    const inRow = Math.min(perRow, count - row * perRow);
+    const column2 = i % perRow;
+    const x = (column2 - (inRow - 1) / 2) * TOKEN;
+    points.push(start ? { x, y: -22 + row * ROW } : { x, y: -LIFT - row * ROW });
+  }
+  return points;
+}
+function spaceShape(kind) {
+  switch (kind) {
+    case "blue":
+      return s("rect", { class: "shape", x: -18, y: -18, width: 36, height: 36, rx: 4, transform: "rotate(45)" });
+    case "green":
+      return s("polygon", { class: "shape", points: "-24,0 -12,-21 12,-21 24,0 12,21 -12,21" });
+    case "summit":
+      return s("polygon", { class: "shape", points: "0,-27 25,17 -25,17" });
+    default:
+      return s("circle", { class: "shape", r: 21 });
+  }
+}
+function spaceText(space2, index) {
+  if (space2.kind === "start") return t("md.space.start");
+  return t(`md.space.${space2.kind}`, { n: index, value: space2.value });
+}
+function trackSvg(drawing, captionId) {
+  const { layout, spaces, positions } = drawing;
+  const { width, height, centers, start, peak } = layout;
+  const byIndex = /* @__PURE__ */ new Map();
+  for (const [dragon, at] of Object.entries(positions)) byIndex.set(at, [...byIndex.get(at) ?? [], dragon]);
+  const trail = centers.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
+  const base = height;
+  const left2 = Math.min(...centers.map((p) => p.x)) - 70;
+  const right = Math.max(...centers.map((p) => p.x)) + 70;
+  const mountain = `M0,${base} L${Math.max(0, left2)},${centers[1]?.y ?? base} L${peak.x - 170},${peak.y + 80} L${peak.x},${peak.y} L${peak.x + 170},${peak.y + 80} L${Math.min(width, right)},${centers[1]?.y ?? base} L${width},${base} Z`;
+  const snow = `M${peak.x - 62},${peak.y + 29} L${peak.x},${peak.y} L${peak.x + 62},${peak.y + 29} L${peak.x + 30},${peak.y + 22} L${peak.x + 10},${peak.y + 34} L${peak.x - 18},${peak.y + 22} Z`;
+  const label = (dragon, at) => {
+    const seat = drawing.riders[dragon];
+    const where = spaceText(spaces[at] ?? { kind: "plain", value: 0 }, at);
+    return seat === void 0 ? t("md.token", { dragon: dragonName(dragon), where }) : t("md.token_ridden", { dragon: dragonName(dragon), where, rider: drawing.names[seat] ?? "" });
+  };
+  return s(
+    "svg",
+    { class: "track", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-labelledby": captionId, "data-width": width },
+    s("path", { class: "mountain", d: mountain, "aria-hidden": "true" }),
+    s("path", { class: "snow", d: snow, "aria-hidden": "true" }),
+    s("path", { class: "trail", d: trail, "aria-hidden": "true" }),
+    s("path", { class: "trail-steps", d: trail, "aria-hidden": "true" }),
+    s("text", { class: "summit-label", x: peak.x, y: peak.y + 58, "aria-hidden": "true" }, t("md.summit")),
+    spaces.map((space2, index) => {
+      const at = centers[index];
+      if (!at) return null;
+      const here = (byIndex.get(index) ?? []).map(dragonName);
+      const name = spaceText(space2, index) + (here.length ? `: ${tn("md.dragons_here", here.length, { dragons: here.join(", ") })}` : "");
+      if (space2.kind === "start") {
+        return s(
+          "g",
+          { class: "space kind-start", "data-space": index, "data-kind": "start", transform: `translate(${start.x} ${start.y})`, role: "img", "aria-label": name },
+          s("rect", { class: "shape", x: -start.width / 2, y: -start.height / 2, width: start.width, height: start.height, rx: 16 }),
+          s("text", { class: "space-name", y: start.height / 2 - 6 }, t("md.start"))
+        );
+      }
+      return s(
+        "g",
+        { class: `space kind-${space2.kind}`, "data-space": index, "data-kind": space2.kind, transform: `translate(${at.x} ${at.y})`, role: "img", "aria-label": name },
+        spaceShape(space2.kind),
+        s("text", { class: "space-value", y: space2.kind === "summit" ? 12 : 6 }, space2.value < 0 ? `−${-space2.value}` : space2.value)
+      );
+    }),
+    [...byIndex.entries()].flatMap(([index, dragons]) => {
+      const center = centers[index];
+      if (!center) return [];
+      const places = cluster(dragons.length, index === 0);
+      return dragons.map((dragon, i) => {
+        const p = places[i];
+        const seat = drawing.riders[dragon];
+        return s(
+          "g",
+          { class: "dragon-place", transform: `translate(${(center.x + p.x).toFixed(1)} ${(center.y + p.y).toFixed(1)}) scale(${SCALE})` },
+          dragonToken(dragon, seat ?? null, dragon === drawing.own, { role: "img", "aria-label": label(dragon, index) })
+        );
+      });
+    })
+  );
+}
+function animateTrack(svg, layout, before, after) {
+  let longest = 0;
+  for (const [dragon, to] of Object.entries(after)) {
+    const from = before[dragon];
+    if (from === void 0 || from === to) continue;
+    const token = svg.querySelector(`[data-dragon="${dragon}"]`);
+    const place = token?.parentNode;
+    const end = place?.transform.baseVal.consolidate()?.matrix;
+    if (!token || !end) continue;
+    const step = to > from ? 1 : -1;
+    const frames = [];
+    const stand = (index) => {
+      const c = layout.centers[index];
+      return index === 0 ? { x: c.x, y: c.y - 22 } : { x: c.x, y: c.y - LIFT };
+    };
+    for (let i = from; i !== to + step; i += step) {
+      const p = i === to ? { x: end.e, y: end.f } : stand(i);
+      const frame2 = { transform: `translate(${((p.x - end.e) / end.a).toFixed(1)}px, ${((p.y - end.f) / end.a).toFixed(1)}px)` };
+      if (i !== from) {
+        const q = stand(i - step);
+        frames.push({ transform: `translate(${(((p.x + q.x) / 2 - end.e) / end.a).toFixed(1)}px, ${(((p.y + q.y) / 2 - end.f - 18) / end.a).toFixed(1)}px)` });
+      }
+      frames.push(frame2);
+    }
+    const steps = Math.abs(to - from);
+    const duration2 = Math.min(220 * steps, 2400);
+    longest = Math.max(longest, duration2);
+    play(token, frames, { duration: duration2, easing: "linear" });
+  }
+  return longest;
 }
 
 // src/boards/mountdrago.ts
 var HANDLES = /* @__PURE__ */ new Set(["play", "discard", "choose_rider", "end_turn"]);
-var dragonName = (dragon) => dragon.replace("_", " ");
-var SHORT = {
-  blue: "Bu",
-  brown: "Br",
-  black: "Bk",
-  red: "Re",
-  yellow: "Ye",
-  green: "Gn",
-  gray: "Gy",
-  light_blue: "LB",
-  purple: "Pu",
-  orange: "Or"
-};
-var cardText = (card3) => `${dragonName(card3.dragon)} ${card3.value}`;
-function card(value, zone, extra = {}) {
-  return h(
-    "span",
-    { class: `card md dragon-${value.dragon}`, "data-card": `${value.dragon}-${value.value}`, "data-zone": zone, ...extra },
-    h("span", { class: "value" }, value.value),
-    " ",
-    h("span", { class: "name" }, dragonName(value.dragon))
-  );
-}
+var SUMMIT_ENDS = 3;
 function trackOf(ctx, view) {
   const catalogue = ctx.state.detail?.catalogue ?? {};
   const side = catalogue.track_by_players?.[String(view.players)];
   const printed = side ? catalogue.tracks?.[side] : void 0;
-  if (!view.options.track && printed) return { spaces: printed, side: `board side for ${side} players` };
-  return { spaces: view.track, side: "this match's own track" };
+  if (!view.options.track && side && printed) return { spaces: printed, side };
+  return { spaces: view.track, side: null };
 }
-function riderOf(view, dragon, names) {
-  const seat = view.riders.indexOf(dragon);
-  return seat >= 0 && seat < names.length ? seat : null;
+var layouts = /* @__PURE__ */ new Map();
+function layoutOf(spaces, compact) {
+  const key2 = `${spaces.length}:${compact}`;
+  let layout = layouts.get(key2);
+  if (!layout) layouts.set(key2, layout = layoutTrack(spaces.length, compact));
+  return layout;
 }
-function track(ctx, view) {
-  const { spaces, side } = trackOf(ctx, view);
-  const dragons = Object.entries(view.positions);
-  return h(
-    "figure",
-    { class: "track-figure" },
-    h("figcaption", {}, `Track (${side}): start → summit`),
-    h(
-      "ol",
-      { class: "track", start: 0 },
-      spaces.map((space, index) => {
-        const here = dragons.filter(([, at]) => at === index);
-        const label = `space ${index}, ${space.kind} ${space.value}${here.length ? `: ${here.map(([d]) => dragonName(d)).join(", ")}` : ""}`;
-        return h(
-          "li",
-          { class: `space kind-${space.kind}`, "data-space": index, "aria-label": label },
-          h("span", { class: "space-value", "aria-hidden": "true" }, space.kind === "start" ? "start" : space.value),
-          here.map(([dragon]) => {
-            const seat = riderOf(view, dragon, ctx.names);
-            return h(
-              "span",
-              { class: `token dragon-${dragon}${seat === null ? "" : " ridden"}`, "data-dragon": dragon, title: dragonName(dragon) },
-              SHORT[dragon] ?? dragon.slice(0, 2),
-              seat === null ? null : h("sup", {}, seat)
-            );
-          })
-        );
-      })
-    )
-  );
+function riders(view) {
+  const map = {};
+  view.riders.forEach((dragon, seat) => map[dragon] = seat);
+  return map;
 }
-function dragonsTable(view, names, spaces) {
-  return h(
-    "table",
-    { class: "dragons" },
-    h("caption", {}, "Dragons"),
-    h("thead", {}, h("tr", {}, ["Dragon", "Space", "Value", "Rider"].map((t) => h("th", { scope: "col" }, t)))),
-    h(
-      "tbody",
-      {},
-      Object.entries(view.positions).map(([dragon, at]) => {
-        const seat = riderOf(view, dragon, names);
-        const space = spaces[at];
-        return h(
-          "tr",
-          { "data-dragon-row": dragon },
-          h("th", { scope: "row" }, h("span", { class: `swatch dragon-${dragon}`, "aria-hidden": "true" }), " ", dragonName(dragon)),
-          h("td", {}, at),
-          h("td", {}, space ? `${space.kind} ${space.value}` : ""),
-          h("td", {}, seat === null ? "—" : names[seat])
-        );
-      })
-    )
-  );
+function lastPlay(events, seq) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event.seq > seq || event.type !== "card_played") continue;
+    const data = event.data;
+    if (data.card) return { seat: data.seat, card: data.card, seq: event.seq };
+  }
+  return null;
+}
+function turnText(ctx, view) {
+  if (view.status === "waiting") return t("match.waiting_players");
+  if (view.status !== "active") return t("md.turn.over");
+  const mine = ctx.playing && view.to_act.includes(view.seat ?? -1);
+  const who = seatName(ctx, view.current_player);
+  switch (view.phase) {
+    case "play":
+      return mine ? t("md.turn.you_play") : t("md.turn.plays", { name: who });
+    case "choose_rider":
+      return mine ? t("md.turn.you_choose", { dragon: dragonName(view.riders[view.seat ?? -1] ?? ""), other: dragonName(view.pending_card?.dragon ?? "") }) : t("md.turn.chooses", { name: who });
+    case "discard":
+      return mine ? t("md.turn.you_discard") : t("md.turn.discards", { name: who });
+    default:
+      return t("md.turn.over");
+  }
 }
 function players(ctx, view) {
   return h(
-    "table",
-    { class: "seats-table" },
-    h("caption", {}, "Players"),
-    h("thead", {}, h("tr", {}, ["Seat", "Score", "Hand", "Rides", "Rider pile"].map((t) => h("th", { scope: "col" }, t)))),
-    h(
-      "tbody",
-      {},
-      view.scores.map((score, seat) => {
-        const pile = view.rider_piles[seat];
-        const turn = view.status === "active" && view.current_player === seat;
-        return h(
-          "tr",
-          { class: turn ? "on-turn" : "", "data-seat-row": seat },
-          h("th", { scope: "row" }, turn ? "▶ " : "", ctx.names[seat] ?? `Seat ${seat}`, view.seat === seat ? " (you)" : ""),
-          h("td", { "data-score": seat }, score),
-          h("td", { "data-hand-size": seat }, view.hand_sizes[seat] ?? 0),
-          h("td", {}, dragonName(view.riders[seat] ?? "")),
-          h("td", {}, pile ? [card(pile.top, "rider-top", { "data-seat": String(seat) }), ` ×${pile.size}`] : "—")
-        );
-      })
-    )
+    "ol",
+    { class: "players", "aria-label": t("md.players") },
+    view.scores.map((score, seat) => {
+      const pile = view.rider_piles[seat];
+      const turn = view.status === "active" && view.current_player === seat;
+      const dragon = view.riders[seat];
+      return h(
+        "li",
+        { class: `player${turn ? " on-turn" : ""}${view.seat === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
+        h(
+          "span",
+          { class: "who" },
+          h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
+          h("strong", {}, seatName(ctx, seat)),
+          view.seat === seat ? ` (${t("match.you")})` : "",
+          turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null
+        ),
+        h("span", { class: "score" }, txn("md.points", score, { n: h("span", { class: "score-value", "data-score": seat }, score) })),
+        dragon ? h("span", { class: "rides" }, tx("md.rides", { dragon: [dragonIcon(dragon), h("span", {}, dragonName(dragon))] })) : null,
+        h("span", { class: "pile" }, pile ? tx("md.pile", { card: mdCard(pile.top, "rider-top", { "data-seat": String(seat) }), n: pile.size }) : t("md.pile_none")),
+        h("span", { class: "hand-size", "data-hand-size": seat }, tn("md.hand_cards", view.hand_sizes[seat] ?? 0))
+      );
+    })
+  );
+}
+function summit(ctx, view) {
+  const played = lastPlay(ctx.state.events, view.seq);
+  return h(
+    "section",
+    { class: "summit-box", "aria-labelledby": "summit-title" },
+    h("h2", { id: "summit-title" }, t("md.summit_title", { n: view.summit_dragons.length, of: SUMMIT_ENDS })),
+    h("p", { class: "summit-dragons" }, view.summit_dragons.length ? view.summit_dragons.map((d) => h("span", { class: "chip" }, dragonIcon(d), dragonName(d))) : t("md.summit_empty")),
+    played ? h("p", { class: "last-play" }, tx("md.last_play", { name: seatName(ctx, played.seat), card: mdCard(played.card, "played") })) : null,
+    view.pending_card ? h("p", {}, tx("md.pending", { card: mdCard(view.pending_card, "pending") })) : null,
+    h("p", { class: "discards" }, view.discard_pile.length ? tx("md.discards", { cards: h("span", { class: "cards" }, view.discard_pile.map((c) => mdCard(c, "discard"))) }) : t("md.discards_none")),
+    h("p", {}, tn("md.draw_pile", view.draw_pile_size))
   );
 }
 function hand(ctx, view) {
   if (view.hand === null) return null;
-  const phase = view.phase;
   return h(
     "section",
-    { class: "hand", "aria-label": "Your hand" },
-    h("h3", {}, "Your hand", phase === "discard" ? " — discard cards of dragons on the summit, or end your turn" : ""),
-    view.hand.length === 0 ? h("p", {}, "No cards.") : null,
+    { class: "hand", "aria-labelledby": "hand-title" },
+    h("h2", { id: "hand-title" }, t("md.hand")),
+    view.hand.length === 0 ? h("p", {}, t("md.hand_empty")) : null,
     h("div", { class: "cards" }, view.hand.map((c, index) => {
-      const play = findLegal(ctx, { type: "play", card: c });
+      const play2 = findLegal(ctx, { type: "play", card: c });
       const discard = findLegal(ctx, { type: "discard", cards: [c] });
-      const action = play ?? discard;
-      const face = card(c, "hand", { "data-index": String(index) });
-      if (!action) return face;
-      const label = `${play ? "Play" : "Discard"} ${cardText(c)}`;
-      return button(face, () => ctx.act(action), { class: "card-button", ...actionAttrs(ctx, action, label), "data-key": `hand:${index}:${label}` });
+      const action = play2 ?? discard;
+      const text = mdCardText(c);
+      const face = mdCard(c, "hand", { "data-index": String(index) });
+      const common = { class: "card-button", "data-key": `hand:${index}`, "data-group": "hand", "data-fly": `hand:${c.dragon}-${c.value}` };
+      if (!action) return button(face, () => void 0, { ...common, "aria-label": text, "aria-disabled": "true" });
+      const label = play2 ? t("md.play_card", { card: text }) : t("md.discard_card", { card: text });
+      return button(face, () => ctx.act(action), { ...actionAttrs(ctx, action, label), ...common });
     }))
   );
 }
@@ -1257,162 +2606,453 @@ function decisions(ctx, view) {
   for (const choice of ["keep", "switch"]) {
     const action = findLegal(ctx, { type: "choose_rider", choice });
     if (!action) continue;
-    const label = choice === "keep" ? `Keep riding ${dragonName(view.riders[seat] ?? "")}` : `Switch to ${dragonName(view.pending_card?.dragon ?? "")}`;
-    buttons.push(button(label, () => ctx.act(action), { class: "primary", ...actionAttrs(ctx, action, label) }));
+    const label = choice === "keep" ? t("md.keep", { dragon: dragonName(view.riders[seat] ?? "") }) : t("md.switch", { dragon: dragonName(view.pending_card?.dragon ?? "") });
+    buttons.push(button(label, () => ctx.act(action), { class: "primary", "data-group": "turn", ...actionAttrs(ctx, action, label) }));
   }
   const end = findLegal(ctx, { type: "end_turn" });
-  if (end) buttons.push(button("End turn", () => ctx.act(end), { class: "primary", ...actionAttrs(ctx, end, "End turn") }));
-  return buttons.length ? h("div", { class: "decisions", role: "group", "aria-label": "Decisions" }, buttons) : null;
+  if (end) buttons.push(button(t("match.end_turn"), () => ctx.act(end), { class: "primary", "data-group": "turn", ...actionAttrs(ctx, end, t("match.end_turn")) }));
+  return buttons.length ? h("div", { class: "decisions", role: "group", "aria-label": t("match.decisions") }, buttons) : null;
+}
+function dragonsTable(ctx, view, spaces) {
+  const ridden = riders(view);
+  return h(
+    "details",
+    { class: "dragons" },
+    h("summary", {}, t("md.dragons_table")),
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, [t("md.col.dragon"), t("md.col.space"), t("md.col.value"), t("md.col.rider")].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, Object.entries(view.positions).map(([dragon, at]) => {
+        const space2 = spaces[at];
+        const seat = ridden[dragon];
+        return h(
+          "tr",
+          { "data-dragon-row": dragon },
+          h("th", { scope: "row" }, dragonIcon(dragon), " ", dragonName(dragon)),
+          h("td", {}, at === 0 ? t("md.start") : at),
+          h("td", {}, space2 ? t(`md.kind.${space2.kind}`, { value: space2.value }) : ""),
+          h("td", {}, seat === void 0 ? "—" : seatName(ctx, seat))
+        );
+      }))
+    )
+  );
 }
 function mountDragoBoard(ctx, view) {
-  const spaces = trackOf(ctx, view).spaces;
+  const { spaces, side } = trackOf(ctx, view);
+  const layout = layoutOf(spaces, ctx.compact);
+  const caption = side ? t("md.side", { side: side.replace("-", "–") }) : t("md.own_track");
   return h(
     "div",
     { class: "board md", "data-game": "mount_drago", "data-seq": view.seq, "data-phase": view.phase },
-    track(ctx, view),
+    h("p", { class: "turn-banner", "data-mine": ctx.playing && view.to_act.includes(view.seat ?? -1) ? "yes" : "no" }, turnText(ctx, view)),
     h(
-      "div",
-      { class: "board-row" },
-      players(ctx, view),
+      "figure",
+      { class: "track-figure" },
+      h("figcaption", { id: "track-caption" }, caption),
+      trackSvg({ spaces, layout, positions: view.positions, riders: riders(view), own: view.seat === null ? null : view.riders[view.seat] ?? null, names: ctx.names, caption }, "track-caption"),
       h(
-        "section",
-        { class: "summit", "aria-label": "Summit and piles" },
-        h("h3", {}, "Summit"),
-        h("p", {}, view.summit_dragons.length ? `On the summit: ${view.summit_dragons.map(dragonName).join(", ")}` : "No dragon on the summit yet."),
-        h("p", {}, "Summit discards: ", view.discard_pile.length ? view.discard_pile.map((c) => card(c, "discard")) : "none"),
-        view.pending_card ? h("p", {}, "Card waiting for the rider choice: ", card(view.pending_card, "pending")) : null,
-        h("p", {}, `Draw pile: ${plural(view.draw_pile_size, "card")}`)
+        "p",
+        { class: "legend", "aria-hidden": "true" },
+        h("span", { class: "key kind-blue" }, t("md.legend.blue")),
+        h("span", { class: "key kind-green" }, t("md.legend.green")),
+        h("span", { class: "key kind-summit" }, t("md.legend.summit"))
       )
     ),
     decisions(ctx, view),
     hand(ctx, view),
-    dragonsTable(view, ctx.names, spaces)
+    h("div", { class: "board-row" }, players(ctx, view), summit(ctx, view)),
+    dragonsTable(ctx, view, spaces)
+  );
+}
+function animateMountDrago(board2, ctx, before, view, places) {
+  const svg = board2.querySelector("svg.track");
+  const { spaces } = trackOf(ctx, view);
+  const moving = svg ? animateTrack(svg, layoutOf(spaces, ctx.compact), before.positions, view.positions) : 0;
+  const played = lastPlay(ctx.state.events, view.seq);
+  if (played && played.seq > before.seq) {
+    const card = `${played.card.dragon}-${played.card.value}`;
+    const fromHand = played.seat === view.seat ? places.get(`hand:${card}`) : void 0;
+    flyFrom(board2.querySelector('[data-zone="played"]'), fromHand ?? places.get(`seat:${played.seat}`));
+  }
+  view.riders.forEach((dragon, seat) => {
+    if (before.riders[seat] === dragon) return;
+    pulse(svg?.querySelector(`[data-dragon="${dragon}"]`) ?? null, moving);
+    pulse(board2.querySelector(`[data-seat-row="${seat}"] .rides`), moving);
+  });
+  view.scores.forEach((score, seat) => {
+    const change = score - (before.scores[seat] ?? score);
+    if (change === 0) return;
+    const cell = board2.querySelector(`[data-score="${seat}"]`);
+    pulse(cell, moving);
+    floatText(cell?.parentElement ?? null, `${change > 0 ? "+" : "−"}${Math.abs(change)}`, moving);
+  });
+}
+
+// src/boards/islands.ts
+var CARD_W = 128;
+var CARD_H = 23;
+var CARD_STEP = 26;
+var MAX_CARDS = 5;
+function layoutIslands(count, compact) {
+  if (compact) {
+    const width2 = 400;
+    const band = 142;
+    const tile2 = 44;
+    const islands2 = Array.from({ length: count }, (_, i) => {
+      const top = 30 + i * band;
+      const cx = 76;
+      const cy = top + 80;
+      return {
+        shape: { x: 4, y: top + 4, width: 146, height: band - 10 },
+        name: { x: cx, y: top + 24 },
+        slots: [0, 1, 2, 3].map((slot) => ({ x: cx + (slot % 2 ? 24 : -24), y: cy + (slot < 2 ? -22 : 26) })),
+        columns: [
+          { x: 158, y: top + 8, width: 238, height: 56 },
+          { x: 158, y: top + 72, width: 238, height: 56 }
+        ]
+      };
+    });
+    const y = 30 + count * band + 20;
+    return {
+      width: width2,
+      height: y + 64,
+      compact,
+      tile: tile2,
+      islands: islands2,
+      setAside: { label: { x: 8, y }, slots: [0, 1, 2, 3, 4].map((i) => ({ x: 30 + i * 52, y: y + 30 })) }
+    };
+  }
+  const width = 980;
+  const column2 = width / count;
+  const tile = 50;
+  const islands = Array.from({ length: count }, (_, i) => {
+    const cx = column2 * i + column2 / 2;
+    return {
+      shape: { x: cx - column2 / 2 + 8, y: 166, width: column2 - 16, height: 160 },
+      name: { x: cx, y: 196 },
+      slots: [0, 1, 2, 3].map((slot) => ({ x: cx + (slot % 2 ? 29 : -29), y: 238 + (slot < 2 ? 0 : 56) })),
+      columns: [
+        { x: cx - CARD_W / 2, y: 28, width: CARD_W, height: MAX_CARDS * CARD_STEP + 8 },
+        { x: cx - CARD_W / 2, y: 330, width: CARD_W, height: MAX_CARDS * CARD_STEP + 8 }
+      ]
+    };
+  });
+  return {
+    width,
+    height: 560,
+    compact,
+    tile,
+    islands,
+    setAside: { label: { x: 12, y: 524 }, slots: [0, 1, 2, 3, 4].map((i) => ({ x: 720 + i * 48, y: 522 })) }
+  };
+}
+function cardBox(layout, column2, upper, index) {
+  if (layout.compact) return { x: column2.x + index * 47, y: column2.y + 4, width: 44, height: 48 };
+  const y = upper ? column2.y + column2.height - 4 - (index + 1) * CARD_STEP : column2.y + 4 + index * CARD_STEP;
+  return { x: column2.x, y, width: CARD_W, height: CARD_H };
+}
+function cardShape(card, box, compact, props) {
+  const value = card.kind === "dynamite" ? "" : String(card.value);
+  return s(
+    "g",
+    { class: `col-card kind-${card.kind}`, transform: `translate(${box.x} ${box.y})`, role: "img", "aria-label": yuCardText(card), ...props },
+    s("rect", { class: "card-bg", width: box.width, height: box.height, rx: 4 }),
+    compact ? [kindSymbol(card.kind, { transform: `translate(${box.width / 2} 15) scale(.9)` }), s("text", { class: "card-value", x: box.width / 2, y: box.height - 7 }, value)] : [
+      kindSymbol(card.kind, { transform: `translate(12 ${box.height / 2}) scale(.75)` }),
+      s("text", { class: "card-name", x: 26, y: box.height / 2 + 4.5 }, kindName(card.kind)),
+      s("text", { class: "card-value", x: box.width - 10, y: box.height / 2 + 5 }, value)
+    ]
+  );
+}
+function tileSlot(drawing, island, tile, at) {
+  const attrs = {
+    class: `tile${tile.face_up ? " up" : " down"}`,
+    transform: `translate(${at.x} ${at.y})`,
+    "data-island": String(island.island),
+    "data-slot": String(tile.slot),
+    "data-face": tile.face_up ? "up" : "down"
+  };
+  if (tile.type) attrs["data-type"] = tile.type;
+  if (tile.value !== null) attrs["data-value"] = String(tile.value);
+  const size = drawing.layout.tile;
+  const reveal = tile.face_up ? null : drawing.reveal(island.island, tile.slot);
+  const face = tileFace(tile, size);
+  if (!reveal) return s("g", { ...attrs, role: "img", "aria-label": tileText(tile) }, face);
+  const ring = s("rect", { class: "focus-ring", x: -size / 2 - 4, y: -size / 2 - 4, width: size + 8, height: size + 8, rx: 7 });
+  return svgButton(s("g", { ...attrs, ...reveal.attrs, class: `${attrs.class} can-reveal`, role: "button", tabindex: 0 }, ring, face), reveal.act);
+}
+function column(drawing, island, position) {
+  const { layout } = drawing;
+  const seat = drawing.seats[position];
+  const box = layout.islands[island.island].columns[position];
+  const cards = island.cards[seat] ?? [];
+  const sum = cards.reduce((total, c) => total + c.value, 0);
+  const name = drawing.names[seat] ?? "";
+  const label = cards.length ? t("yu.column", { name, island: island.name, cards: cards.map(yuCardText).join(", "), sum }) : t("yu.column_empty", { name, island: island.name });
+  const target = drawing.target(island.island);
+  const drop = target && target.side === seat ? svgButton(s(
+    "g",
+    { class: "target", role: "button", tabindex: 0, "data-group": "target", ...target.attrs },
+    s("rect", { class: "target-area", x: box.x - 3, y: box.y - 3, width: box.width + 6, height: box.height + 6, rx: 8 }),
+    s("text", { class: "target-plus", x: box.x + box.width / 2, y: box.y + box.height / 2 + 8 }, "+")
+  ), target.act) : null;
+  drop?.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") target.cancel();
+  });
+  return s(
+    "g",
+    { class: `column${position === 1 ? " near" : ""}`, "data-column": seat, role: "group", "aria-label": label },
+    s("rect", { class: "column-bg", x: box.x - 3, y: box.y - 3, width: box.width + 6, height: box.height + 6, rx: 8 }),
+    cards.map((card, index) => {
+      const latest = drawing.latest && drawing.latest.island === island.island && drawing.latest.side === seat && drawing.latest.index === index;
+      return cardShape(
+        card,
+        cardBox(layout, box, position === 0, index),
+        layout.compact,
+        { "data-card": `${card.kind}-${card.value}`, "data-zone": "column", "data-seat": String(seat), ...latest ? { class: `col-card kind-${card.kind} latest` } : {} }
+      );
+    }),
+    !layout.compact && cards.length ? s("text", { class: "column-sum", x: box.x + box.width + 6, y: position === 0 ? box.y + box.height - 8 : box.y + 20, "aria-hidden": "true" }, `Σ${sum}`) : null,
+    drop
+  );
+}
+function islandShape(box) {
+  const { x, y, width: w, height: hgt } = box;
+  return `M${x + w * 0.12},${y + hgt * 0.18} C${x + w * 0.3},${y - hgt * 0.04} ${x + w * 0.7},${y + hgt * 0.02} ${x + w * 0.9},${y + hgt * 0.16} C${x + w * 1.03},${y + hgt * 0.35} ${x + w * 0.99},${y + hgt * 0.8} ${x + w * 0.84},${y + hgt * 0.93} C${x + w * 0.6},${y + hgt * 1.04} ${x + w * 0.3},${y + hgt * 0.99} ${x + w * 0.12},${y + hgt * 0.9} C${x - w * 0.02},${y + hgt * 0.75} ${x - w * 0.01},${y + hgt * 0.35} ${x + w * 0.12},${y + hgt * 0.18} Z`;
+}
+function tableSvg(drawing) {
+  const { layout } = drawing;
+  const [upper, lower] = drawing.seats;
+  return s(
+    "svg",
+    { class: `table${layout.compact ? " compact" : ""}`, viewBox: `0 0 ${layout.width} ${layout.height}`, role: "group", "aria-labelledby": drawing.captionId },
+    s("rect", { class: "sea", width: layout.width, height: layout.height, rx: 14, "aria-hidden": "true" }),
+    layout.compact ? s("text", { class: "side-label", x: 8, y: 20, "aria-hidden": "true" }, t("yu.rows", { upper: drawing.names[upper] ?? "", lower: drawing.names[lower] ?? "" })) : [
+      s("text", { class: "side-label", x: 10, y: 18, "aria-hidden": "true" }, t("yu.side_label", { name: drawing.names[upper] ?? "" })),
+      s("text", { class: "side-label", x: 10, y: 484, "aria-hidden": "true" }, t("yu.side_label", { name: drawing.names[lower] ?? "" }))
+    ],
+    drawing.islands.map((island) => {
+      const place = layout.islands[island.island];
+      if (!place) return null;
+      return s(
+        "g",
+        { class: "island", "data-island-box": island.island, role: "group", "aria-label": island.name },
+        s("path", { class: "island-shape", d: islandShape(place.shape), "aria-hidden": "true" }),
+        s("text", { class: "island-name", x: place.name.x, y: place.name.y, "aria-hidden": "true" }, island.name),
+        s(
+          "g",
+          { class: "tiles", role: "group", "aria-label": t("yu.tiles_of", { island: island.name }) },
+          island.tiles.map((tile) => tileSlot(drawing, island, tile, place.slots[tile.slot] ?? place.slots[0]))
+        ),
+        column(drawing, island, 0),
+        column(drawing, island, 1)
+      );
+    }),
+    s(
+      "g",
+      { class: "set-aside", role: "group", "aria-label": drawing.setAside ? t("yu.set_aside_open") : tn("yu.set_aside_hidden", drawing.setAsideCount) },
+      s(
+        "text",
+        { class: "side-label", x: layout.setAside.label.x, y: layout.setAside.label.y, "aria-hidden": "true" },
+        drawing.setAside ? t("yu.set_aside_open") : tn("yu.set_aside_hidden", drawing.setAsideCount)
+      ),
+      drawing.setAside ? drawing.setAside.map((tile, i) => s(
+        "g",
+        {
+          class: "tile up",
+          transform: `translate(${layout.setAside.slots[i]?.x ?? 0} ${layout.setAside.slots[i]?.y ?? 0})`,
+          "data-zone": "set-aside",
+          "data-type": tile.type,
+          "data-value": String(tile.value),
+          role: "img",
+          "aria-label": tileText(tile)
+        },
+        tileFace({ face_up: true, type: tile.type, value: tile.value }, 40)
+      )) : Array.from({ length: drawing.setAsideCount }, (_, i) => s("g", {
+        class: "tile down",
+        transform: `translate(${layout.setAside.slots[i]?.x ?? 0} ${layout.setAside.slots[i]?.y ?? 0})`,
+        "data-zone": "set-aside-hidden",
+        "aria-hidden": "true"
+      }, tileFace({ face_up: false, type: null, value: null }, 40)))
+    )
   );
 }
 
 // src/boards/yutaka.ts
 var HANDLES2 = /* @__PURE__ */ new Set(["play", "reveal", "end_turn"]);
-var cardText2 = (c) => c.kind === "dynamite" ? "dynamite" : `${c.kind} ${c.value}`;
-function card2(value, zone, extra = {}) {
-  return h(
-    "span",
-    { class: `card yu kind-${value.kind}`, "data-card": `${value.kind}-${value.value}`, "data-zone": zone, ...extra },
-    value.kind === "dynamite" ? "✹" : h("span", { class: "value" }, value.value),
-    " ",
-    h("span", { class: "name" }, value.kind)
-  );
-}
-function tile(ctx, island2, t) {
-  const attrs = {
-    class: `tile ${t.face_up ? "up" : "down"} type-${t.type ?? "hidden"}`,
-    "data-island": String(island2),
-    "data-slot": String(t.slot),
-    "data-face": t.face_up ? "up" : "down"
-  };
-  if (t.type) attrs["data-type"] = t.type;
-  if (t.value !== null) attrs["data-value"] = String(t.value);
-  const text = t.face_up ? `${t.type} ${t.value}` : t.type ? `${t.type} ?` : "?";
-  const label = t.face_up ? `tile ${t.type} ${t.value}` : t.type ? `face-down ${t.type} tile` : "face-down tile";
-  const reveal = t.face_up ? void 0 : findLegal(ctx, { type: "reveal", island: island2, slot: t.slot });
-  if (reveal) {
-    const name = `Reveal the ${label} in slot ${t.slot} of ${islandName(ctx, island2)}`;
-    return button(text, () => ctx.act(reveal), { ...attrs, ...actionAttrs(ctx, reveal, name) });
-  }
-  return h("span", { ...attrs, role: "img", "aria-label": label }, text);
-}
-function islandName(ctx, island2) {
-  const view = ctx.view;
-  return view.islands[island2]?.name ?? `island ${island2}`;
-}
-function column(cards, seat, owner, isle) {
-  return h(
-    "div",
-    { class: "side-box" },
-    h("span", { class: "owner", "aria-hidden": "true" }, owner),
-    h(
-      "ol",
-      { class: "column", "aria-label": `${owner}'s cards on ${isle}`, "data-column": seat },
-      cards.map((c) => h("li", {}, card2(c, "column", { "data-seat": String(seat) })))
-    )
-  );
+var layouts2 = /* @__PURE__ */ new Map();
+function layoutOf2(count, compact) {
+  const key2 = `${count}:${compact}`;
+  let layout = layouts2.get(key2);
+  if (!layout) layouts2.set(key2, layout = layoutIslands(count, compact));
+  return layout;
 }
 function picked(ctx, view) {
-  const chosen = ctx.state.ui.yutakaCard;
-  const c = chosen === void 0 ? void 0 : view.hand?.[chosen];
-  return c ?? null;
+  const index = ctx.state.ui.yutakaCard;
+  const card = index === void 0 ? void 0 : view.hand?.[index];
+  return card && index !== void 0 ? { index, card } : null;
 }
-function island(ctx, view, isle, below) {
-  const above = 1 - below;
-  const chosen = picked(ctx, view);
-  const play = chosen ? findLegal(ctx, { type: "play", card: chosen, island: isle.island }) : void 0;
-  const name = (seat) => ctx.names[seat] ?? `Seat ${seat}`;
-  return h(
-    "section",
-    { class: "island", "data-island-box": isle.island, "aria-label": isle.name },
-    h("h3", {}, isle.name),
-    column(isle.cards[above] ?? [], above, name(above), isle.name),
-    h("div", { class: "tiles", role: "group", "aria-label": `Tiles of ${isle.name}` }, isle.tiles.map((t) => tile(ctx, isle.island, t))),
-    column(isle.cards[below] ?? [], below, name(below), isle.name),
-    play && chosen ? button(
-      `Play here`,
-      () => {
-        delete ctx.state.ui.yutakaCard;
-        ctx.act(play);
-      },
-      { class: "primary target", ...actionAttrs(ctx, play, `Play ${cardText2(chosen)} on ${isle.name}`) }
-    ) : null
-  );
+function latestPlay(events, view) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event.seq > view.seq || event.type !== "card_played") continue;
+    const data = event.data;
+    const column2 = view.islands[data.island]?.cards[data.side] ?? [];
+    return { island: data.island, side: data.side, index: column2.length - 1, seat: data.seat, card: data.card };
+  }
+  return null;
+}
+function turnText2(ctx, view) {
+  if (view.status === "waiting") return t("match.waiting_players");
+  if (view.status !== "active") return t("yu.turn.over");
+  const actor = view.to_act[0];
+  const mine = ctx.playing && actor === view.seat;
+  const who = actor === void 0 ? "" : seatName(ctx, actor);
+  switch (view.phase) {
+    case "opening":
+      return mine ? tn("yu.turn.you_open", view.opening_reveals_left) : tn("yu.turn.opens", view.opening_reveals_left, { name: who });
+    case "play":
+      return mine ? t("yu.turn.you_play") : t("yu.turn.plays", { name: who });
+    case "confirm":
+      return mine ? t("yu.turn.you_confirm") : t("yu.turn.confirms", { name: who });
+    case "reveal":
+      return mine ? t("yu.turn.you_reveal") : t("yu.turn.reveals", { name: who });
+    default:
+      return t("yu.turn.wait");
+  }
+}
+function seats(ctx, view) {
+  return h("ol", { class: "players", "aria-label": t("yu.players") }, view.hand_sizes.map((size, seat) => {
+    const turn = view.status === "active" && view.to_act.includes(seat);
+    return h(
+      "li",
+      { class: `player${turn ? " on-turn" : ""}${view.seat === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
+      h(
+        "span",
+        { class: "who" },
+        h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
+        h("strong", {}, seatName(ctx, seat)),
+        view.seat === seat ? ` (${t("match.you")})` : "",
+        turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null
+      ),
+      h("span", { "data-hand-size": seat }, tn("yu.hand_cards", size)),
+      h("span", {}, tn("yu.deck_cards", view.deck_sizes[seat] ?? 0))
+    );
+  }));
 }
 function hand2(ctx, view) {
   if (view.hand === null) return null;
   const plays = legal(ctx).filter((a) => a.type === "play");
-  const chosen = ctx.state.ui.yutakaCard;
+  const chosen = picked(ctx, view);
   return h(
     "section",
-    { class: "hand", "aria-label": "Your hand" },
-    h("h3", {}, "Your hand", plays.length ? " — pick a card, then an island" : ""),
+    { class: "hand", "aria-labelledby": "hand-title" },
+    h("h2", { id: "hand-title" }, t("yu.hand"), plays.length ? h("small", {}, ` — ${t("yu.hand_hint")}`) : null),
     h("div", { class: "cards" }, view.hand.map((c, index) => {
-      const face = card2(c, "hand", { "data-index": String(index) });
-      if (!plays.some((a) => JSON.stringify(a.card) === JSON.stringify(c))) return face;
-      const pressed = chosen === index;
+      const face = yuCard(c, "hand", { "data-index": String(index) });
+      const common = { class: "card-button", "data-key": `pick:${index}`, "data-group": "hand", "data-fly": `hand:${c.kind}-${c.value}` };
+      const text = yuCardText(c);
+      if (!plays.some((a) => JSON.stringify(a.card) === JSON.stringify(c))) return button(face, () => void 0, { ...common, "aria-label": text, "aria-disabled": "true" });
+      const pressed = chosen?.index === index;
       return button(face, () => {
         if (pressed) delete ctx.state.ui.yutakaCard;
         else ctx.state.ui.yutakaCard = index;
         ctx.update();
-      }, { class: "card-button", "aria-pressed": pressed ? "true" : "false", "aria-label": `Pick ${cardText2(c)}`, "data-pick": String(index), "data-key": `pick:${index}` });
+        if (!pressed) document.querySelector('[data-group="target"]')?.focus();
+      }, { ...common, "aria-pressed": pressed ? "true" : "false", "aria-label": t("yu.pick", { card: text }), "data-pick": String(index) });
     }))
   );
 }
-function phaseText(ctx, view) {
-  const name = (seat) => seat === null || seat === void 0 ? "" : ctx.names[seat] ?? `Seat ${seat}`;
-  switch (view.phase) {
-    case "opening":
-      return `Opening reveals: ${view.opening_reveals_left} left (${name(view.to_act[0])} reveals)`;
-    case "play":
-      return `${name(view.turn)} plays a card`;
-    case "confirm":
-      return `${name(view.turn)} ends the turn`;
-    case "reveal":
-      return `${name(view.to_act[0])} reveals a tile`;
-    default:
-      return view.status === "finished" ? "The game is over" : view.phase;
-  }
-}
 function yutakaBoard(ctx, view) {
+  const layout = layoutOf2(view.islands.length, ctx.compact);
   const below = view.seat ?? 0;
+  const above = 1 - below;
+  const chosen = picked(ctx, view);
   const end = findLegal(ctx, { type: "end_turn" });
-  const name = (seat) => ctx.names[seat] ?? `Seat ${seat}`;
-  const seats = view.hand_sizes.map((size, seat) => h("li", { "data-seat-row": seat }, `${name(seat)}${view.seat === seat ? " (you)" : ""}: ${plural(size, "card")} in hand, ${plural(view.deck_sizes[seat] ?? 0, "card")} in deck`));
+  const mode = view.options.mode ?? "mysteria";
+  const latest = latestPlay(ctx.state.events, view);
+  const islandName = (island) => view.islands[island]?.name ?? "";
+  const table = tableSvg({
+    layout,
+    islands: view.islands,
+    seats: [above, below],
+    names: [0, 1].map((seat) => seatName(ctx, seat)),
+    setAside: view.set_aside,
+    setAsideCount: view.set_aside_count,
+    latest,
+    captionId: "table-caption",
+    reveal(island, slot) {
+      const action = findLegal(ctx, { type: "reveal", island, slot });
+      if (!action) return null;
+      const tile = view.islands[island]?.tiles.find((x) => x.slot === slot);
+      const label = t("yu.reveal", { tile: tile ? tileText(tile) : "", island: islandName(island), slot: slot + 1 });
+      return { attrs: { ...actionAttrs(ctx, action, label), "data-group": "tile" }, act: () => ctx.act(action) };
+    },
+    target(island) {
+      if (!chosen) return null;
+      const action = findLegal(ctx, { type: "play", card: chosen.card, island });
+      if (!action) return null;
+      const side = chosen.card.kind === "dynamite" ? above : below;
+      const label = t("yu.play_on", { card: yuCardText(chosen.card), island: islandName(island) });
+      return {
+        side,
+        label,
+        attrs: { ...actionAttrs(ctx, action, label), "data-key": `target:${island}` },
+        act: () => {
+          delete ctx.state.ui.yutakaCard;
+          ctx.act(action);
+        },
+        cancel: () => {
+          delete ctx.state.ui.yutakaCard;
+          ctx.update();
+          document.querySelector(`[data-key="pick:${chosen.index}"]`)?.focus();
+        }
+      };
+    }
+  });
+  const modeText = mode === "mixed" ? t("yu.mode_mixed_known", { types: (view.options.known_types ?? []).map(kindName).join(", ") || "—" }) : t(`yu.mode.${mode}`);
   return h(
     "div",
     { class: "board yu", "data-game": "yutaka", "data-seq": view.seq, "data-phase": view.phase },
-    h("p", { class: "phase" }, phaseText(ctx, view), ` · mode ${view.options.mode ?? "mysteria"} · ${plural(view.face_down, "face-down tile")} left`),
-    h("ul", { class: "yu-seats" }, seats),
-    h("div", { class: "islands" }, view.islands.map((isle) => island(ctx, view, isle, below))),
-    end ? h("div", { class: "decisions" }, button("End turn", () => ctx.act(end), { class: "primary", ...actionAttrs(ctx, end, "End turn") })) : null,
+    h("p", { class: "turn-banner", "data-mine": ctx.playing && view.to_act.includes(view.seat ?? -1) ? "yes" : "no" }, turnText2(ctx, view)),
+    h(
+      "figure",
+      { class: "table-figure" },
+      h("figcaption", { id: "table-caption" }, t("yu.caption", { mode: modeText }), " · ", tn("yu.face_down_left", view.face_down)),
+      table
+    ),
+    end ? h(
+      "div",
+      { class: "decisions", role: "group", "aria-label": t("match.decisions") },
+      button(t("match.end_turn"), () => ctx.act(end), { class: "primary", "data-group": "turn", ...actionAttrs(ctx, end, t("match.end_turn")) })
+    ) : null,
     hand2(ctx, view),
-    h("p", { class: "set-aside" }, view.set_aside ? ["Set aside: ", view.set_aside.map((t) => h("span", { class: `tile up type-${t.type}`, "data-zone": "set-aside", "data-type": t.type, "data-value": String(t.value) }, `${t.type} ${t.value}`))] : `${plural(view.set_aside_count, "tile")} set aside, face down`)
+    seats(ctx, view)
   );
+}
+function animateYutaka(board2, ctx, before, view, places) {
+  const latest = latestPlay(ctx.state.events, view);
+  view.islands.forEach((island) => {
+    island.tiles.forEach((tile) => {
+      const old = before.islands[island.island]?.tiles.find((x) => x.slot === tile.slot);
+      if (tile.face_up && old && !old.face_up) {
+        flip(board2.querySelector(`[data-island="${island.island}"][data-slot="${tile.slot}"] .tile-face`));
+      }
+    });
+    island.cards.forEach((cards, seat) => {
+      const had = before.islands[island.island]?.cards[seat]?.length ?? 0;
+      if (cards.length <= had) return;
+      const placed = board2.querySelectorAll(`[data-island-box="${island.island}"] [data-column="${seat}"] [data-card]`);
+      const card = cards[cards.length - 1];
+      const player = latest && latest.island === island.island ? latest.seat : seat;
+      const fromHand = player === view.seat ? places.get(`hand:${card.kind}-${card.value}`) : void 0;
+      flyFrom(placed[placed.length - 1] ?? null, fromHand ?? places.get(`seat:${player}`));
+    });
+  });
+  if (view.set_aside && !before.set_aside) {
+    board2.querySelectorAll('[data-zone="set-aside"] .tile-face').forEach((face, i) => flip(face, i * 120));
+  }
 }
 
 // src/controls/actions.ts
@@ -1421,10 +3061,11 @@ function otherActions(ctx, handled2) {
   if (rest.length === 0) return null;
   return h(
     "div",
-    { class: "other-actions", role: "group", "aria-label": "Other actions" },
-    rest.map((a) => {
-      const label = JSON.stringify(a);
-      return button(label, () => ctx.act(a), actionAttrs(ctx, a, label));
+    { class: "other-actions", role: "group", "aria-label": t("match.other_actions") },
+    rest.map((a, i) => {
+      const type = String(a.type);
+      const label = t("match.other_action", { action: has(`action.${type}`) ? t(`action.${type}`) : type, n: i + 1 });
+      return button(label, () => ctx.act(a), { "data-group": "turn", ...actionAttrs(ctx, a, label) });
     })
   );
 }
@@ -1434,7 +3075,7 @@ function left(deadline) {
   const seconds = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1e3));
   const d = Math.floor(seconds / 86400);
   const hms = [Math.floor(seconds / 3600) % 24, Math.floor(seconds / 60) % 60, seconds % 60].map((n) => String(n).padStart(2, "0")).join(":");
-  return d > 0 ? `${d} d ${hms}` : hms;
+  return d > 0 ? t("clock.days", { d, hms }) : hms;
 }
 var ticking = false;
 function tick() {
@@ -1451,14 +3092,14 @@ function clockPanel(ctx) {
   }
   return h(
     "section",
-    { class: "clock", "aria-label": "Turn clock" },
-    h("h2", {}, "Clock"),
+    { class: "clock", "aria-labelledby": "clock-title" },
+    h("h2", { id: "clock-title" }, t("clock.title")),
     h("ul", {}, clock.map((c) => h(
       "li",
       {},
-      `${ctx.names[c.seat] ?? `Seat ${c.seat}`}: `,
-      h("time", { datetime: c.deadline, "data-deadline": c.deadline, title: `until ${new Date(c.deadline).toLocaleString()}` }, left(c.deadline)),
-      c.bank_s !== null && c.bank_s !== void 0 ? ` (bank ${Math.round(c.bank_s)} s)` : ""
+      `${seatName(ctx, c.seat)}: `,
+      h("time", { datetime: c.deadline, "data-deadline": c.deadline, title: t("clock.until", { when: dateTime(c.deadline) }) }, left(c.deadline)),
+      c.bank_s !== null && c.bank_s !== void 0 ? ` ${t("clock.bank", { s: Math.round(c.bank_s) })}` : ""
     )))
   );
 }
@@ -1472,10 +3113,10 @@ function draftControls(ctx) {
   if (!undo && !finish && !draft) return null;
   return h(
     "div",
-    { class: "draft", role: "group", "aria-label": "Turn draft" },
-    draft ? h("span", {}, `Draft: ${draft.steps} step${draft.steps === 1 ? "" : "s"}, only you see them. `) : null,
-    undo ? button("Undo", () => ctx.act(undo), actionAttrs(ctx, undo, "Undo the last step")) : null,
-    finish ? button("Finish turn", () => ctx.act(finish), { class: "primary", ...actionAttrs(ctx, finish, "Finish turn") }) : null
+    { class: "draft", role: "group", "aria-label": t("draft.group") },
+    draft ? h("span", {}, tn("draft.steps", draft.steps), " ") : null,
+    undo ? button(t("draft.undo"), () => ctx.act(undo), { "data-group": "turn", ...actionAttrs(ctx, undo, t("draft.undo_label")) }) : null,
+    finish ? button(t("draft.finish"), () => ctx.act(finish), { class: "primary", "data-group": "turn", ...actionAttrs(ctx, finish, t("draft.finish")) }) : null
   );
 }
 
@@ -1613,7 +3254,7 @@ async function run(ctx) {
     const reveal = await api.revealMatch(ctx.state.matchId);
     ctx.state.ui.fairness = await checkFairness(reveal, ctx.state.summary?.commitment ?? "");
   } catch (error2) {
-    ctx.state.ui.fairness = `The reveal could not be read: ${describeError(error2)}`;
+    ctx.state.ui.fairness = t("fair.unreadable", { error: describeError(error2) });
   }
   ctx.update();
 }
@@ -1622,34 +3263,34 @@ function fairnessPanel(ctx) {
   if (status !== "finished" && status !== "aborted") return null;
   const state = ctx.state.ui.fairness;
   if (state === void 0) queueMicrotask(() => void run(ctx));
-  let body = "Checking…";
+  let body = t("fair.checking");
   if (typeof state === "string" && state !== "checking") body = state;
   if (typeof state === "object") {
     const ok = state.computed === state.published && state.computed === state.revealed;
     body = h(
       "div",
       { "data-fair": ok ? "yes" : "no" },
-      h("p", { class: ok ? "ok" : "bad", role: "status" }, ok ? "✔ The deal matches the commitment published at creation." : "✘ The deal does NOT match the commitment published at creation."),
+      h("p", { class: ok ? "ok" : "bad", role: "status" }, ok ? t("fair.ok") : t("fair.bad")),
       h(
         "dl",
         {},
-        h("dt", {}, "Published commitment"),
+        h("dt", {}, t("fair.published")),
         h("dd", {}, h("code", { "data-commitment": "published" }, state.published)),
-        h("dt", {}, `SHA-256 computed here (${state.via})`),
+        h("dt", {}, t("fair.computed", { via: t(state.via === "Web Crypto" ? "fair.via_webcrypto" : "fair.via_plain") })),
         h("dd", {}, h("code", { "data-commitment": "computed" }, state.computed)),
-        h("dt", {}, "Secret"),
+        h("dt", {}, t("fair.secret")),
         h("dd", {}, h("code", {}, state.secret)),
-        h("dt", {}, "Full log"),
-        h("dd", {}, `${state.events} events, every shuffle and draw`)
+        h("dt", {}, t("fair.log")),
+        h("dd", {}, t("fair.log_events", { n: state.events }))
       )
     );
   }
   return h(
     "section",
     { class: "fairness", "aria-labelledby": "fairness-title" },
-    h("h2", { id: "fairness-title" }, "Fairness"),
+    h("h2", { id: "fairness-title" }, t("fair.title")),
     body,
-    typeof state === "string" && state !== "checking" ? button("Check again", () => void run(ctx)) : null
+    typeof state === "string" && state !== "checking" ? button(t("fair.again"), () => void run(ctx)) : null
   );
 }
 
@@ -1663,10 +3304,10 @@ function hostPanel(ctx) {
     try {
       const result = await call();
       after?.(result);
-      ctx.say(`${what}: done.`);
+      ctx.say(t("host.done", { what }));
       await ctx.refreshSummary();
     } catch (error2) {
-      ctx.say(`${what}: ${describeError(error2)}`, true);
+      ctx.say(t("host.failed", { what, error: describeError(error2) }), true);
     }
   };
   const issued = ctx.state.ui.reissued ?? {};
@@ -1674,38 +3315,43 @@ function hostPanel(ctx) {
   return h(
     "section",
     { class: "host", "aria-labelledby": "host-title" },
-    h("h2", { id: "host-title" }, "Host"),
-    invite ? h("p", {}, "Invite link: ", h("input", { type: "text", readonly: true, value: invite, "aria-label": "Invite link", class: "copy" })) : null,
-    summary.status === "waiting" ? button("Abort the match", () => void run2("Abort", () => api.abortMatch(summary.id, host.token)), { "data-key": "host-abort" }) : null,
-    over ? null : h("ul", { class: "host-seats" }, summary.seats.filter((s) => s.taken && !s.bot).map((s) => h(
-      "li",
-      {},
-      `Seat ${s.seat} (${s.name ?? "?"}) `,
-      button(
-        "Reissue token",
-        () => void run2(
-          `Reissue seat ${s.seat}`,
-          () => api.reissueSeatToken(summary.id, s.seat, host.token),
-          (result) => {
-            issued[String(s.seat)] = result.token;
-            ctx.state.ui.reissued = issued;
-          }
+    h("h2", { id: "host-title" }, t("host.title")),
+    invite ? h("p", {}, h("label", { for: "invite-link" }, t("host.invite")), h("input", { type: "text", id: "invite-link", readonly: true, value: invite, class: "copy" })) : null,
+    summary.status === "waiting" ? button(t("host.abort"), () => void run2(t("host.abort"), () => api.abortMatch(summary.id, host.token)), { "data-key": "host-abort" }) : null,
+    over ? null : h("ul", { class: "host-seats" }, summary.seats.filter((s2) => s2.taken && !s2.bot).map((s2) => {
+      const n = s2.seat + 1;
+      const name = s2.name ?? "";
+      return h(
+        "li",
+        {},
+        t("host.seat", { n, name }),
+        " ",
+        button(
+          t("host.reissue"),
+          () => void run2(
+            t("host.reissue_what", { n }),
+            () => api.reissueSeatToken(summary.id, s2.seat, host.token),
+            (result) => {
+              issued[String(s2.seat)] = result.token;
+              ctx.state.ui.reissued = issued;
+            }
+          ),
+          { "aria-label": t("host.reissue_label", { n }), "data-key": `host-reissue-${s2.seat}` }
         ),
-        { "aria-label": `Reissue the token of seat ${s.seat}`, "data-key": `host-reissue-${s.seat}` }
-      ),
-      summary.status === "active" ? button(
-        "Hand to a bot",
-        () => void run2(`Seat ${s.seat} to a bot`, () => api.handSeatToBot(summary.id, s.seat, host.token)),
-        { "aria-label": `Hand seat ${s.seat} to a bot`, "data-key": `host-bot-${s.seat}` }
-      ) : null,
-      issued[String(s.seat)] ? h("p", {}, "New seat link (shown once): ", h("input", {
-        type: "text",
-        readonly: true,
-        class: "copy",
-        value: absoluteLink(matchHref(summary.id, { seat: String(s.seat), token: issued[String(s.seat)] })),
-        "aria-label": `New link for seat ${s.seat}`
-      })) : null
-    )))
+        summary.status === "active" ? button(
+          t("host.to_bot"),
+          () => void run2(t("host.to_bot_what", { n }), () => api.handSeatToBot(summary.id, s2.seat, host.token)),
+          { "aria-label": t("host.to_bot_label", { n }), "data-key": `host-bot-${s2.seat}` }
+        ) : null,
+        issued[String(s2.seat)] ? h("p", {}, h("label", { for: `new-link-${s2.seat}` }, t("host.new_link", { n })), h("input", {
+          type: "text",
+          readonly: true,
+          class: "copy",
+          id: `new-link-${s2.seat}`,
+          value: absoluteLink(matchHref(summary.id, { seat: String(s2.seat), token: issued[String(s2.seat)] }))
+        })) : null
+      );
+    }))
   );
 }
 
@@ -1725,7 +3371,7 @@ async function show(ctx, at) {
       ctx.update();
     }
   } catch (error2) {
-    ctx.say(`Replay: ${describeError(error2)}`, true);
+    ctx.say(t("replay.failed", { error: describeError(error2) }), true);
   }
 }
 function replayControl(ctx) {
@@ -1741,16 +3387,16 @@ function replayControl(ctx) {
     value: index,
     id: "replay",
     "data-key": "replay",
-    "aria-valuetext": `commit ${index + 1} of ${seqs.length}, seq ${seqs[index]}`
+    "aria-valuetext": t("replay.valuetext", { n: index + 1, of: seqs.length, seq: seqs[index] ?? 0 })
   });
   slider.addEventListener("input", () => void show(ctx, seqs[Number(slider.value)]));
   return h(
     "section",
     { class: "replay", "aria-labelledby": "replay-title" },
-    h("h2", { id: "replay-title" }, "Replay"),
-    h("label", { for: "replay" }, replay ? `Commit ${index + 1} of ${seqs.length} (seq ${replay.at})` : `Live (${seqs.length} commits)`),
+    h("h2", { id: "replay-title" }, t("replay.title")),
+    h("label", { for: "replay" }, replay ? t("replay.at", { n: index + 1, of: seqs.length, seq: replay.at }) : t("replay.live", { of: seqs.length })),
     slider,
-    replay ? button("Back to live", () => {
+    replay ? button(t("replay.back"), () => {
       pending++;
       ctx.state.replay = null;
       ctx.update();
@@ -1766,7 +3412,7 @@ function resignControl(ctx) {
   const resign = async () => {
     try {
       await api.resign(ctx.state.matchId, { token });
-      ctx.say("You resigned.");
+      ctx.say(t("resign.done"));
       await ctx.refreshSummary();
     } catch (error2) {
       ctx.say(describeError(error2), true);
@@ -1776,16 +3422,16 @@ function resignControl(ctx) {
     "div",
     { class: "resign" },
     confirming ? [
-      h("span", {}, "Resign this match? "),
-      button("Yes, resign", () => {
+      h("span", {}, t("resign.confirm"), " "),
+      button(t("resign.yes"), () => {
         delete ctx.state.ui.confirmResign;
         void resign();
       }, { class: "danger", "data-key": "resign-yes" }),
-      button("No", () => {
+      button(t("resign.no"), () => {
         delete ctx.state.ui.confirmResign;
         ctx.update();
-      }, { "aria-label": "Do not resign", "data-key": "resign-no" })
-    ] : button("Resign", () => {
+      }, { "aria-label": t("resign.no_label"), "data-key": "resign-no" })
+    ] : button(t("resign.resign"), () => {
       ctx.state.ui.confirmResign = true;
       ctx.update();
     }, { "data-key": "resign" })
@@ -1796,21 +3442,24 @@ function resignControl(ctx) {
 function resultPanel(ctx) {
   const outcome = ctx.state.live?.outcome;
   if (!outcome) return null;
-  const name = (seat) => ctx.names[seat] ?? `Seat ${seat}`;
-  const winners = outcome.winners.length ? outcome.winners.map(name).join(" and ") : "nobody";
+  const name = (seat) => seatName(ctx, seat);
+  const reason = has(`result.reason.${outcome.reason}`) ? t(`result.reason.${outcome.reason}`) : outcome.reason;
   const islands = outcome.details.islands;
+  const live = ctx.state.live;
+  const islandName = (i) => (live?.game === "yutaka" ? live.islands[i]?.name : void 0) ?? String(i + 1);
+  const seats2 = (outcome.scores ?? islands?.[0]?.points ?? []).map((_, seat) => seat);
   return h(
     "section",
     { class: "result", "aria-labelledby": "result-title", "data-outcome": outcome.reason },
-    h("h2", { id: "result-title" }, "Result"),
-    h("p", { class: "winners" }, `Winner${outcome.winners.length === 1 ? "" : "s"}: ${winners} (${outcome.reason})`),
-    outcome.scores ? h("ul", {}, outcome.scores.map((score, seat) => h("li", { "data-final-score": seat }, `${name(seat)}: ${score}`))) : null,
+    h("h2", { id: "result-title" }, t("result.title")),
+    h("p", { class: "winners" }, outcome.winners.length ? t(outcome.winners.length === 1 ? "result.winner" : "result.winners", { names: list(outcome.winners.map(name)), reason }) : t("result.nobody", { reason })),
+    outcome.scores ? h("ul", {}, outcome.scores.map((score, seat) => h("li", { "data-final-score": seat }, t("result.score", { name: name(seat), score })))) : null,
     islands ? h(
       "table",
       {},
-      h("caption", {}, "Points per island"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Island"), ctx.names.map((n) => h("th", { scope: "col" }, n)))),
-      h("tbody", {}, islands.map((i) => h("tr", {}, h("th", { scope: "row" }, i.island), i.points.map((p) => h("td", {}, p)))))
+      h("caption", {}, t("result.per_island")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("result.island")), seats2.map((seat) => h("th", { scope: "col" }, name(seat))))),
+      h("tbody", {}, islands.map((i) => h("tr", {}, h("th", { scope: "row" }, islandName(i.island)), i.points.map((p) => h("td", {}, p)))))
     ) : null
   );
 }
@@ -1819,7 +3468,7 @@ function resultPanel(ctx) {
 async function join(ctx, seat, input, status) {
   const name = input.value.trim();
   if (!name) {
-    status.textContent = "Enter a name first.";
+    status.textContent = t("seats.name_first");
     input.focus();
     return;
   }
@@ -1831,162 +3480,191 @@ async function join(ctx, seat, input, status) {
     rememberName(name);
     location.hash = matchHref(matchId, { as: String(seat) });
   } catch (error2) {
-    replaceChildren(status, `Could not join: ${describeError(error2)}`);
+    replaceChildren(status, t("seats.join_failed", { error: describeError(error2) }));
   }
 }
+var level = (code) => code && has(`bot.level.${code}`) ? t(`bot.level.${code}`) : t("bot.level.default");
 function seatsPanel(ctx) {
   const summary = ctx.state.summary;
   if (!summary) return null;
   const toAct = new Set(ctx.view?.to_act ?? summary.to_act);
   const held = new Set(heldSeats(summary.id));
   const status = h("p", { role: "status", class: "message" });
-  const rows = summary.seats.map((s) => {
-    const who = s.taken ? `${s.name ?? "?"}${s.bot ? ` (bot${s.level ? `, ${s.level}` : ""})` : ""}${s.resigned ? " — resigned" : ""}` : "free";
+  const rows = summary.seats.map((s2) => {
+    const n = s2.seat + 1;
+    let who = !s2.taken ? t("seats.free") : s2.bot ? t("seats.bot", { name: s2.name ?? "", level: level(s2.level) }) : s2.name ?? "";
+    if (s2.resigned) who = t("seats.resigned", { who });
     let joinForm = null;
-    if (!s.taken && summary.status === "waiting") {
-      const typed = ctx.state.ui[`joinName${s.seat}`];
-      const input = h("input", { type: "text", maxlength: 40, value: typeof typed === "string" ? typed : lastName(), id: `join-name-${s.seat}`, "data-key": `join-name-${s.seat}`, "aria-label": `Your name for seat ${s.seat}` });
-      input.addEventListener("input", () => ctx.state.ui[`joinName${s.seat}`] = input.value);
+    if (!s2.taken && summary.status === "waiting") {
+      const typed = ctx.state.ui[`joinName${s2.seat}`];
+      const input = h("input", {
+        type: "text",
+        maxlength: 40,
+        value: typeof typed === "string" ? typed : lastName(),
+        id: `join-name-${s2.seat}`,
+        "data-key": `join-name-${s2.seat}`,
+        "aria-label": t("seats.your_name", { n }),
+        autocomplete: "nickname"
+      });
+      input.addEventListener("input", () => ctx.state.ui[`joinName${s2.seat}`] = input.value);
       joinForm = h(
         "form",
         { class: "inline", onsubmit: (event) => {
           event.preventDefault();
-          void join(ctx, s.seat, input, status);
+          void join(ctx, s2.seat, input, status);
         } },
         input,
-        h("button", { type: "submit", "data-key": `join-${s.seat}` }, `Join seat ${s.seat}`)
+        h("button", { type: "submit", id: `join-${s2.seat}`, "data-key": `join-${s2.seat}` }, t("seats.join", { n }))
       );
     }
     return h(
       "li",
-      { "data-seat": s.seat, class: toAct.has(s.seat) ? "on-turn" : "" },
-      toAct.has(s.seat) ? h("span", { class: "to-act" }, "▶ to act ") : null,
-      `Seat ${s.seat}: ${who}`,
-      held.has(s.seat) ? " (this browser)" : "",
+      { "data-seat": s2.seat, class: toAct.has(s2.seat) ? "on-turn" : "" },
+      toAct.has(s2.seat) ? h("span", { class: "to-act" }, t("seats.to_act"), " ") : null,
+      t("seats.row", { n, who }),
+      held.has(s2.seat) ? ` ${t("seats.this_browser")}` : "",
       joinForm
     );
   });
-  const views = [...held].map((seat) => ({ seat: String(seat), label: `Seat ${seat} (${ctx.names[seat] ?? "?"})` }));
-  views.push({ seat: "spectator", label: "Spectator" });
-  const current = ctx.state.seat === null ? "spectator" : String(ctx.state.seat);
+  const views = [...held].map((seat) => ({ seat: String(seat), label: t("seats.view_seat", { n: seat + 1, name: seatName(ctx, seat) }) }));
+  views.push({ seat: "spectator", label: t("seats.spectator") });
+  const current3 = ctx.state.seat === null ? "spectator" : String(ctx.state.seat);
   return h(
     "section",
     { class: "seats", "aria-labelledby": "seats-title" },
-    h("h2", { id: "seats-title" }, "Seats"),
+    h("h2", { id: "seats-title" }, t("seats.title")),
     h("ul", {}, rows),
     status,
     h(
       "nav",
-      { class: "view-as", "aria-label": "View this match as" },
-      "View as: ",
-      views.map((v, i) => [i ? " · " : "", v.seat === current ? h("strong", { "aria-current": "page" }, v.label) : h("a", { href: matchHref(summary.id, { as: v.seat }) }, v.label)])
+      { class: "view-as", "aria-label": t("seats.view_as_label") },
+      t("seats.view_as"),
+      " ",
+      views.map((v, i) => [i ? " · " : "", v.seat === current3 ? h("strong", { "aria-current": "page" }, v.label) : h("a", { href: matchHref(summary.id, { as: v.seat }) }, v.label)])
     )
   );
 }
 
 // src/match/log.ts
+var space = (index) => index === 0 ? t("md.start") : String(index);
+var signed = (n) => n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0";
+var word = (prefix, code) => has(`${prefix}.${code}`) ? t(`${prefix}.${code}`) : String(code);
+var scores = (values, who) => values.map((n, seat) => `${who(seat)} ${n}`).join(" · ");
 function mountDrago(type, d, who) {
-  const c = (card3) => card(card3, "log");
+  const cards = (list2) => h("span", { class: "cards" }, list2.map((c) => mdCard(c, "log")));
   switch (type) {
     case "game_started":
-      return ["The cards are dealt; riders: ", d.riders.map(c)];
+      return tx("ev.md.game_started", { riders: cards(d.riders), name: who(d.first_player) });
     case "card_played":
-      return [who(d.seat), " played ", c(d.card), ` (space ${d.from_space} → ${d.to_space})`];
+      return tx("ev.md.card_played", { name: who(d.seat), card: mdCard(d.card, "log"), from: space(d.from_space), to: space(d.to_space) });
     case "rider_settled":
-      return [who(d.seat), ` rides ${String(d.rider).replace("_", " ")} (card ${d.result === "under" ? "under the pile" : "on top"})`];
+      return [t(`ev.md.rider_${d.result}`, { name: who(d.seat), dragon: dragonName(d.rider) })];
     case "scored":
-      return [`${d.kind} scoring: ${d.changes.map((n, s) => `${who(s)} ${n >= 0 ? "+" : ""}${n}`).join(", ")}`];
+      return [t(`ev.md.scored_${d.kind}`, {
+        changes: d.changes.map((n, seat) => `${who(seat)} ${signed(n)}`).join(", ")
+      })];
     case "cards_discarded":
-      return [who(d.seat), " discarded ", d.cards.map(c)];
+      return tx("ev.md.discarded", { name: who(d.seat), cards: cards(d.cards) });
     case "cards_drawn":
-      return d.cards ? [who(d.seat), " drew ", d.cards.map(c)] : [`${who(d.seat)} drew ${d.count} card(s)`];
+      return d.cards ? tx("ev.md.drew", { name: who(d.seat), cards: cards(d.cards) }) : [tn("ev.md.drew_count", d.count, { name: who(d.seat) })];
     case "draw_pile_reshuffled":
-      return [`The draw pile was rebuilt (${d.size} cards)`];
+      return [tn("ev.md.reshuffled", d.size ?? d.draw_pile?.length ?? 0)];
     case "turn_ended":
-      return [`${who(d.seat)} ended the turn; ${who(d.next_seat)} is on turn`];
+      return [t("ev.turn_ended", { name: who(d.seat), next: who(d.next_seat) })];
     case "turn_passed":
-      return [`${who(d.seat)} passed; ${who(d.next_seat)} is on turn`];
+      return [t("ev.md.turn_passed", { name: who(d.seat), next: who(d.next_seat) })];
     case "game_ended":
-      return [`Game over: ${d.scores.join(" – ")}`];
+      return [t("ev.game_ended", { scores: scores(d.scores, who) })];
     default:
       return null;
   }
 }
-function yutaka(type, d, who) {
+function yutaka(type, d, who, islands) {
+  const island = (i) => islands[i] ?? String(i + 1);
   switch (type) {
     case "game_started":
-      return ["The tiles and cards are dealt", d.hand ? ["; your hand: ", d.hand.map((c) => card2(c, "log"))] : null];
+      return d.hand ? tx("ev.yu.game_started_hand", { name: who(d.first_player), cards: h("span", { class: "cards" }, d.hand.map((c) => yuCard(c, "log"))) }) : [t("ev.yu.game_started", { name: who(d.first_player) })];
     case "tile_revealed":
-      return [`${who(d.seat)} revealed ${d.tile.type} ${d.tile.value} (island ${d.island}, slot ${d.slot})`];
+      return [t("ev.yu.revealed", { name: who(d.seat), tile: tileText({ face_up: true, ...d.tile }), island: island(d.island) })];
     case "card_played":
-      return [who(d.seat), " played ", card2(d.card, "log"), ` on island ${d.island}${d.side !== d.seat ? ` against ${who(d.side)}` : ""}`];
+      return d.side === d.seat ? tx("ev.yu.played", { name: who(d.seat), card: yuCard(d.card, "log"), island: island(d.island) }) : tx("ev.yu.played_against", { name: who(d.seat), card: yuCard(d.card, "log"), island: island(d.island), other: who(d.side) });
     case "turn_confirmed":
-      return [`${who(d.seat)} ended the turn`];
+      return [t("ev.yu.confirmed", { name: who(d.seat) })];
     case "card_drawn":
-      return d.card ? [who(d.seat), " drew ", card2(d.card, "log")] : [`${who(d.seat)} drew a card`];
+      return d.card ? tx("ev.yu.drew", { name: who(d.seat), card: yuCard(d.card, "log") }) : [t("ev.yu.drew_hidden", { name: who(d.seat) })];
     case "game_ended":
-      return [`Game over: ${d.totals.join(" – ")} (${d.decided_by})`];
+      return [t("ev.yu.game_ended", { scores: scores(d.totals, who), decided: word("result.decided", d.decided_by) })];
     default:
       return null;
   }
 }
-function match(type, d, who) {
+function lifecycle(type, d, who) {
   switch (type) {
     case "seat_joined":
-      return [`${d.name} took seat ${d.seat}${d.bot ? ` (bot, ${d.level ?? "default"})` : ""}`];
+      return [d.bot ? t("ev.seat_joined_bot", { name: d.name, n: d.seat + 1, level: word("bot.level", d.level ?? "default") }) : t("ev.seat_joined", { name: d.name, n: d.seat + 1 })];
     case "match_started":
-      return ["The match started"];
+      return [t("ev.match_started")];
     case "seat_resigned":
-      return [`${who(d.seat)} resigned`];
+      return [t("ev.seat_resigned", { name: who(d.seat) })];
     case "turn_timed_out":
-      return [`${who(d.seat)} ran out of time (${d.policy})`];
+      return [t("ev.timed_out", { name: who(d.seat), policy: word("ev.policy", d.policy) })];
     case "seat_taken_over":
-      return [`A bot plays ${who(d.seat)}'s seat from now on (${d.reason})`];
+      return [t("ev.taken_over", { name: who(d.seat), reason: word("ev.takeover", d.reason) })];
     case "seat_token_reissued":
-      return [`The host reissued ${who(d.seat)}'s token`];
+      return [t("ev.reissued", { name: who(d.seat) })];
     case "match_aborted":
-      return [`The match was aborted (${d.reason})`];
+      return [t("ev.aborted", { reason: word("ev.abort", d.reason) })];
     case "match_ended":
-      return [`The match ended (${d.reason})`];
+      return [t("ev.match_ended", { reason: word("result.reason", d.reason) })];
     case "draft_step":
-      return [`Your draft: ${String(d.action.type)}`];
+      return [t("ev.draft_step", { action: word("action", d.action.type) })];
     case "draft_undone":
-      return ["Your draft: undo"];
+      return [t("ev.draft_undone")];
     case "draft_changed":
-      return [`${who(d.seat)} is working on a turn`];
+      return [t("ev.draft_changed", { name: who(d.seat) })];
     case "draft_published":
-      return [`${who(d.seat)} finished the turn (${d.steps} steps)`];
+      return [tn("ev.draft_published", d.steps, { name: who(d.seat) })];
     default:
       return [type];
   }
 }
-function describe(game, event, names) {
-  const who = (seat) => names[seat] ?? `Seat ${seat}`;
+function describe(ctx, event) {
+  const game = ctx.state.summary?.game ?? ctx.view?.game ?? "";
+  const who = (seat) => seatName(ctx, seat);
   const data = event.data;
-  const own = game === "mount_drago" ? mountDrago(event.type, data, who) : game === "yutaka" ? yutaka(event.type, data, who) : null;
-  return own ?? match(event.type, data, who);
+  const islands = ctx.view?.game === "yutaka" ? ctx.view.islands.map((i) => i.name) : [];
+  const own = game === "mount_drago" ? mountDrago(event.type, data, who) : game === "yutaka" ? yutaka(event.type, data, who, islands) : null;
+  return own ?? lifecycle(event.type, data, who);
+}
+function describeText(ctx, event) {
+  return h("span", {}, describe(ctx, event)).textContent ?? "";
 }
 function eventLog(ctx) {
-  const game = ctx.state.summary?.game ?? ctx.view?.game ?? "";
   const events = [...ctx.state.events].reverse();
   return h(
     "section",
     { class: "log-box", "aria-labelledby": "log-title" },
-    h("h2", { id: "log-title" }, "History"),
+    h("h2", { id: "log-title" }, t("match.history")),
     h(
       "ol",
-      { class: "log", reversed: true, tabindex: 0, "aria-label": "Events, newest first" },
-      events.map((event) => h("li", { "data-seq": event.seq, value: event.seq }, describe(game, event, ctx.names)))
+      { class: "log", reversed: true, tabindex: 0, "aria-label": t("match.history_list") },
+      events.map((event) => h("li", { "data-seq": event.seq, value: event.seq }, describe(ctx, event)))
     )
   );
 }
 
 // src/match/page.ts
 var SUMMARY_EVENTS = /* @__PURE__ */ new Set(["seat_joined", "match_started", "seat_resigned", "seat_taken_over", "match_ended", "match_aborted", "seat_token_reissued"]);
+var NARROW = window.matchMedia("(max-width: 640px)");
 function board(ctx, view) {
   if (view.game === "mount_drago") return mountDragoBoard(ctx, view);
   if (view.game === "yutaka") return yutakaBoard(ctx, view);
-  return h("p", {}, `This page cannot draw the game ${view.game}.`);
+  return h("p", {}, t("match.unknown_game", { game: view.game }));
+}
+function animate(element, ctx, before, view, places) {
+  if (before.game !== view.game) return;
+  if (view.game === "mount_drago") animateMountDrago(element, ctx, before, view, places);
+  else if (view.game === "yutaka") animateYutaka(element, ctx, before, view, places);
 }
 function handled(game) {
   const own = game === "mount_drago" ? HANDLES : game === "yutaka" ? HANDLES2 : /* @__PURE__ */ new Set();
@@ -2029,17 +3707,23 @@ function matchPage(root2, matchId, params) {
     connection: "connecting",
     ui: {}
   };
-  const live = h("p", { class: "message", role: "status", "aria-live": "polite" });
+  const status = h("p", { class: "message", role: "status" });
+  const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  let drawn = null;
+  let logged = 0;
   const ctx = {
     state,
     get view() {
-      return state.replay ? state.replay.view : state.live;
+      return state.replay ? state.replay.view ?? drawn?.view ?? null : state.live;
     },
     get playing() {
       return !state.replay && state.seat !== null && state.live?.status === "active";
     },
     get names() {
-      return (state.summary?.seats ?? []).map((s) => s.name ?? `Seat ${s.seat}`);
+      return (state.summary?.seats ?? []).map((s2) => s2.name ?? "");
+    },
+    get compact() {
+      return NARROW.matches;
     },
     act: (action) => void act(action),
     update: () => render(),
@@ -2055,12 +3739,20 @@ function matchPage(root2, matchId, params) {
   function setView(view) {
     if (view && (!state.live || view.seq >= state.live.seq)) state.live = view;
   }
+  function addEvents(events) {
+    const last = state.events.at(-1)?.seq ?? 0;
+    const fresh = events.filter((e) => e.seq > last);
+    if (fresh.length && fresh[0].seq !== last + 1 && state.events.length) return [];
+    state.events.push(...fresh);
+    return fresh;
+  }
   async function act(action) {
     if (!state.live || !state.token || state.busy) return;
     state.busy = true;
     render();
     try {
       const reply = await api.submitAction(matchId, { action, expected_seq: state.live.seq }, { token: state.token });
+      addEvents(reply.events);
       setView(reply.view);
       state.message = null;
     } catch (error2) {
@@ -2070,56 +3762,89 @@ function matchPage(root2, matchId, params) {
       render();
     }
   }
+  function boardFor(view) {
+    const pick = state.ui.yutakaCard ?? null;
+    const key2 = JSON.stringify([view, state.busy, pick, ctx.names, lang(), ctx.compact, state.replay !== null, state.events.at(-1)?.seq ?? 0]);
+    if (drawn?.key === key2) return { element: drawn.element, before: null };
+    const before = drawn && drawn.view.seq !== view.seq ? drawn.view : null;
+    drawn = { key: key2, element: board(ctx, view), view };
+    return { element: drawn.element, before };
+  }
+  function headline() {
+    const live = state.live;
+    const statusText2 = live ? t(`match.status.${live.status}`) : t("match.loading");
+    const who = state.seat === null ? t("match.as_spectator") : t("match.as_seat", { name: seatName(ctx, state.seat), n: state.seat + 1 });
+    return [statusText2, live ? t("match.commit_seq", { seq: live.seq }) : null, who, t(`match.connection.${state.connection}`)].filter(Boolean).join(" · ");
+  }
   function render() {
     if (stop.signal.aborted) return;
     const view = ctx.view;
     const summary = state.summary;
-    const title = summary ? state.detail?.title ?? summary.game : "Match";
-    const status = state.live ? `${state.live.status} · seq ${state.live.seq}` : "loading…";
-    const who = state.seat === null ? "watching as a spectator" : `playing seat ${state.seat} (${ctx.names[state.seat] ?? ""})`;
+    const title = summary ? state.detail?.title ?? summary.game : t("match.title");
+    const shown = view ? boardFor(view) : null;
+    const places = shown?.before ? capture(root2) : /* @__PURE__ */ new Map();
     replaceChildren(
       root2,
       h(
-        "header",
-        { class: "match-head" },
-        h("a", { href: "#/" }, "← Lobby"),
-        h("h1", {}, title, " ", h("small", {}, matchId.slice(0, 8))),
-        h("p", { "data-status": state.live?.status ?? "", "data-connection": state.connection }, `${status} · ${who} · ${state.connection}`)
-      ),
-      live,
-      h(
-        "div",
-        { class: "match" },
+        "main",
+        { id: "main" },
         h(
-          "main",
-          { class: "main", "aria-label": "Board" },
-          state.replay ? h("p", { class: "replay-note" }, `Replay at seq ${state.replay.at}: the board as it was then.`) : null,
-          view ? board(ctx, view) : h("p", {}, state.replay ? "Loading that position…" : "Loading…"),
-          draftControls(ctx),
-          view ? otherActions(ctx, handled(view.game)) : null
+          "div",
+          { class: "match-head" },
+          h("h1", {}, title, " ", h("small", {}, t("match.id", { id: matchId.slice(0, 8) }))),
+          h("p", { "data-status": state.live?.status ?? "", "data-connection": state.connection }, headline())
         ),
+        status,
+        announcer,
         h(
-          "aside",
-          { class: "side" },
-          resultPanel(ctx),
-          clockPanel(ctx),
-          resignControl(ctx),
-          seatsPanel(ctx),
-          hostPanel(ctx),
-          replayControl(ctx),
-          fairnessPanel(ctx),
-          eventLog(ctx)
+          "div",
+          { class: "match" },
+          h(
+            "section",
+            { class: "main", "aria-label": t("match.board") },
+            state.replay ? h(
+              "p",
+              { class: "replay-note", "data-loading": state.replay.view ? null : "yes" },
+              t("match.replay_note", { seq: state.replay.at }),
+              state.replay.view ? "" : ` ${t("match.replay_loading")}`
+            ) : null,
+            shown ? shown.element : h("p", {}, t("match.loading")),
+            draftControls(ctx),
+            view ? otherActions(ctx, handled(view.game)) : null
+          ),
+          h(
+            "aside",
+            { class: "side", "aria-label": t("match.side") },
+            resultPanel(ctx),
+            clockPanel(ctx),
+            resignControl(ctx),
+            seatsPanel(ctx),
+            hostPanel(ctx),
+            replayControl(ctx),
+            fairnessPanel(ctx),
+            eventLog(ctx)
+          )
         )
       )
     );
-    live.textContent = state.message?.text ?? (state.busy ? "Sending…" : "");
-    live.className = state.message?.error ? "message error" : "message";
+    status.textContent = state.message?.text ?? (state.busy ? t("match.sending") : "");
+    status.className = state.message?.error ? "message error" : "message";
+    if (shown?.before && view) animate(shown.element, ctx, shown.before, view, places);
+    const newest = state.events.at(-1)?.seq ?? 0;
+    if (logged && newest > logged) {
+      for (const line of root2.querySelectorAll(".log li")) if (Number(line.dataset.seq) > logged) highlight(line);
+    }
+    logged = newest;
+  }
+  function announce(events) {
+    const lines = events.filter((e) => e.data.seat !== state.seat || e.type === "match_ended").filter((e) => !e.type.startsWith("draft_") && e.type !== "cards_drawn" && e.type !== "card_drawn").map((e) => describeText(ctx, e));
+    if (lines.length) announcer.textContent = lines.join(". ");
   }
   async function history2() {
     let after = 0;
     for (; ; ) {
       const page = await api.listEvents(matchId, { after }, state.token ? { token: state.token } : {});
-      state.events.push(...page.events);
+      addEvents(page.events);
       after = page.events.at(-1)?.seq ?? after;
       if (page.events.length === 0 || after >= page.seq) return after;
     }
@@ -2130,14 +3855,15 @@ function matchPage(root2, matchId, params) {
     state.detail = await gameDetail(summary.game);
     render();
     const options = { token: state.token, after, hellos: true, signal: stop.signal };
-    for await (const frame of api.follow(matchId, options)) {
-      if (frame.type === "hello") {
+    for await (const frame2 of api.follow(matchId, options)) {
+      if (frame2.type === "hello") {
         state.connection = "live";
-        setView(frame.view);
+        setView(frame2.view);
       } else {
-        state.events.push(...frame.events);
-        setView(frame.view);
-        if (frame.events.some((e) => SUMMARY_EVENTS.has(e.type))) state.summary = await api.getMatch(matchId);
+        const fresh = addEvents(frame2.events);
+        setView(frame2.view);
+        if (frame2.events.some((e) => SUMMARY_EVENTS.has(e.type))) state.summary = await api.getMatch(matchId);
+        announce(fresh);
       }
       render();
     }
@@ -2146,6 +3872,8 @@ function matchPage(root2, matchId, params) {
     state.connection = "closed";
     render();
   }
+  const relayout = () => render();
+  NARROW.addEventListener("change", relayout);
   render();
   follow2().catch((error2) => {
     if (stop.signal.aborted) return;
@@ -2153,25 +3881,72 @@ function matchPage(root2, matchId, params) {
     const refused = error2 instanceof Unauthorized || error2 instanceof StreamClosed && error2.code === 4401;
     if (refused && state.seat !== null) {
       forgetSeat(matchId, state.seat);
-      state.message = { text: `This browser's token for seat ${state.seat} no longer works (reissued by the host?); it was forgotten. Reload to watch.`, error: true };
+      state.message = { text: t("match.token_gone", { n: state.seat + 1 }), error: true };
     } else {
-      state.message = { text: error2 instanceof ApiError ? describeError(error2) : `Connection lost: ${describeError(error2)}. Reload to resume.`, error: true };
+      state.message = { text: error2 instanceof ApiError ? describeError(error2) : t("match.connection_lost", { error: describeError(error2) }), error: true };
     }
     render();
   });
-  return () => stop.abort();
+  return {
+    dispose() {
+      stop.abort();
+      NARROW.removeEventListener("change", relayout);
+    },
+    relabel: render
+  };
 }
 
 // src/main.ts
+function notFound(root2) {
+  replaceChildren(root2, h("main", { id: "main" }, h("h1", {}, t("nav.not_found")), h("p", {}, h("a", { href: "#/" }, t("nav.back_to_lobby")))));
+  return {};
+}
+var PAGES = {
+  "": (root2) => lobbyPage(root2),
+  match: (root2, route) => route.args[0] ? matchPage(root2, route.args[0], route.params) : notFound(root2)
+};
+var NAV = [{ href: "#/", page: "", label: "nav.lobby" }];
+var LANG_NAMES = { en: "English", de: "Deutsch" };
 var root = document.getElementById("app");
-var dispose = null;
-function show2() {
-  dispose?.();
-  dispose = null;
+var current2 = {};
+function frame() {
   const route = parseRoute();
-  if (route.page === "match") dispose = matchPage(root, route.matchId, route.params);
-  else lobbyPage(root);
+  const select = h(
+    "select",
+    { id: "lang", "data-key": "lang" },
+    LANGS.map((code) => h("option", { value: code, lang: code, selected: code === lang() }, LANG_NAMES[code]))
+  );
+  select.addEventListener("change", () => setLang(select.value));
+  replaceChildren(
+    document.getElementById("top"),
+    h("a", { href: "#/", class: "brand" }, "Mount Drago · Yutakâ"),
+    h("nav", { "aria-label": t("nav.main") }, h("ul", {}, NAV.map((item2) => h("li", {}, h("a", { href: item2.href, "aria-current": route.page === item2.page ? "page" : null }, t(item2.label)))))),
+    h("div", { class: "lang" }, h("label", { for: "lang" }, t("nav.language")), select)
+  );
+  const foot = document.getElementById("foot");
+  replaceChildren(foot, h("a", { href: "/docs" }, t("nav.api_docs")), " · ", h("a", { href: "/redoc" }, t("nav.api_reference")));
+  const skip = document.getElementById("skip");
+  skip.textContent = t("nav.skip");
+}
+function show2() {
+  current2.dispose?.();
+  const route = parseRoute();
+  frame();
+  current2 = (PAGES[route.page] ?? notFound)(root, route);
   window.scrollTo(0, 0);
 }
+document.getElementById("skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  const main = document.querySelector("main");
+  if (!main) return;
+  main.setAttribute("tabindex", "-1");
+  main.addEventListener("blur", () => main.removeAttribute("tabindex"), { once: true });
+  main.focus();
+});
+window.addEventListener("langchange", () => {
+  frame();
+  if (current2.relabel) current2.relabel();
+  else show2();
+});
 window.addEventListener("hashchange", show2);
 show2();

@@ -1,140 +1,132 @@
 /**
- * The Mount Drago board: the track of the match (the catalogue's side for the player count, or the
- * match's custom track) with the ten dragons and their riders, every seat's score, hand size and
- * rider pile top card, the viewer's own hand, the pending rider choice, the summit discards and the
- * draw pile. What can be clicked is exactly the view's legal actions: a hand card plays (or, in the
- * discard phase, discards), keep / switch settle the rider, and "End turn" ends the turn.
+ * The Mount Drago board: the mountain (track.ts) with the ten dragons and their riders; beside it
+ * every player's score, hand size, dragon and rider pile; the summit with its dragons and
+ * discards, the card waiting for a rider choice, the draw pile and the last card played; then the
+ * viewer's hand and decisions. What can be pressed is exactly the view's legal actions: a hand
+ * card plays (or, in the discard phase, discards), keep / switch settle the rider, "End turn" ends
+ * the turn. Hand cards stay in the keyboard's reach while they cannot be played (aria-disabled),
+ * so the focus stays in the hand between two turns.
  */
 
-import type { MountDrago } from "drago-client";
-import { button, h, plural, type Child } from "../dom.js";
-import { actionAttrs, findLegal, type MatchContext } from "../match/context.js";
+import type { Event, MountDrago } from "drago-client";
+import { button, h, type Child } from "../dom.js";
+import { t, tn, tx, txn } from "../i18n/index.js";
+import { actionAttrs, findLegal, seatName, type MatchContext } from "../match/context.js";
+import { flyFrom, floatText, pulse, type Places } from "../match/motion.js";
+import { dragonIcon, dragonName, mdCard, mdCardText } from "./pieces.js";
+import { animateTrack, layoutTrack, trackSvg, type TrackLayout } from "./track.js";
 
 type Card = MountDrago.Card;
 type View = MountDrago.View;
 
 export const HANDLES: ReadonlySet<string> = new Set(["play", "discard", "choose_rider", "end_turn"]);
-
-const dragonName = (dragon: string): string => dragon.replace("_", " ");
-/** Two letters per dragon on the track's tokens (blue/black/brown, green/gray would clash). */
-const SHORT: Record<string, string> = {
-  blue: "Bu", brown: "Br", black: "Bk", red: "Re", yellow: "Ye", green: "Gn", gray: "Gy", light_blue: "LB", purple: "Pu", orange: "Or",
-};
-export const cardText = (card: Card): string => `${dragonName(card.dragon)} ${card.value}`;
-
-/** A card: text and colour, and the data attributes the browser tests read (`data-card`, zone). */
-export function card(value: Card, zone: string, extra: Record<string, string> = {}): HTMLElement {
-  return h("span", { class: `card md dragon-${value.dragon}`, "data-card": `${value.dragon}-${value.value}`, "data-zone": zone, ...extra },
-    h("span", { class: "value" }, value.value), " ", h("span", { class: "name" }, dragonName(value.dragon)));
-}
+const SUMMIT_ENDS = 3; // the third dragon on the summit ends the game
 
 interface Catalogue {
   tracks?: Record<string, MountDrago.Space[]>;
   track_by_players?: Record<string, string>;
 }
 
-function trackOf(ctx: MatchContext, view: View): { spaces: MountDrago.Space[]; side: string } {
+/** The board side for the player count, or this match's own track. */
+function trackOf(ctx: MatchContext, view: View): { spaces: MountDrago.Space[]; side: string | null } {
   const catalogue = (ctx.state.detail?.catalogue ?? {}) as Catalogue;
   const side = catalogue.track_by_players?.[String(view.players)];
   const printed = side ? catalogue.tracks?.[side] : undefined;
-  if (!view.options.track && printed) return { spaces: printed, side: `board side for ${side} players` };
-  return { spaces: view.track, side: "this match's own track" };
+  if (!view.options.track && side && printed) return { spaces: printed, side };
+  return { spaces: view.track, side: null };
 }
 
-function riderOf(view: View, dragon: string, names: readonly string[]): number | null {
-  const seat = view.riders.indexOf(dragon as MountDrago.Dragon);
-  return seat >= 0 && seat < names.length ? seat : null;
+const layouts = new Map<string, TrackLayout>();
+function layoutOf(spaces: readonly MountDrago.Space[], compact: boolean): TrackLayout {
+  const key = `${spaces.length}:${compact}`;
+  let layout = layouts.get(key);
+  if (!layout) layouts.set(key, (layout = layoutTrack(spaces.length, compact)));
+  return layout;
 }
 
-function track(ctx: MatchContext, view: View): HTMLElement {
-  const { spaces, side } = trackOf(ctx, view);
-  const dragons = Object.entries(view.positions) as [MountDrago.Dragon, number][];
-  return h(
-    "figure",
-    { class: "track-figure" },
-    h("figcaption", {}, `Track (${side}): start → summit`),
-    h(
-      "ol",
-      { class: "track", start: 0 },
-      spaces.map((space, index) => {
-        const here = dragons.filter(([, at]) => at === index);
-        const label = `space ${index}, ${space.kind} ${space.value}${here.length ? `: ${here.map(([d]) => dragonName(d)).join(", ")}` : ""}`;
-        return h(
-          "li",
-          { class: `space kind-${space.kind}`, "data-space": index, "aria-label": label },
-          h("span", { class: "space-value", "aria-hidden": "true" }, space.kind === "start" ? "start" : space.value),
-          here.map(([dragon]) => {
-            const seat = riderOf(view, dragon, ctx.names);
-            return h("span", { class: `token dragon-${dragon}${seat === null ? "" : " ridden"}`, "data-dragon": dragon, title: dragonName(dragon) },
-              SHORT[dragon] ?? dragon.slice(0, 2), seat === null ? null : h("sup", {}, seat));
-          }),
-        );
-      }),
-    ),
-  );
+function riders(view: View): Record<string, number> {
+  const map: Record<string, number> = {};
+  view.riders.forEach((dragon, seat) => (map[dragon] = seat));
+  return map;
 }
 
-function dragonsTable(view: View, names: readonly string[], spaces: MountDrago.Space[]): HTMLElement {
-  return h(
-    "table",
-    { class: "dragons" },
-    h("caption", {}, "Dragons"),
-    h("thead", {}, h("tr", {}, ["Dragon", "Space", "Value", "Rider"].map((t) => h("th", { scope: "col" }, t)))),
-    h(
-      "tbody",
-      {},
-      (Object.entries(view.positions) as [string, number][]).map(([dragon, at]) => {
-        const seat = riderOf(view, dragon, names);
-        const space = spaces[at];
-        return h("tr", { "data-dragon-row": dragon },
-          h("th", { scope: "row" }, h("span", { class: `swatch dragon-${dragon}`, "aria-hidden": "true" }), " ", dragonName(dragon)),
-          h("td", {}, at), h("td", {}, space ? `${space.kind} ${space.value}` : ""), h("td", {}, seat === null ? "—" : names[seat]));
-      }),
-    ),
-  );
+/** The newest card played up to the shown seq, from this viewer's history. */
+export function lastPlay(events: readonly Event[], seq: number): { seat: number; card: Card; seq: number } | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.seq > seq || event.type !== "card_played") continue;
+    const data = event.data as MountDrago.CardPlayed;
+    if (data.card) return { seat: data.seat, card: data.card, seq: event.seq };
+  }
+  return null;
+}
+
+function turnText(ctx: MatchContext, view: View): string {
+  if (view.status === "waiting") return t("match.waiting_players");
+  if (view.status !== "active") return t("md.turn.over");
+  const mine = ctx.playing && view.to_act.includes(view.seat ?? -1);
+  const who = seatName(ctx, view.current_player);
+  switch (view.phase) {
+    case "play": return mine ? t("md.turn.you_play") : t("md.turn.plays", { name: who });
+    case "choose_rider": return mine
+      ? t("md.turn.you_choose", { dragon: dragonName(view.riders[view.seat ?? -1] ?? ""), other: dragonName(view.pending_card?.dragon ?? "") })
+      : t("md.turn.chooses", { name: who });
+    case "discard": return mine ? t("md.turn.you_discard") : t("md.turn.discards", { name: who });
+    default: return t("md.turn.over");
+  }
 }
 
 function players(ctx: MatchContext, view: View): HTMLElement {
-  return h(
-    "table",
-    { class: "seats-table" },
-    h("caption", {}, "Players"),
-    h("thead", {}, h("tr", {}, ["Seat", "Score", "Hand", "Rides", "Rider pile"].map((t) => h("th", { scope: "col" }, t)))),
-    h(
-      "tbody",
-      {},
-      view.scores.map((score, seat) => {
-        const pile = view.rider_piles[seat];
-        const turn = view.status === "active" && view.current_player === seat;
-        return h("tr", { class: turn ? "on-turn" : "", "data-seat-row": seat },
-          h("th", { scope: "row" }, turn ? "▶ " : "", ctx.names[seat] ?? `Seat ${seat}`, view.seat === seat ? " (you)" : ""),
-          h("td", { "data-score": seat }, score),
-          h("td", { "data-hand-size": seat }, view.hand_sizes[seat] ?? 0),
-          h("td", {}, dragonName(view.riders[seat] ?? "")),
-          h("td", {}, pile ? [card(pile.top, "rider-top", { "data-seat": String(seat) }), ` ×${pile.size}`] : "—"));
-      }),
-    ),
-  );
+  return h("ol", { class: "players", "aria-label": t("md.players") },
+    view.scores.map((score, seat) => {
+      const pile = view.rider_piles[seat];
+      const turn = view.status === "active" && view.current_player === seat;
+      const dragon = view.riders[seat];
+      return h("li", { class: `player${turn ? " on-turn" : ""}${view.seat === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
+        h("span", { class: "who" },
+          h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
+          h("strong", {}, seatName(ctx, seat)), view.seat === seat ? ` (${t("match.you")})` : "",
+          turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null),
+        h("span", { class: "score" }, txn("md.points", score, { n: h("span", { class: "score-value", "data-score": seat }, score) })),
+        dragon ? h("span", { class: "rides" }, tx("md.rides", { dragon: [dragonIcon(dragon), h("span", {}, dragonName(dragon))] })) : null,
+        h("span", { class: "pile" }, pile
+          ? tx("md.pile", { card: mdCard(pile.top, "rider-top", { "data-seat": String(seat) }), n: pile.size })
+          : t("md.pile_none")),
+        h("span", { class: "hand-size", "data-hand-size": seat }, tn("md.hand_cards", view.hand_sizes[seat] ?? 0)));
+    }));
+}
+
+function summit(ctx: MatchContext, view: View): HTMLElement {
+  const played = lastPlay(ctx.state.events, view.seq);
+  return h("section", { class: "summit-box", "aria-labelledby": "summit-title" },
+    h("h2", { id: "summit-title" }, t("md.summit_title", { n: view.summit_dragons.length, of: SUMMIT_ENDS })),
+    h("p", { class: "summit-dragons" }, view.summit_dragons.length
+      ? view.summit_dragons.map((d) => h("span", { class: "chip" }, dragonIcon(d), dragonName(d)))
+      : t("md.summit_empty")),
+    played ? h("p", { class: "last-play" }, tx("md.last_play", { name: seatName(ctx, played.seat), card: mdCard(played.card, "played") })) : null,
+    view.pending_card ? h("p", {}, tx("md.pending", { card: mdCard(view.pending_card, "pending") })) : null,
+    h("p", { class: "discards" }, view.discard_pile.length
+      ? tx("md.discards", { cards: h("span", { class: "cards" }, view.discard_pile.map((c) => mdCard(c, "discard"))) })
+      : t("md.discards_none")),
+    h("p", {}, tn("md.draw_pile", view.draw_pile_size)));
 }
 
 function hand(ctx: MatchContext, view: View): Child {
   if (view.hand === null) return null;
-  const phase = view.phase;
-  return h(
-    "section",
-    { class: "hand", "aria-label": "Your hand" },
-    h("h3", {}, "Your hand", phase === "discard" ? " — discard cards of dragons on the summit, or end your turn" : ""),
-    view.hand.length === 0 ? h("p", {}, "No cards.") : null,
+  return h("section", { class: "hand", "aria-labelledby": "hand-title" },
+    h("h2", { id: "hand-title" }, t("md.hand")),
+    view.hand.length === 0 ? h("p", {}, t("md.hand_empty")) : null,
     h("div", { class: "cards" }, view.hand.map((c, index) => {
       const play = findLegal(ctx, { type: "play", card: c });
       const discard = findLegal(ctx, { type: "discard", cards: [c] });
       const action = play ?? discard;
-      const face = card(c, "hand", { "data-index": String(index) });
-      if (!action) return face;
-      const label = `${play ? "Play" : "Discard"} ${cardText(c)}`;
-      return button(face, () => ctx.act(action), { class: "card-button", ...actionAttrs(ctx, action, label), "data-key": `hand:${index}:${label}` });
-    })),
-  );
+      const text = mdCardText(c);
+      const face = mdCard(c, "hand", { "data-index": String(index) });
+      const common = { class: "card-button", "data-key": `hand:${index}`, "data-group": "hand", "data-fly": `hand:${c.dragon}-${c.value}` };
+      if (!action) return button(face, () => undefined, { ...common, "aria-label": text, "aria-disabled": "true" });
+      const label = play ? t("md.play_card", { card: text }) : t("md.discard_card", { card: text });
+      return button(face, () => ctx.act(action), { ...actionAttrs(ctx, action, label), ...common });
+    })));
 }
 
 function decisions(ctx: MatchContext, view: View): Child {
@@ -143,30 +135,73 @@ function decisions(ctx: MatchContext, view: View): Child {
   for (const choice of ["keep", "switch"] as const) {
     const action = findLegal(ctx, { type: "choose_rider", choice });
     if (!action) continue;
-    const label = choice === "keep" ? `Keep riding ${dragonName(view.riders[seat] ?? "")}` : `Switch to ${dragonName(view.pending_card?.dragon ?? "")}`;
-    buttons.push(button(label, () => ctx.act(action), { class: "primary", ...actionAttrs(ctx, action, label) }));
+    const label = choice === "keep"
+      ? t("md.keep", { dragon: dragonName(view.riders[seat] ?? "") })
+      : t("md.switch", { dragon: dragonName(view.pending_card?.dragon ?? "") });
+    buttons.push(button(label, () => ctx.act(action), { class: "primary", "data-group": "turn", ...actionAttrs(ctx, action, label) }));
   }
   const end = findLegal(ctx, { type: "end_turn" });
-  if (end) buttons.push(button("End turn", () => ctx.act(end), { class: "primary", ...actionAttrs(ctx, end, "End turn") }));
-  return buttons.length ? h("div", { class: "decisions", role: "group", "aria-label": "Decisions" }, buttons) : null;
+  if (end) buttons.push(button(t("match.end_turn"), () => ctx.act(end), { class: "primary", "data-group": "turn", ...actionAttrs(ctx, end, t("match.end_turn")) }));
+  return buttons.length ? h("div", { class: "decisions", role: "group", "aria-label": t("match.decisions") }, buttons) : null;
+}
+
+function dragonsTable(ctx: MatchContext, view: View, spaces: readonly MountDrago.Space[]): HTMLElement {
+  const ridden = riders(view);
+  return h("details", { class: "dragons" },
+    h("summary", {}, t("md.dragons_table")),
+    h("table", {},
+      h("thead", {}, h("tr", {}, [t("md.col.dragon"), t("md.col.space"), t("md.col.value"), t("md.col.rider")].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, (Object.entries(view.positions) as [string, number][]).map(([dragon, at]) => {
+        const space = spaces[at];
+        const seat = ridden[dragon];
+        return h("tr", { "data-dragon-row": dragon },
+          h("th", { scope: "row" }, dragonIcon(dragon), " ", dragonName(dragon)),
+          h("td", {}, at === 0 ? t("md.start") : at),
+          h("td", {}, space ? t(`md.kind.${space.kind}`, { value: space.value }) : ""),
+          h("td", {}, seat === undefined ? "—" : seatName(ctx, seat)));
+      }))));
 }
 
 export function mountDragoBoard(ctx: MatchContext, view: View): HTMLElement {
-  const spaces = trackOf(ctx, view).spaces;
-  return h(
-    "div",
-    { class: "board md", "data-game": "mount_drago", "data-seq": view.seq, "data-phase": view.phase },
-    track(ctx, view),
-    h("div", { class: "board-row" },
-      players(ctx, view),
-      h("section", { class: "summit", "aria-label": "Summit and piles" },
-        h("h3", {}, "Summit"),
-        h("p", {}, view.summit_dragons.length ? `On the summit: ${view.summit_dragons.map(dragonName).join(", ")}` : "No dragon on the summit yet."),
-        h("p", {}, "Summit discards: ", view.discard_pile.length ? view.discard_pile.map((c) => card(c, "discard")) : "none"),
-        view.pending_card ? h("p", {}, "Card waiting for the rider choice: ", card(view.pending_card, "pending")) : null,
-        h("p", {}, `Draw pile: ${plural(view.draw_pile_size, "card")}`))),
+  const { spaces, side } = trackOf(ctx, view);
+  const layout = layoutOf(spaces, ctx.compact);
+  const caption = side ? t("md.side", { side: side.replace("-", "–") }) : t("md.own_track");
+  return h("div", { class: "board md", "data-game": "mount_drago", "data-seq": view.seq, "data-phase": view.phase },
+    h("p", { class: "turn-banner", "data-mine": ctx.playing && view.to_act.includes(view.seat ?? -1) ? "yes" : "no" }, turnText(ctx, view)),
+    h("figure", { class: "track-figure" },
+      h("figcaption", { id: "track-caption" }, caption),
+      trackSvg({ spaces, layout, positions: view.positions, riders: riders(view), own: view.seat === null ? null : (view.riders[view.seat] ?? null), names: ctx.names, caption }, "track-caption"),
+      h("p", { class: "legend", "aria-hidden": "true" },
+        h("span", { class: "key kind-blue" }, t("md.legend.blue")), h("span", { class: "key kind-green" }, t("md.legend.green")),
+        h("span", { class: "key kind-summit" }, t("md.legend.summit")))),
     decisions(ctx, view),
     hand(ctx, view),
-    dragonsTable(view, ctx.names, spaces),
-  );
+    h("div", { class: "board-row" }, players(ctx, view), summit(ctx, view)),
+    dragonsTable(ctx, view, spaces));
+}
+
+/** What changed from `before` to `view`, in motion: dragons climb, the card played flies in from
+ * its player's hand (or panel), riders that changed pulse, scores count. */
+export function animateMountDrago(board: HTMLElement, ctx: MatchContext, before: View, view: View, places: Places): void {
+  const svg = board.querySelector<SVGSVGElement>("svg.track");
+  const { spaces } = trackOf(ctx, view);
+  const moving = svg ? animateTrack(svg, layoutOf(spaces, ctx.compact), before.positions, view.positions) : 0;
+  const played = lastPlay(ctx.state.events, view.seq);
+  if (played && played.seq > before.seq) {
+    const card = `${played.card.dragon}-${played.card.value}`;
+    const fromHand = played.seat === view.seat ? places.get(`hand:${card}`) : undefined;
+    flyFrom(board.querySelector('[data-zone="played"]'), fromHand ?? places.get(`seat:${played.seat}`));
+  }
+  view.riders.forEach((dragon, seat) => {
+    if (before.riders[seat] === dragon) return;
+    pulse(svg?.querySelector(`[data-dragon="${dragon}"]`) ?? null, moving);
+    pulse(board.querySelector(`[data-seat-row="${seat}"] .rides`), moving);
+  });
+  view.scores.forEach((score, seat) => {
+    const change = score - (before.scores[seat] ?? score);
+    if (change === 0) return;
+    const cell = board.querySelector(`[data-score="${seat}"]`);
+    pulse(cell, moving);
+    floatText(cell?.parentElement ?? null, `${change > 0 ? "+" : "−"}${Math.abs(change)}`, moving);
+  });
 }

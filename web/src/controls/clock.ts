@@ -4,13 +4,14 @@
  */
 
 import { h } from "../dom.js";
-import type { MatchContext } from "../match/context.js";
+import { dateTime, t } from "../i18n/index.js";
+import { seatName, type MatchContext } from "../match/context.js";
 
 function left(deadline: string): string {
   const seconds = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
   const d = Math.floor(seconds / 86400);
   const hms = [Math.floor(seconds / 3600) % 24, Math.floor(seconds / 60) % 60, seconds % 60].map((n) => String(n).padStart(2, "0")).join(":");
-  return d > 0 ? `${d} d ${hms}` : hms;
+  return d > 0 ? t("clock.days", { d, hms }) : hms;
 }
 
 let ticking = false;
@@ -28,10 +29,10 @@ export function clockPanel(ctx: MatchContext): HTMLElement | null {
     ticking = true;
     setInterval(tick, 1000);
   }
-  return h("section", { class: "clock", "aria-label": "Turn clock" },
-    h("h2", {}, "Clock"),
+  return h("section", { class: "clock", "aria-labelledby": "clock-title" },
+    h("h2", { id: "clock-title" }, t("clock.title")),
     h("ul", {}, clock.map((c) => h("li", {},
-      `${ctx.names[c.seat] ?? `Seat ${c.seat}`}: `,
-      h("time", { datetime: c.deadline, "data-deadline": c.deadline, title: `until ${new Date(c.deadline).toLocaleString()}` }, left(c.deadline)),
-      c.bank_s !== null && c.bank_s !== undefined ? ` (bank ${Math.round(c.bank_s)} s)` : ""))));
+      `${seatName(ctx, c.seat)}: `,
+      h("time", { datetime: c.deadline, "data-deadline": c.deadline, title: t("clock.until", { when: dateTime(c.deadline) }) }, left(c.deadline)),
+      c.bank_s !== null && c.bank_s !== undefined ? ` ${t("clock.bank", { s: Math.round(c.bank_s) })}` : ""))));
 }

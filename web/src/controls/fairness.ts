@@ -9,6 +9,7 @@ import type { Reveal } from "drago-client";
 import { api, describeError } from "../api.js";
 import { canonicalJson } from "../canonical.js";
 import { button, h } from "../dom.js";
+import { t } from "../i18n/index.js";
 import type { MatchContext } from "../match/context.js";
 import { sha256Hex } from "../sha256.js";
 
@@ -34,7 +35,7 @@ async function run(ctx: MatchContext): Promise<void> {
     const reveal = await api.revealMatch(ctx.state.matchId);
     ctx.state.ui.fairness = await checkFairness(reveal, ctx.state.summary?.commitment ?? "");
   } catch (error) {
-    ctx.state.ui.fairness = `The reveal could not be read: ${describeError(error)}`;
+    ctx.state.ui.fairness = t("fair.unreadable", { error: describeError(error) });
   }
   ctx.update();
 }
@@ -44,21 +45,19 @@ export function fairnessPanel(ctx: MatchContext): HTMLElement | null {
   if (status !== "finished" && status !== "aborted") return null;
   const state = ctx.state.ui.fairness as FairnessResult | string | undefined;
   if (state === undefined) queueMicrotask(() => void run(ctx));
-  let body: Node | string = "Checking…";
+  let body: Node | string = t("fair.checking");
   if (typeof state === "string" && state !== "checking") body = state;
   if (typeof state === "object") {
     const ok = state.computed === state.published && state.computed === state.revealed;
     body = h("div", { "data-fair": ok ? "yes" : "no" },
-      h("p", { class: ok ? "ok" : "bad", role: "status" }, ok
-        ? "✔ The deal matches the commitment published at creation."
-        : "✘ The deal does NOT match the commitment published at creation."),
+      h("p", { class: ok ? "ok" : "bad", role: "status" }, ok ? t("fair.ok") : t("fair.bad")),
       h("dl", {},
-        h("dt", {}, "Published commitment"), h("dd", {}, h("code", { "data-commitment": "published" }, state.published)),
-        h("dt", {}, `SHA-256 computed here (${state.via})`), h("dd", {}, h("code", { "data-commitment": "computed" }, state.computed)),
-        h("dt", {}, "Secret"), h("dd", {}, h("code", {}, state.secret)),
-        h("dt", {}, "Full log"), h("dd", {}, `${state.events} events, every shuffle and draw`)));
+        h("dt", {}, t("fair.published")), h("dd", {}, h("code", { "data-commitment": "published" }, state.published)),
+        h("dt", {}, t("fair.computed", { via: t(state.via === "Web Crypto" ? "fair.via_webcrypto" : "fair.via_plain") })), h("dd", {}, h("code", { "data-commitment": "computed" }, state.computed)),
+        h("dt", {}, t("fair.secret")), h("dd", {}, h("code", {}, state.secret)),
+        h("dt", {}, t("fair.log")), h("dd", {}, t("fair.log_events", { n: state.events }))));
   }
   return h("section", { class: "fairness", "aria-labelledby": "fairness-title" },
-    h("h2", { id: "fairness-title" }, "Fairness"), body,
-    typeof state === "string" && state !== "checking" ? button("Check again", () => void run(ctx)) : null);
+    h("h2", { id: "fairness-title" }, t("fair.title")), body,
+    typeof state === "string" && state !== "checking" ? button(t("fair.again"), () => void run(ctx)) : null);
 }

@@ -6,6 +6,7 @@
 
 import { api, describeError } from "../api.js";
 import { button, h } from "../dom.js";
+import { t } from "../i18n/index.js";
 import type { MatchContext } from "../match/context.js";
 import { absoluteLink, matchHref } from "../route.js";
 import { credentials } from "../session.js";
@@ -19,10 +20,10 @@ export function hostPanel(ctx: MatchContext): HTMLElement | null {
     try {
       const result = await call();
       after?.(result);
-      ctx.say(`${what}: done.`);
+      ctx.say(t("host.done", { what }));
       await ctx.refreshSummary();
     } catch (error) {
-      ctx.say(`${what}: ${describeError(error)}`, true);
+      ctx.say(t("host.failed", { what, error: describeError(error) }), true);
     }
   };
   const issued = (ctx.state.ui.reissued ?? {}) as Record<string, string>;
@@ -30,23 +31,27 @@ export function hostPanel(ctx: MatchContext): HTMLElement | null {
   return h(
     "section",
     { class: "host", "aria-labelledby": "host-title" },
-    h("h2", { id: "host-title" }, "Host"),
-    invite ? h("p", {}, "Invite link: ", h("input", { type: "text", readonly: true, value: invite, "aria-label": "Invite link", class: "copy" })) : null,
+    h("h2", { id: "host-title" }, t("host.title")),
+    invite ? h("p", {}, h("label", { for: "invite-link" }, t("host.invite")), h("input", { type: "text", id: "invite-link", readonly: true, value: invite, class: "copy" })) : null,
     summary.status === "waiting"
-      ? button("Abort the match", () => void run("Abort", () => api.abortMatch(summary.id, host.token)), { "data-key": "host-abort" })
+      ? button(t("host.abort"), () => void run(t("host.abort"), () => api.abortMatch(summary.id, host.token)), { "data-key": "host-abort" })
       : null,
-    over ? null : h("ul", { class: "host-seats" }, summary.seats.filter((s) => s.taken && !s.bot).map((s) => h("li", {},
-      `Seat ${s.seat} (${s.name ?? "?"}) `,
-      button("Reissue token", () => void run(`Reissue seat ${s.seat}`, () => api.reissueSeatToken(summary.id, s.seat, host.token),
-        (result) => { issued[String(s.seat)] = (result as { token: string }).token; ctx.state.ui.reissued = issued; }),
-        { "aria-label": `Reissue the token of seat ${s.seat}`, "data-key": `host-reissue-${s.seat}` }),
-      summary.status === "active"
-        ? button("Hand to a bot", () => void run(`Seat ${s.seat} to a bot`, () => api.handSeatToBot(summary.id, s.seat, host.token)),
-          { "aria-label": `Hand seat ${s.seat} to a bot`, "data-key": `host-bot-${s.seat}` })
-        : null,
-      issued[String(s.seat)]
-        ? h("p", {}, "New seat link (shown once): ", h("input", { type: "text", readonly: true, class: "copy",
-          value: absoluteLink(matchHref(summary.id, { seat: String(s.seat), token: issued[String(s.seat)]! })), "aria-label": `New link for seat ${s.seat}` }))
-        : null))),
+    over ? null : h("ul", { class: "host-seats" }, summary.seats.filter((s) => s.taken && !s.bot).map((s) => {
+      const n = s.seat + 1;
+      const name = s.name ?? "";
+      return h("li", {},
+        t("host.seat", { n, name }), " ",
+        button(t("host.reissue"), () => void run(t("host.reissue_what", { n }), () => api.reissueSeatToken(summary.id, s.seat, host.token),
+          (result) => { issued[String(s.seat)] = (result as { token: string }).token; ctx.state.ui.reissued = issued; }),
+          { "aria-label": t("host.reissue_label", { n }), "data-key": `host-reissue-${s.seat}` }),
+        summary.status === "active"
+          ? button(t("host.to_bot"), () => void run(t("host.to_bot_what", { n }), () => api.handSeatToBot(summary.id, s.seat, host.token)),
+            { "aria-label": t("host.to_bot_label", { n }), "data-key": `host-bot-${s.seat}` })
+          : null,
+        issued[String(s.seat)]
+          ? h("p", {}, h("label", { for: `new-link-${s.seat}` }, t("host.new_link", { n })), h("input", { type: "text", readonly: true, class: "copy", id: `new-link-${s.seat}`,
+            value: absoluteLink(matchHref(summary.id, { seat: String(s.seat), token: issued[String(s.seat)]! })) }))
+          : null);
+    })),
   );
 }

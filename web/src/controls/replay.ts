@@ -1,11 +1,13 @@
 /**
  * The replay slider: one step per commit of the history (`view?at=` accepts only seqs that end a
- * commit, and every event carries its commit's seq), showing the board as this viewer saw it then.
- * "Back to live" returns to the live view; the live updates keep arriving meanwhile.
+ * commit, and every event carries its commit's seq), showing the board as this viewer saw it then
+ * — and moving it there as a live commit moves it, step by step. "Back to live" returns to the
+ * live view; the live updates keep arriving meanwhile.
  */
 
 import { api, describeError } from "../api.js";
 import { button, h } from "../dom.js";
+import { t } from "../i18n/index.js";
 import type { MatchContext } from "../match/context.js";
 
 /** The seqs that end a commit, in order. */
@@ -26,7 +28,7 @@ async function show(ctx: MatchContext, at: number): Promise<void> {
       ctx.update();
     }
   } catch (error) {
-    ctx.say(`Replay: ${describeError(error)}`, true);
+    ctx.say(t("replay.failed", { error: describeError(error) }), true);
   }
 }
 
@@ -37,12 +39,12 @@ export function replayControl(ctx: MatchContext): HTMLElement | null {
   const index = replay ? Math.max(0, seqs.indexOf(replay.at)) : seqs.length - 1;
   const slider = h("input", {
     type: "range", min: 0, max: seqs.length - 1, step: 1, value: index, id: "replay", "data-key": "replay",
-    "aria-valuetext": `commit ${index + 1} of ${seqs.length}, seq ${seqs[index]}`,
+    "aria-valuetext": t("replay.valuetext", { n: index + 1, of: seqs.length, seq: seqs[index] ?? 0 }),
   });
   slider.addEventListener("input", () => void show(ctx, seqs[Number(slider.value)]!));
   return h("section", { class: "replay", "aria-labelledby": "replay-title" },
-    h("h2", { id: "replay-title" }, "Replay"),
-    h("label", { for: "replay" }, replay ? `Commit ${index + 1} of ${seqs.length} (seq ${replay.at})` : `Live (${seqs.length} commits)`),
+    h("h2", { id: "replay-title" }, t("replay.title")),
+    h("label", { for: "replay" }, replay ? t("replay.at", { n: index + 1, of: seqs.length, seq: replay.at }) : t("replay.live", { of: seqs.length })),
     slider,
-    replay ? button("Back to live", () => { pending++; ctx.state.replay = null; ctx.update(); }, { "data-key": "replay-live" }) : null);
+    replay ? button(t("replay.back"), () => { pending++; ctx.state.replay = null; ctx.update(); }, { "data-key": "replay-live" }) : null);
 }

@@ -1,7 +1,8 @@
-/** Resigning: two clicks (resign, then confirm), for a seat of an active match that has not resigned. */
+/** Resigning: two presses (resign, then confirm), for a seat of an active match that has not resigned. */
 
 import { api, describeError } from "../api.js";
 import { button, h } from "../dom.js";
+import { t } from "../i18n/index.js";
 import type { MatchContext } from "../match/context.js";
 
 export function resignControl(ctx: MatchContext): HTMLElement | null {
@@ -11,7 +12,7 @@ export function resignControl(ctx: MatchContext): HTMLElement | null {
   const resign = async () => {
     try {
       await api.resign(ctx.state.matchId, { token });
-      ctx.say("You resigned.");
+      ctx.say(t("resign.done"));
       await ctx.refreshSummary();
     } catch (error) {
       ctx.say(describeError(error), true);
@@ -19,8 +20,8 @@ export function resignControl(ctx: MatchContext): HTMLElement | null {
   };
   return h("div", { class: "resign" },
     confirming
-      ? [h("span", {}, "Resign this match? "),
-        button("Yes, resign", () => { delete ctx.state.ui.confirmResign; void resign(); }, { class: "danger", "data-key": "resign-yes" }),
-        button("No", () => { delete ctx.state.ui.confirmResign; ctx.update(); }, { "aria-label": "Do not resign", "data-key": "resign-no" })]
-      : button("Resign", () => { ctx.state.ui.confirmResign = true; ctx.update(); }, { "data-key": "resign" }));
+      ? [h("span", {}, t("resign.confirm"), " "),
+        button(t("resign.yes"), () => { delete ctx.state.ui.confirmResign; void resign(); }, { class: "danger", "data-key": "resign-yes" }),
+        button(t("resign.no"), () => { delete ctx.state.ui.confirmResign; ctx.update(); }, { "aria-label": t("resign.no_label"), "data-key": "resign-no" })]
+      : button(t("resign.resign"), () => { ctx.state.ui.confirmResign = true; ctx.update(); }, { "data-key": "resign" }));
 }

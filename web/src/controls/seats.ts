@@ -6,14 +6,15 @@
 
 import { api, describeError } from "../api.js";
 import { h, replaceChildren } from "../dom.js";
-import type { MatchContext } from "../match/context.js";
+import { has, t, type Key } from "../i18n/index.js";
+import { seatName, type MatchContext } from "../match/context.js";
 import { matchHref } from "../route.js";
 import { credentials, heldSeats, lastName, rememberName, saveSeat } from "../session.js";
 
 async function join(ctx: MatchContext, seat: number, input: HTMLInputElement, status: HTMLElement): Promise<void> {
   const name = input.value.trim();
   if (!name) {
-    status.textContent = "Enter a name first.";
+    status.textContent = t("seats.name_first");
     input.focus();
     return;
   }
@@ -25,9 +26,11 @@ async function join(ctx: MatchContext, seat: number, input: HTMLInputElement, st
     rememberName(name);
     location.hash = matchHref(matchId, { as: String(seat) });
   } catch (error) {
-    replaceChildren(status, `Could not join: ${describeError(error)}`);
+    replaceChildren(status, t("seats.join_failed", { error: describeError(error) }));
   }
 }
+
+const level = (code: string | null | undefined): string => (code && has(`bot.level.${code}`) ? t(`bot.level.${code}` as Key) : t("bot.level.default"));
 
 export function seatsPanel(ctx: MatchContext): HTMLElement | null {
   const summary = ctx.state.summary;
@@ -36,29 +39,32 @@ export function seatsPanel(ctx: MatchContext): HTMLElement | null {
   const held = new Set(heldSeats(summary.id));
   const status = h("p", { role: "status", class: "message" });
   const rows = summary.seats.map((s) => {
-    const who = s.taken ? `${s.name ?? "?"}${s.bot ? ` (bot${s.level ? `, ${s.level}` : ""})` : ""}${s.resigned ? " — resigned" : ""}` : "free";
+    const n = s.seat + 1;
+    let who = !s.taken ? t("seats.free") : s.bot ? t("seats.bot", { name: s.name ?? "", level: level(s.level) }) : (s.name ?? "");
+    if (s.resigned) who = t("seats.resigned", { who });
     let joinForm: HTMLElement | null = null;
     if (!s.taken && summary.status === "waiting") {
       const typed = ctx.state.ui[`joinName${s.seat}`];
-      const input = h("input", { type: "text", maxlength: 40, value: typeof typed === "string" ? typed : lastName(), id: `join-name-${s.seat}`, "data-key": `join-name-${s.seat}`, "aria-label": `Your name for seat ${s.seat}` });
+      const input = h("input", { type: "text", maxlength: 40, value: typeof typed === "string" ? typed : lastName(), id: `join-name-${s.seat}`,
+        "data-key": `join-name-${s.seat}`, "aria-label": t("seats.your_name", { n }), autocomplete: "nickname" });
       input.addEventListener("input", () => (ctx.state.ui[`joinName${s.seat}`] = input.value)); // kept across redraws
       joinForm = h("form", { class: "inline", onsubmit: (event: Event) => { event.preventDefault(); void join(ctx, s.seat, input, status); } },
-        input, h("button", { type: "submit", "data-key": `join-${s.seat}` }, `Join seat ${s.seat}`));
+        input, h("button", { type: "submit", id: `join-${s.seat}`, "data-key": `join-${s.seat}` }, t("seats.join", { n })));
     }
     return h("li", { "data-seat": s.seat, class: toAct.has(s.seat) ? "on-turn" : "" },
-      toAct.has(s.seat) ? h("span", { class: "to-act" }, "▶ to act ") : null,
-      `Seat ${s.seat}: ${who}`, held.has(s.seat) ? " (this browser)" : "", joinForm);
+      toAct.has(s.seat) ? h("span", { class: "to-act" }, t("seats.to_act"), " ") : null,
+      t("seats.row", { n, who }), held.has(s.seat) ? ` ${t("seats.this_browser")}` : "", joinForm);
   });
-  const views = [...held].map((seat) => ({ seat: String(seat), label: `Seat ${seat} (${ctx.names[seat] ?? "?"})` }));
-  views.push({ seat: "spectator", label: "Spectator" });
+  const views = [...held].map((seat) => ({ seat: String(seat), label: t("seats.view_seat", { n: seat + 1, name: seatName(ctx, seat) }) }));
+  views.push({ seat: "spectator", label: t("seats.spectator") });
   const current = ctx.state.seat === null ? "spectator" : String(ctx.state.seat);
   return h(
     "section",
     { class: "seats", "aria-labelledby": "seats-title" },
-    h("h2", { id: "seats-title" }, "Seats"),
+    h("h2", { id: "seats-title" }, t("seats.title")),
     h("ul", {}, rows),
     status,
-    h("nav", { class: "view-as", "aria-label": "View this match as" }, "View as: ",
+    h("nav", { class: "view-as", "aria-label": t("seats.view_as_label") }, t("seats.view_as"), " ",
       views.map((v, i) => [i ? " · " : "", v.seat === current
         ? h("strong", { "aria-current": "page" }, v.label)
         : h("a", { href: matchHref(summary.id, { as: v.seat }) }, v.label)])),

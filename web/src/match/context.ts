@@ -6,6 +6,7 @@
  */
 
 import type { Event, GameDetail, Match, View } from "drago-client";
+import { t } from "../i18n/index.js";
 
 export type Action = Record<string, unknown>;
 
@@ -39,6 +40,8 @@ export interface MatchContext {
   readonly playing: boolean;
   /** Each seat's display name. */
   readonly names: readonly string[];
+  /** Whether the boards take their narrow (phone) layout. */
+  readonly compact: boolean;
   act(action: Action): void;
   update(): void;
   say(text: string, error?: boolean): void;
@@ -65,8 +68,16 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** A button for a legal action: `data-legal` holds the action (the browser tests click these); it is
- * disabled while an action is on its way, so a double click sends nothing twice. */
-export function actionAttrs(ctx: MatchContext, action: Action, label: string): Record<string, string | boolean> {
-  return { "data-legal": JSON.stringify(action), "aria-label": label, "data-key": `act:${JSON.stringify(canonical(action))}`, disabled: ctx.state.busy };
+/** The attributes of a control for a legal action: `data-legal` holds the action (the browser tests
+ * press these). While an action is on its way it is `aria-disabled` (and `act` ignores it), so a
+ * double press sends nothing twice and the focus stays where it is. */
+export function actionAttrs(ctx: MatchContext, action: Action, label: string): Record<string, string> {
+  const attrs: Record<string, string> = { "data-legal": JSON.stringify(action), "aria-label": label, "data-key": `act:${JSON.stringify(canonical(action))}` };
+  if (ctx.state.busy) attrs["aria-disabled"] = "true";
+  return attrs;
+}
+
+/** A seat's name for people: the name it joined with, else "Seat 1" (seats count from 1 on the page). */
+export function seatName(ctx: MatchContext, seat: number): string {
+  return ctx.names[seat] || t("match.seat", { n: seat + 1 });
 }

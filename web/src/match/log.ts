@@ -1,79 +1,100 @@
 /**
  * The match's history as this viewer received it (its own draws, the others' as counts), newest
- * first, one line per event, with the cards it names drawn as cards. Unknown event types (a newer
- * server) are listed by their type, as the API's versioning rule asks.
+ * first, one line per event, built from the event's fields in the page's language, with the
+ * cards it names drawn as cards. An event type this page does not know (a newer server) is listed
+ * by its type, as the API's versioning rule asks. `describeText` gives the same line as plain
+ * text for the screen readers' announcements.
  */
 
 import type { Event, MountDrago, Yutaka } from "drago-client";
-import * as md from "../boards/mountdrago.js";
-import * as yu from "../boards/yutaka.js";
+import { dragonName, mdCard, yuCard, tileText } from "../boards/pieces.js";
 import { h, type Child } from "../dom.js";
-import type { MatchContext } from "./context.js";
+import { has, t, tn, tx, type Key } from "../i18n/index.js";
+import { seatName, type MatchContext } from "./context.js";
 
 type Data = Record<string, any>;
+type Who = (seat: number) => string;
 
-function mountDrago(type: string, d: Data, who: (seat: number) => string): Child[] | null {
-  const c = (card: MountDrago.Card) => md.card(card, "log");
+const space = (index: number): string => (index === 0 ? t("md.start") : String(index));
+const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
+/** A code from the server (a reason, a level) in words, or the code itself if this page has none. */
+const word = (prefix: string, code: unknown): string => (has(`${prefix}.${code}`) ? t(`${prefix}.${code}` as Key) : String(code));
+const scores = (values: number[], who: Who): string => values.map((n, seat) => `${who(seat)} ${n}`).join(" · ");
+
+function mountDrago(type: string, d: Data, who: Who): Child[] | null {
+  const cards = (list: MountDrago.Card[]) => h("span", { class: "cards" }, list.map((c) => mdCard(c, "log")));
   switch (type) {
-    case "game_started": return ["The cards are dealt; riders: ", (d.riders as MountDrago.Card[]).map(c)];
-    case "card_played": return [who(d.seat), " played ", c(d.card), ` (space ${d.from_space} → ${d.to_space})`];
-    case "rider_settled": return [who(d.seat), ` rides ${String(d.rider).replace("_", " ")} (card ${d.result === "under" ? "under the pile" : "on top"})`];
-    case "scored": return [`${d.kind} scoring: ${(d.changes as number[]).map((n, s) => `${who(s)} ${n >= 0 ? "+" : ""}${n}`).join(", ")}`];
-    case "cards_discarded": return [who(d.seat), " discarded ", (d.cards as MountDrago.Card[]).map(c)];
-    case "cards_drawn": return d.cards ? [who(d.seat), " drew ", (d.cards as MountDrago.Card[]).map(c)] : [`${who(d.seat)} drew ${d.count} card(s)`];
-    case "draw_pile_reshuffled": return [`The draw pile was rebuilt (${d.size} cards)`];
-    case "turn_ended": return [`${who(d.seat)} ended the turn; ${who(d.next_seat)} is on turn`];
-    case "turn_passed": return [`${who(d.seat)} passed; ${who(d.next_seat)} is on turn`];
-    case "game_ended": return [`Game over: ${(d.scores as number[]).join(" – ")}`];
+    case "game_started": return tx("ev.md.game_started", { riders: cards(d.riders), name: who(d.first_player) });
+    case "card_played": return tx("ev.md.card_played", { name: who(d.seat), card: mdCard(d.card, "log"), from: space(d.from_space), to: space(d.to_space) });
+    case "rider_settled": return [t(`ev.md.rider_${d.result as "under" | "on_top" | "switched"}`, { name: who(d.seat), dragon: dragonName(d.rider) })];
+    case "scored": return [t(`ev.md.scored_${d.kind as "blue" | "green" | "summit"}`, {
+      changes: (d.changes as number[]).map((n, seat) => `${who(seat)} ${signed(n)}`).join(", ") })];
+    case "cards_discarded": return tx("ev.md.discarded", { name: who(d.seat), cards: cards(d.cards) });
+    case "cards_drawn": return d.cards ? tx("ev.md.drew", { name: who(d.seat), cards: cards(d.cards) }) : [tn("ev.md.drew_count", d.count, { name: who(d.seat) })];
+    case "draw_pile_reshuffled": return [tn("ev.md.reshuffled", d.size ?? d.draw_pile?.length ?? 0)];
+    case "turn_ended": return [t("ev.turn_ended", { name: who(d.seat), next: who(d.next_seat) })];
+    case "turn_passed": return [t("ev.md.turn_passed", { name: who(d.seat), next: who(d.next_seat) })];
+    case "game_ended": return [t("ev.game_ended", { scores: scores(d.scores, who) })];
     default: return null;
   }
 }
 
-function yutaka(type: string, d: Data, who: (seat: number) => string): Child[] | null {
+function yutaka(type: string, d: Data, who: Who, islands: readonly string[]): Child[] | null {
+  const island = (i: number) => islands[i] ?? String(i + 1);
   switch (type) {
-    case "game_started": return ["The tiles and cards are dealt", d.hand ? ["; your hand: ", (d.hand as Yutaka.Card[]).map((c) => yu.card(c, "log"))] : null];
-    case "tile_revealed": return [`${who(d.seat)} revealed ${d.tile.type} ${d.tile.value} (island ${d.island}, slot ${d.slot})`];
-    case "card_played": return [who(d.seat), " played ", yu.card(d.card, "log"), ` on island ${d.island}${d.side !== d.seat ? ` against ${who(d.side)}` : ""}`];
-    case "turn_confirmed": return [`${who(d.seat)} ended the turn`];
-    case "card_drawn": return d.card ? [who(d.seat), " drew ", yu.card(d.card, "log")] : [`${who(d.seat)} drew a card`];
-    case "game_ended": return [`Game over: ${(d.totals as number[]).join(" – ")} (${d.decided_by})`];
+    case "game_started": return d.hand
+      ? tx("ev.yu.game_started_hand", { name: who(d.first_player), cards: h("span", { class: "cards" }, (d.hand as Yutaka.Card[]).map((c) => yuCard(c, "log"))) })
+      : [t("ev.yu.game_started", { name: who(d.first_player) })];
+    case "tile_revealed": return [t("ev.yu.revealed", { name: who(d.seat), tile: tileText({ face_up: true, ...d.tile }), island: island(d.island) })];
+    case "card_played": return d.side === d.seat
+      ? tx("ev.yu.played", { name: who(d.seat), card: yuCard(d.card, "log"), island: island(d.island) })
+      : tx("ev.yu.played_against", { name: who(d.seat), card: yuCard(d.card, "log"), island: island(d.island), other: who(d.side) });
+    case "turn_confirmed": return [t("ev.yu.confirmed", { name: who(d.seat) })];
+    case "card_drawn": return d.card ? tx("ev.yu.drew", { name: who(d.seat), card: yuCard(d.card, "log") }) : [t("ev.yu.drew_hidden", { name: who(d.seat) })];
+    case "game_ended": return [t("ev.yu.game_ended", { scores: scores(d.totals, who), decided: word("result.decided", d.decided_by) })];
     default: return null;
   }
 }
 
-function match(type: string, d: Data, who: (seat: number) => string): Child[] {
+function lifecycle(type: string, d: Data, who: Who): Child[] {
   switch (type) {
-    case "seat_joined": return [`${d.name} took seat ${d.seat}${d.bot ? ` (bot, ${d.level ?? "default"})` : ""}`];
-    case "match_started": return ["The match started"];
-    case "seat_resigned": return [`${who(d.seat)} resigned`];
-    case "turn_timed_out": return [`${who(d.seat)} ran out of time (${d.policy})`];
-    case "seat_taken_over": return [`A bot plays ${who(d.seat)}'s seat from now on (${d.reason})`];
-    case "seat_token_reissued": return [`The host reissued ${who(d.seat)}'s token`];
-    case "match_aborted": return [`The match was aborted (${d.reason})`];
-    case "match_ended": return [`The match ended (${d.reason})`];
-    case "draft_step": return [`Your draft: ${String((d.action as Data).type)}`];
-    case "draft_undone": return ["Your draft: undo"];
-    case "draft_changed": return [`${who(d.seat)} is working on a turn`];
-    case "draft_published": return [`${who(d.seat)} finished the turn (${d.steps} steps)`];
+    case "seat_joined": return [d.bot
+      ? t("ev.seat_joined_bot", { name: d.name, n: d.seat + 1, level: word("bot.level", d.level ?? "default") })
+      : t("ev.seat_joined", { name: d.name, n: d.seat + 1 })];
+    case "match_started": return [t("ev.match_started")];
+    case "seat_resigned": return [t("ev.seat_resigned", { name: who(d.seat) })];
+    case "turn_timed_out": return [t("ev.timed_out", { name: who(d.seat), policy: word("ev.policy", d.policy) })];
+    case "seat_taken_over": return [t("ev.taken_over", { name: who(d.seat), reason: word("ev.takeover", d.reason) })];
+    case "seat_token_reissued": return [t("ev.reissued", { name: who(d.seat) })];
+    case "match_aborted": return [t("ev.aborted", { reason: word("ev.abort", d.reason) })];
+    case "match_ended": return [t("ev.match_ended", { reason: word("result.reason", d.reason) })];
+    case "draft_step": return [t("ev.draft_step", { action: word("action", (d.action as Data).type) })];
+    case "draft_undone": return [t("ev.draft_undone")];
+    case "draft_changed": return [t("ev.draft_changed", { name: who(d.seat) })];
+    case "draft_published": return [tn("ev.draft_published", d.steps, { name: who(d.seat) })];
     default: return [type];
   }
 }
 
-export function describe(game: string, event: Event, names: readonly string[]): Child[] {
-  const who = (seat: number) => names[seat] ?? `Seat ${seat}`;
+/** One event as a line of the history. */
+export function describe(ctx: MatchContext, event: Event): Child[] {
+  const game = ctx.state.summary?.game ?? ctx.view?.game ?? "";
+  const who = (seat: number) => seatName(ctx, seat);
   const data = event.data as Data;
-  const own = game === "mount_drago" ? mountDrago(event.type, data, who) : game === "yutaka" ? yutaka(event.type, data, who) : null;
-  return own ?? match(event.type, data, who);
+  const islands = ctx.view?.game === "yutaka" ? ctx.view.islands.map((i) => i.name) : [];
+  const own = game === "mount_drago" ? mountDrago(event.type, data, who) : game === "yutaka" ? yutaka(event.type, data, who, islands) : null;
+  return own ?? lifecycle(event.type, data, who);
+}
+
+/** The same line as plain text. */
+export function describeText(ctx: MatchContext, event: Event): string {
+  return h("span", {}, describe(ctx, event)).textContent ?? "";
 }
 
 export function eventLog(ctx: MatchContext): HTMLElement {
-  const game = ctx.state.summary?.game ?? ctx.view?.game ?? "";
   const events = [...ctx.state.events].reverse();
-  return h(
-    "section",
-    { class: "log-box", "aria-labelledby": "log-title" },
-    h("h2", { id: "log-title" }, "History"),
-    h("ol", { class: "log", reversed: true, tabindex: 0, "aria-label": "Events, newest first" },
-      events.map((event) => h("li", { "data-seq": event.seq, value: event.seq }, describe(game, event, ctx.names)))),
-  );
+  return h("section", { class: "log-box", "aria-labelledby": "log-title" },
+    h("h2", { id: "log-title" }, t("match.history")),
+    h("ol", { class: "log", reversed: true, tabindex: 0, "aria-label": t("match.history_list") },
+      events.map((event) => h("li", { "data-seq": event.seq, value: event.seq }, describe(ctx, event)))));
 }

@@ -3,10 +3,15 @@
  * this viewer may see it), then follows the match stream from the end of that history with the
  * SDK's `follow()` — so a reload or a dropped connection loses nothing and shows nothing twice —
  * and draws the board and the controls from the newest view on every commit. Actions go over HTTP
- * with `expected_seq`, so a click on a stale board is refused rather than applied elsewhere.
+ * with `expected_seq`, so a press on a stale board is refused rather than applied elsewhere.
+ *
+ * Between two boards shown (a commit live, a step of the replay) the board animates what changed
+ * (motion.ts); the board is rebuilt only when what it shows changes, so a redraw of the rest of
+ * the page (a message, the clock) never cuts a motion short. Others' moves are also announced to
+ * screen readers, in the history's words.
  */
 
-import { ApiError, StreamClosed, Unauthorized, type View } from "drago-client";
+import { ApiError, StreamClosed, Unauthorized, type Event, type View } from "drago-client";
 import { api, describeError, gameDetail } from "../api.js";
 import * as md from "../boards/mountdrago.js";
 import * as yu from "../boards/yutaka.js";
@@ -20,17 +25,27 @@ import { resignControl } from "../controls/resign.js";
 import { resultPanel } from "../controls/result.js";
 import { seatsPanel } from "../controls/seats.js";
 import { h, replaceChildren } from "../dom.js";
+import { lang, t } from "../i18n/index.js";
+import type { Page } from "../main.js";
 import { matchHref } from "../route.js";
 import { credentials, forgetSeat, heldSeats, saveInvite, saveSeat } from "../session.js";
-import type { Action, MatchContext, MatchState } from "./context.js";
-import { eventLog } from "./log.js";
+import { seatName, type Action, type MatchContext, type MatchState } from "./context.js";
+import { describeText, eventLog } from "./log.js";
+import { capture, highlight, type Places } from "./motion.js";
 
 const SUMMARY_EVENTS = new Set(["seat_joined", "match_started", "seat_resigned", "seat_taken_over", "match_ended", "match_aborted", "seat_token_reissued"]);
+const NARROW = window.matchMedia("(max-width: 640px)");
 
 function board(ctx: MatchContext, view: View): HTMLElement {
   if (view.game === "mount_drago") return md.mountDragoBoard(ctx, view);
   if (view.game === "yutaka") return yu.yutakaBoard(ctx, view);
-  return h("p", {}, `This page cannot draw the game ${(view as { game: string }).game}.`);
+  return h("p", {}, t("match.unknown_game", { game: (view as { game: string }).game }));
+}
+
+function animate(element: HTMLElement, ctx: MatchContext, before: View, view: View, places: Places): void {
+  if (before.game !== view.game) return;
+  if (view.game === "mount_drago") md.animateMountDrago(element, ctx, before as typeof view, view, places);
+  else if (view.game === "yutaka") yu.animateYutaka(element, ctx, before as typeof view, view, places);
 }
 
 function handled(game: string): ReadonlySet<string> {
@@ -61,7 +76,7 @@ function absorbLink(matchId: string, params: URLSearchParams): boolean {
   return false;
 }
 
-export function matchPage(root: HTMLElement, matchId: string, params: URLSearchParams): () => void {
+export function matchPage(root: HTMLElement, matchId: string, params: URLSearchParams): Page {
   if (absorbLink(matchId, params)) params = new URLSearchParams({ as: params.get("seat") ?? "" });
   const seat = chooseSeat(matchId, params);
   const stop = new AbortController();
@@ -69,13 +84,18 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     matchId, summary: null, detail: null, seat, token: seat === null ? null : (credentials(matchId).seats[String(seat)]?.token ?? null),
     live: null, events: [], replay: null, busy: false, message: null, connection: "connecting", ui: {},
   };
-  const live = h("p", { class: "message", role: "status", "aria-live": "polite" });
+  const status = h("p", { class: "message", role: "status" });
+  const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  // The board drawn last, what it was drawn from, and the view it showed (for the motion).
+  let drawn: { key: string; element: HTMLElement; view: View } | null = null;
+  let logged = 0; // the newest seq the history has shown
 
   const ctx: MatchContext = {
     state,
-    get view() { return state.replay ? state.replay.view : state.live; },
+    get view() { return state.replay ? (state.replay.view ?? drawn?.view ?? null) : state.live; },
     get playing() { return !state.replay && state.seat !== null && state.live?.status === "active"; },
-    get names() { return (state.summary?.seats ?? []).map((s) => s.name ?? `Seat ${s.seat}`); },
+    get names() { return (state.summary?.seats ?? []).map((s) => s.name ?? ""); },
+    get compact() { return NARROW.matches; },
     act: (action) => void act(action),
     update: () => render(),
     say(text, error = false) { state.message = { text, error }; render(); },
@@ -86,12 +106,22 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     if (view && (!state.live || view.seq >= state.live.seq)) state.live = view;
   }
 
+  /** Add events to the history, in order, each once (an action's reply and the stream both carry them). */
+  function addEvents(events: readonly Event[]): Event[] {
+    const last = state.events.at(-1)?.seq ?? 0;
+    const fresh = events.filter((e) => e.seq > last);
+    if (fresh.length && fresh[0]!.seq !== last + 1 && state.events.length) return []; // a gap: the stream fills it
+    state.events.push(...fresh);
+    return fresh;
+  }
+
   async function act(action: Action): Promise<void> {
     if (!state.live || !state.token || state.busy) return;
     state.busy = true;
     render();
     try {
       const reply = await api.submitAction(matchId, { action, expected_seq: state.live.seq }, { token: state.token });
+      addEvents(reply.events);
       setView(reply.view);
       state.message = null;
     } catch (error) {
@@ -102,39 +132,73 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     }
   }
 
+  /** The board for `view`, rebuilt only when something it shows changed; animated when its view did. */
+  function boardFor(view: View): { element: HTMLElement; before: View | null } {
+    const pick = state.ui.yutakaCard ?? null;
+    const key = JSON.stringify([view, state.busy, pick, ctx.names, lang(), ctx.compact, state.replay !== null, state.events.at(-1)?.seq ?? 0]);
+    if (drawn?.key === key) return { element: drawn.element, before: null };
+    const before = drawn && drawn.view.seq !== view.seq ? drawn.view : null;
+    drawn = { key, element: board(ctx, view), view };
+    return { element: drawn.element, before };
+  }
+
+  function headline(): string {
+    const live = state.live;
+    const statusText = live ? t(`match.status.${live.status}`) : t("match.loading");
+    const who = state.seat === null ? t("match.as_spectator") : t("match.as_seat", { name: seatName(ctx, state.seat), n: state.seat + 1 });
+    return [statusText, live ? t("match.commit_seq", { seq: live.seq }) : null, who, t(`match.connection.${state.connection}`)].filter(Boolean).join(" · ");
+  }
+
   function render(): void {
     if (stop.signal.aborted) return;
     const view = ctx.view;
     const summary = state.summary;
-    const title = summary ? (state.detail?.title ?? summary.game) : "Match";
-    const status = state.live ? `${state.live.status} · seq ${state.live.seq}` : "loading…";
-    const who = state.seat === null ? "watching as a spectator" : `playing seat ${state.seat} (${ctx.names[state.seat] ?? ""})`;
+    const title = summary ? (state.detail?.title ?? summary.game) : t("match.title");
+    const shown = view ? boardFor(view) : null;
+    const places: Places = shown?.before ? capture(root) : new Map();
     replaceChildren(
       root,
-      h("header", { class: "match-head" },
-        h("a", { href: "#/" }, "← Lobby"),
-        h("h1", {}, title, " ", h("small", {}, matchId.slice(0, 8))),
-        h("p", { "data-status": state.live?.status ?? "", "data-connection": state.connection }, `${status} · ${who} · ${state.connection}`)),
-      live,
+      h("main", { id: "main" },
+      h("div", { class: "match-head" },
+        h("h1", {}, title, " ", h("small", {}, t("match.id", { id: matchId.slice(0, 8) }))),
+        h("p", { "data-status": state.live?.status ?? "", "data-connection": state.connection }, headline())),
+      status,
+      announcer,
       h("div", { class: "match" },
-        h("main", { class: "main", "aria-label": "Board" },
-          state.replay ? h("p", { class: "replay-note" }, `Replay at seq ${state.replay.at}: the board as it was then.`) : null,
-          view ? board(ctx, view) : h("p", {}, state.replay ? "Loading that position…" : "Loading…"),
+        h("section", { class: "main", "aria-label": t("match.board") },
+          state.replay ? h("p", { class: "replay-note", "data-loading": state.replay.view ? null : "yes" },
+            t("match.replay_note", { seq: state.replay.at }), state.replay.view ? "" : ` ${t("match.replay_loading")}`) : null,
+          shown ? shown.element : h("p", {}, t("match.loading")),
           draft.draftControls(ctx),
           view ? otherActions(ctx, handled(view.game)) : null),
-        h("aside", { class: "side" },
+        h("aside", { class: "side", "aria-label": t("match.side") },
           resultPanel(ctx), clockPanel(ctx), resignControl(ctx), seatsPanel(ctx), hostPanel(ctx),
-          replayControl(ctx), fairnessPanel(ctx), eventLog(ctx))),
+          replayControl(ctx), fairnessPanel(ctx), eventLog(ctx)))),
     );
-    live.textContent = state.message?.text ?? (state.busy ? "Sending…" : "");
-    live.className = state.message?.error ? "message error" : "message";
+    status.textContent = state.message?.text ?? (state.busy ? t("match.sending") : "");
+    status.className = state.message?.error ? "message error" : "message";
+    if (shown?.before && view) animate(shown.element, ctx, shown.before, view, places);
+    const newest = state.events.at(-1)?.seq ?? 0;
+    if (logged && newest > logged) {
+      for (const line of root.querySelectorAll<HTMLElement>(".log li")) if (Number(line.dataset.seq) > logged) highlight(line);
+    }
+    logged = newest;
+  }
+
+  /** Tell screen readers what the others did (one's own moves are known). */
+  function announce(events: readonly Event[]): void {
+    const lines = events
+      .filter((e) => (e.data as { seat?: number }).seat !== state.seat || e.type === "match_ended")
+      .filter((e) => !e.type.startsWith("draft_") && e.type !== "cards_drawn" && e.type !== "card_drawn")
+      .map((e) => describeText(ctx, e));
+    if (lines.length) announcer.textContent = lines.join(". ");
   }
 
   async function history(): Promise<number> {
     let after = 0;
     for (;;) {
       const page = await api.listEvents(matchId, { after }, state.token ? { token: state.token } : {});
-      state.events.push(...page.events);
+      addEvents(page.events);
       after = page.events.at(-1)?.seq ?? after;
       if (page.events.length === 0 || after >= page.seq) return after;
     }
@@ -151,9 +215,10 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
         state.connection = "live";
         setView(frame.view);
       } else {
-        state.events.push(...frame.events);
+        const fresh = addEvents(frame.events);
         setView(frame.view);
         if (frame.events.some((e) => SUMMARY_EVENTS.has(e.type))) state.summary = await api.getMatch(matchId);
+        announce(fresh);
       }
       render();
     }
@@ -163,6 +228,8 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     render();
   }
 
+  const relayout = () => render();
+  NARROW.addEventListener("change", relayout);
   render();
   follow().catch((error: unknown) => {
     if (stop.signal.aborted) return;
@@ -170,11 +237,17 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     const refused = error instanceof Unauthorized || (error instanceof StreamClosed && error.code === 4401);
     if (refused && state.seat !== null) {
       forgetSeat(matchId, state.seat);
-      state.message = { text: `This browser's token for seat ${state.seat} no longer works (reissued by the host?); it was forgotten. Reload to watch.`, error: true };
+      state.message = { text: t("match.token_gone", { n: state.seat + 1 }), error: true };
     } else {
-      state.message = { text: error instanceof ApiError ? describeError(error) : `Connection lost: ${describeError(error)}. Reload to resume.`, error: true };
+      state.message = { text: error instanceof ApiError ? describeError(error) : t("match.connection_lost", { error: describeError(error) }), error: true };
     }
     render();
   });
-  return () => stop.abort();
+  return {
+    dispose() {
+      stop.abort();
+      NARROW.removeEventListener("change", relayout);
+    },
+    relabel: render,
+  };
 }

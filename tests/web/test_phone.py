@@ -1,0 +1,73 @@
+"""The page at phone width (390×844, a touch screen): the lobby and its create form with every
+option unfolded, and a match of each game, never scroll sideways; a match is created, joined and a
+move played by tapping — a Mount Drago card, a Yutakâ card then its island.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.clients.servers import ServerProcess
+from tests.web.pages import ENABLED, LEGAL_SELECTOR, no_horizontal_scroll, open_page, page_errors
+
+pytestmark = pytest.mark.slow
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+
+
+def shown(page: Page) -> int:
+    return int(page.get_attribute(".board", "data-seq") or 0)
+
+
+def create_and_join(page: Page, game: str) -> None:
+    page.wait_for_selector("form.create [id^=option-mount_drago-]", state="attached")
+    page.tap(f"label:has(#create-game-{game})")
+    page.wait_for_selector(f"[id^=option-{game}-]", state="attached")
+    page.tap("details.more summary")
+    assert no_horizontal_scroll(page), f"the {game} create form scrolls sideways"
+    page.select_option("#create-seat-1", "random")
+    page.tap("form.create button[type=submit]")
+    page.wait_for_url(re.compile(r"#/match/[0-9a-f]{32}"))
+    page.fill("#join-name-0", "Ada")
+    page.tap("#join-0")
+    page.wait_for_selector("[data-status=active]")
+
+
+@pytest.mark.parametrize("game", ["mount_drago", "yutaka"])
+def test_a_move_at_phone_width(browser: Browser, web_server: ServerProcess, game: str) -> None:
+    page = open_page(browser, web_server.url + "/", **PHONE)
+    page.wait_for_selector("form.create")
+    assert no_horizontal_scroll(page), "the lobby scrolls sideways"
+    create_and_join(page, game)
+    page.wait_for_selector(f"{LEGAL_SELECTOR}, [data-pick]{ENABLED}")
+    assert page.evaluate("() => document.querySelector('svg').getBoundingClientRect().width") <= 390
+    assert no_horizontal_scroll(page), f"the {game} match scrolls sideways"
+    before = shown(page)
+    if game == "yutaka":
+        while not page.locator(f"[data-pick]{ENABLED}").count():  # the opening reveals first
+            page.wait_for_selector(f"{LEGAL_SELECTOR}, [data-pick]{ENABLED}")
+            if page.locator(LEGAL_SELECTOR).count():
+                seq = shown(page)
+                page.locator(LEGAL_SELECTOR).first.tap()
+                page.wait_for_function(
+                    "seq => Number(document.querySelector('.board').dataset.seq) > seq", arg=seq
+                )
+        before = shown(page)
+        page.locator(f"[data-pick]{ENABLED}").first.tap()
+        page.locator("g.target").first.tap()
+    else:
+        page.locator(LEGAL_SELECTOR).first.tap()
+    page.wait_for_function("seq => Number(document.querySelector('.board').dataset.seq) > seq", arg=before)
+    assert no_horizontal_scroll(page), f"the {game} match scrolls sideways after a move"
+    if game == "mount_drago":
+        page.tap("details.dragons summary")  # the dragons' table, unfolded
+        assert no_horizontal_scroll(page)
+    assert page_errors(page) == []
