@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Locator, Page
 
 _ERRORS: WeakKeyDictionary[Page, list[str]] = WeakKeyDictionary()
 _REQUESTS: WeakKeyDictionary[Page, list[str]] = WeakKeyDictionary()
@@ -62,6 +62,8 @@ def open_page(browser: Browser, url: str, **context_options: Any) -> Page:
     page.set_default_timeout(GUARD_MS)
     errors, requests = _ERRORS.setdefault(page, []), _REQUESTS.setdefault(page, [])
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # the Content-Security-Policy's refusals (an inline style, a foreign request) are errors too
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     page.on("request", lambda request: requests.append(request.url))
     page.goto(url)
     return page
@@ -120,6 +122,30 @@ def click_legal(page: Page, index: int) -> None:
     page.locator(LEGAL_SELECTOR).nth(index).click()
 
 
+def press(target: Locator, tap: bool = False) -> None:
+    """Tap (a touch screen) or click."""
+    if tap:
+        target.tap()
+    else:
+        target.click()
+
+
+def pick_after_the_opening(page: Page, tap: bool = False) -> None:
+    """Yutakâ: reveal the first tile offered until a hand card can be picked, pick the first one;
+    its islands are then offered. By click, or by tap on a touch screen."""
+    pickable = page.locator(f"[data-pick]{ENABLED}")
+    while not pickable.count():
+        page.wait_for_selector(f"{LEGAL_SELECTOR}, [data-pick]{ENABLED}")
+        if page.locator(LEGAL_SELECTOR).count():
+            seq = shown_seq(page)
+            press(page.locator(LEGAL_SELECTOR).first, tap)
+            page.wait_for_function(
+                "seq => Number(document.querySelector('.board').dataset.seq) > seq", arg=seq
+            )
+    press(pickable.first, tap)
+    page.wait_for_selector("g.target")
+
+
 UNNAMED = """() => [...document.querySelectorAll(
     'button, a[href], input, select, textarea, summary, [tabindex]')]
   .filter((e) => {
@@ -151,7 +177,7 @@ def foreign_requests(page: Page, origin: str) -> list[str]:
 
 
 def page_errors(page: Page) -> list[str]:
-    """Uncaught exceptions in the page's scripts."""
+    """Uncaught exceptions in the page's scripts, and what its Content-Security-Policy refused."""
     return list(_ERRORS.get(page, []))
 
 

@@ -15,12 +15,12 @@ from playwright.sync_api import Browser, Page
 
 from tests.clients.servers import ServerProcess
 from tests.web.pages import (
-    ENABLED,
     LEGAL_SELECTOR,
     axe_violations,
     click_legal,
     new_match,
     open_page,
+    pick_after_the_opening,
     seat_url,
     unnamed_controls,
     wait_finished,
@@ -90,12 +90,7 @@ def test_a_yutaka_match(browser: Browser, web_server: ServerProcess, axe: Path) 
         page = open_page(browser, seat_url(web_server.url, http, match_id, 0, "Ada"), bypass_csp=True)
         page.wait_for_selector("g[data-legal]")  # the opening: a tile to reveal
         clean(page, axe, "Yutakâ, a tile to reveal")
-        while not page.locator(f"[data-pick]{ENABLED}").count():
-            page.wait_for_selector(f"{LEGAL_SELECTOR}, [data-pick]{ENABLED}")
-            if page.locator(LEGAL_SELECTOR).count():
-                click_legal(page, 0)
-        page.locator(f"[data-pick]{ENABLED}").first.click()
-        page.wait_for_selector("g.target")
+        pick_after_the_opening(page)
         clean(page, axe, "Yutakâ, a card picked")
         finished = new_match(http, "yutaka", bots=[0, 1])
         wait_finished(http, finished)

@@ -201,6 +201,36 @@ def test_a_custom_track_is_drawn_as_the_match_plays_it(browser: Browser, web_ser
     )
     start = watcher.get_attribute("svg.track [data-space='0']", "aria-label") or ""
     assert start.startswith("the start: 10 dragons: ")
-    dragon = watcher.get_attribute("svg.track [data-dragon='light_blue']", "aria-label")
-    assert dragon == "Light blue dragon, no rider, on the start"
-    assert watcher.text_content("svg.track [data-dragon='light_blue'] .letters") == "LB"
+    with httpx.Client(base_url=web_server.url) as http:
+        riders = http.get(f"/v1/matches/{match_id}/view").json()["riders"]
+    for dragon, name, letters in [
+        ("light_blue", "Light blue", "LB"),
+        ("black", "Black", "Bk"),
+        ("gray", "Gray", "Gy"),
+    ]:
+        label = watcher.get_attribute(f"svg.track [data-dragon='{dragon}']", "aria-label")
+        rider = f"ridden by Seat {riders.index(dragon) + 1}" if dragon in riders else "no rider"
+        assert label == f"{name} dragon, {rider}, on the start"
+        assert watcher.text_content(f"svg.track [data-dragon='{dragon}'] .letters") == letters
+
+
+def test_the_create_form_speaks_plainly(browser: Browser, web_server: ServerProcess) -> None:
+    """Every choice in words: no JSON, no `null`, no option's identifier, nothing to type but numbers."""
+    page = open_page(browser, web_server.url + "/")
+    page.wait_for_selector("form.create [id^=option-mount_drago-]", state="attached")
+    page.click("details.more summary")
+    for game in ("mount_drago", "yutaka"):
+        page.check(f"#create-game-{game}")
+        page.wait_for_selector(f"[id^=option-{game}-]", state="attached")
+        for clock in range(3):
+            page.select_option("#create-clock", index=clock)
+            form = page.inner_text("form.create") + "\n".join(
+                page.eval_on_selector_all(
+                    "form.create option", "options => options.map((o) => o.textContent)"
+                )
+            )
+            assert not re.search(r"\bnull\b|[{}\[\]`]|\w_\w", form), form
+        assert page.locator("form.create textarea").count() == 0
+        kinds = page.eval_on_selector_all("form.create input", "inputs => inputs.map((i) => i.type)")
+        assert set(kinds) <= {"radio", "checkbox", "number"}, kinds
+    assert page_errors(page) == []

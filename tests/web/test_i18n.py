@@ -19,13 +19,13 @@ from playwright.sync_api import Browser, Page
 
 from tests.clients.servers import ServerProcess
 from tests.web.pages import (
-    ENABLED,
     LEGAL_SELECTOR,
     click_legal,
     new_match,
     open_page,
     page_errors,
     page_text,
+    pick_after_the_opening,
     seat_url,
     wait_finished,
 )  # fmt: skip
@@ -136,12 +136,7 @@ def test_the_page_in_german_shows_no_english_string(browser: Browser, web_server
         page.goto(seat_url(web_server.url, http, yutaka, 0, "Ada"))
         page.wait_for_selector("g[data-legal]")
         collect(page, texts)  # opening reveals
-        while not page.locator(f"[data-pick]{ENABLED}").count():
-            page.wait_for_selector(f"{LEGAL_SELECTOR}, [data-pick]{ENABLED}")
-            if page.locator(LEGAL_SELECTOR).count():
-                click_legal(page, 0)
-        page.locator(f"[data-pick]{ENABLED}").first.click()
-        page.wait_for_selector("g.target")
+        pick_after_the_opening(page)
         collect(page, texts)
         for game in ("mount_drago", "yutaka"):
             finished = new_match(http, game, bots=[0, 1])

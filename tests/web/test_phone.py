@@ -11,7 +11,15 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.clients.servers import ServerProcess
-from tests.web.pages import ENABLED, LEGAL_SELECTOR, no_horizontal_scroll, open_page, page_errors
+from tests.web.pages import (
+    ENABLED,
+    LEGAL_SELECTOR,
+    no_horizontal_scroll,
+    open_page,
+    page_errors,
+    pick_after_the_opening,
+    shown_seq,
+)  # fmt: skip
 
 pytestmark = pytest.mark.slow
 
@@ -21,10 +29,6 @@ PHONE = {
     "has_touch": True,
     "device_scale_factor": 2,
 }
-
-
-def shown(page: Page) -> int:
-    return int(page.get_attribute(".board", "data-seq") or 0)
 
 
 def create_and_join(page: Page, game: str) -> None:
@@ -50,18 +54,10 @@ def test_a_move_at_phone_width(browser: Browser, web_server: ServerProcess, game
     page.wait_for_selector(f"{LEGAL_SELECTOR}, [data-pick]{ENABLED}")
     assert page.evaluate("() => document.querySelector('svg').getBoundingClientRect().width") <= 390
     assert no_horizontal_scroll(page), f"the {game} match scrolls sideways"
-    before = shown(page)
+    before = shown_seq(page)
     if game == "yutaka":
-        while not page.locator(f"[data-pick]{ENABLED}").count():  # the opening reveals first
-            page.wait_for_selector(f"{LEGAL_SELECTOR}, [data-pick]{ENABLED}")
-            if page.locator(LEGAL_SELECTOR).count():
-                seq = shown(page)
-                page.locator(LEGAL_SELECTOR).first.tap()
-                page.wait_for_function(
-                    "seq => Number(document.querySelector('.board').dataset.seq) > seq", arg=seq
-                )
-        before = shown(page)
-        page.locator(f"[data-pick]{ENABLED}").first.tap()
+        pick_after_the_opening(page, tap=True)  # the opening reveals first
+        before = shown_seq(page)
         page.locator("g.target").first.tap()
     else:
         page.locator(LEGAL_SELECTOR).first.tap()

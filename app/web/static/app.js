@@ -2247,6 +2247,21 @@ function highlight(element) {
 }
 
 // src/boards/pieces.ts
+function playerPanel(ctx, seat, viewer, turn, ...details) {
+  return h(
+    "li",
+    { class: `player${turn ? " on-turn" : ""}${viewer === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
+    h(
+      "span",
+      { class: "who" },
+      h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
+      h("strong", {}, seatName(ctx, seat)),
+      viewer === seat ? ` (${t("match.you")})` : "",
+      turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null
+    ),
+    details
+  );
+}
 var dragonName = (dragon) => t(`md.dragon.${dragon}`);
 var dragonShort = (dragon) => t(`md.short.${dragon}`);
 var mdCardText = (card) => t("md.card", { dragon: dragonName(card.dragon), value: card.value });
@@ -2548,17 +2563,11 @@ function players(ctx, view) {
       const pile = view.rider_piles[seat];
       const turn = view.status === "active" && view.current_player === seat;
       const dragon = view.riders[seat];
-      return h(
-        "li",
-        { class: `player${turn ? " on-turn" : ""}${view.seat === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
-        h(
-          "span",
-          { class: "who" },
-          h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
-          h("strong", {}, seatName(ctx, seat)),
-          view.seat === seat ? ` (${t("match.you")})` : "",
-          turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null
-        ),
+      return playerPanel(
+        ctx,
+        seat,
+        view.seat,
+        turn,
         h("span", { class: "score" }, txn("md.points", score, { n: h("span", { class: "score-value", "data-score": seat }, score) })),
         dragon ? h("span", { class: "rides" }, tx("md.rides", { dragon: [dragonIcon(dragon), h("span", {}, dragonName(dragon))] })) : null,
         h("span", { class: "pile" }, pile ? tx("md.pile", { card: mdCard(pile.top, "rider-top", { "data-seat": String(seat) }), n: pile.size }) : t("md.pile_none")),
@@ -2650,7 +2659,7 @@ function mountDragoBoard(ctx, view) {
       "figure",
       { class: "track-figure" },
       h("figcaption", { id: "track-caption" }, caption),
-      trackSvg({ spaces, layout, positions: view.positions, riders: riders(view), own: view.seat === null ? null : view.riders[view.seat] ?? null, names: ctx.names, caption }, "track-caption"),
+      trackSvg({ spaces, layout, positions: view.positions, riders: riders(view), own: view.seat === null ? null : view.riders[view.seat] ?? null, names: view.scores.map((_, seat) => seatName(ctx, seat)), caption }, "track-caption"),
       h(
         "p",
         { class: "legend", "aria-hidden": "true" },
@@ -2925,17 +2934,11 @@ function turnText2(ctx, view) {
 function seats(ctx, view) {
   return h("ol", { class: "players", "aria-label": t("yu.players") }, view.hand_sizes.map((size, seat) => {
     const turn = view.status === "active" && view.to_act.includes(seat);
-    return h(
-      "li",
-      { class: `player${turn ? " on-turn" : ""}${view.seat === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
-      h(
-        "span",
-        { class: "who" },
-        h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
-        h("strong", {}, seatName(ctx, seat)),
-        view.seat === seat ? ` (${t("match.you")})` : "",
-        turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null
-      ),
+    return playerPanel(
+      ctx,
+      seat,
+      view.seat,
+      turn,
       h("span", { "data-hand-size": seat }, tn("yu.hand_cards", size)),
       h("span", {}, tn("yu.deck_cards", view.deck_sizes[seat] ?? 0))
     );
@@ -3739,10 +3742,10 @@ function matchPage(root2, matchId, params) {
   function setView(view) {
     if (view && (!state.live || view.seq >= state.live.seq)) state.live = view;
   }
-  function addEvents(events) {
+  function addEvents(events, reply = false) {
     const last = state.events.at(-1)?.seq ?? 0;
     const fresh = events.filter((e) => e.seq > last);
-    if (fresh.length && fresh[0].seq !== last + 1 && state.events.length) return [];
+    if (reply && fresh[0] && fresh[0].seq !== last + 1) return [];
     state.events.push(...fresh);
     return fresh;
   }
@@ -3752,7 +3755,7 @@ function matchPage(root2, matchId, params) {
     render();
     try {
       const reply = await api.submitAction(matchId, { action, expected_seq: state.live.seq }, { token: state.token });
-      addEvents(reply.events);
+      addEvents(reply.events, true);
       setView(reply.view);
       state.message = null;
     } catch (error2) {

@@ -13,7 +13,7 @@ import { button, h, type Child } from "../dom.js";
 import { t, tn, tx, txn } from "../i18n/index.js";
 import { actionAttrs, findLegal, seatName, type MatchContext } from "../match/context.js";
 import { flyFrom, floatText, pulse, type Places } from "../match/motion.js";
-import { dragonIcon, dragonName, mdCard, mdCardText } from "./pieces.js";
+import { dragonIcon, dragonName, mdCard, mdCardText, playerPanel } from "./pieces.js";
 import { animateTrack, layoutTrack, trackSvg, type TrackLayout } from "./track.js";
 
 type Card = MountDrago.Card;
@@ -82,11 +82,7 @@ function players(ctx: MatchContext, view: View): HTMLElement {
       const pile = view.rider_piles[seat];
       const turn = view.status === "active" && view.current_player === seat;
       const dragon = view.riders[seat];
-      return h("li", { class: `player${turn ? " on-turn" : ""}${view.seat === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
-        h("span", { class: "who" },
-          h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
-          h("strong", {}, seatName(ctx, seat)), view.seat === seat ? ` (${t("match.you")})` : "",
-          turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null),
+      return playerPanel(ctx, seat, view.seat, turn,
         h("span", { class: "score" }, txn("md.points", score, { n: h("span", { class: "score-value", "data-score": seat }, score) })),
         dragon ? h("span", { class: "rides" }, tx("md.rides", { dragon: [dragonIcon(dragon), h("span", {}, dragonName(dragon))] })) : null,
         h("span", { class: "pile" }, pile
@@ -170,7 +166,7 @@ export function mountDragoBoard(ctx: MatchContext, view: View): HTMLElement {
     h("p", { class: "turn-banner", "data-mine": ctx.playing && view.to_act.includes(view.seat ?? -1) ? "yes" : "no" }, turnText(ctx, view)),
     h("figure", { class: "track-figure" },
       h("figcaption", { id: "track-caption" }, caption),
-      trackSvg({ spaces, layout, positions: view.positions, riders: riders(view), own: view.seat === null ? null : (view.riders[view.seat] ?? null), names: ctx.names, caption }, "track-caption"),
+      trackSvg({ spaces, layout, positions: view.positions, riders: riders(view), own: view.seat === null ? null : (view.riders[view.seat] ?? null), names: view.scores.map((_, seat) => seatName(ctx, seat)), caption }, "track-caption"),
       h("p", { class: "legend", "aria-hidden": "true" },
         h("span", { class: "key kind-blue" }, t("md.legend.blue")), h("span", { class: "key kind-green" }, t("md.legend.green")),
         h("span", { class: "key kind-summit" }, t("md.legend.summit")))),

@@ -8,6 +8,18 @@
 import type { MountDrago, Yutaka } from "drago-client";
 import { h, s, type Child } from "../dom.js";
 import { t, type Key } from "../i18n/index.js";
+import { seatName, type MatchContext } from "../match/context.js";
+
+/** A player's panel: seat number, name, whether it is the viewer and on turn, then the game's own
+ * details (`data-fly`: where a card that player plays comes from). */
+export function playerPanel(ctx: MatchContext, seat: number, viewer: number | null, turn: boolean, ...details: Child[]): HTMLLIElement {
+  return h("li", { class: `player${turn ? " on-turn" : ""}${viewer === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
+    h("span", { class: "who" },
+      h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
+      h("strong", {}, seatName(ctx, seat)), viewer === seat ? ` (${t("match.you")})` : "",
+      turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null),
+    details);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Mount Drago

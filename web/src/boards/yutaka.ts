@@ -12,7 +12,7 @@ import { t, tn } from "../i18n/index.js";
 import { actionAttrs, findLegal, legal, seatName, type MatchContext } from "../match/context.js";
 import { flip, flyFrom, type Places } from "../match/motion.js";
 import { layoutIslands, tableSvg, type IslandLayout } from "./islands.js";
-import { kindName, tileText, yuCard, yuCardText } from "./pieces.js";
+import { kindName, playerPanel, tileText, yuCard, yuCardText } from "./pieces.js";
 
 type Card = Yutaka.Card;
 type View = Yutaka.View;
@@ -65,11 +65,7 @@ function turnText(ctx: MatchContext, view: View): string {
 function seats(ctx: MatchContext, view: View): HTMLElement {
   return h("ol", { class: "players", "aria-label": t("yu.players") }, view.hand_sizes.map((size, seat) => {
     const turn = view.status === "active" && view.to_act.includes(seat);
-    return h("li", { class: `player${turn ? " on-turn" : ""}${view.seat === seat ? " you" : ""}`, "data-seat-row": seat, "data-fly": `seat:${seat}` },
-      h("span", { class: "who" },
-        h("span", { class: "seat-badge", "aria-hidden": "true" }, seat + 1),
-        h("strong", {}, seatName(ctx, seat)), view.seat === seat ? ` (${t("match.you")})` : "",
-        turn ? h("span", { class: "turn-flag" }, t("match.on_turn")) : null),
+    return playerPanel(ctx, seat, view.seat, turn,
       h("span", { "data-hand-size": seat }, tn("yu.hand_cards", size)),
       h("span", {}, tn("yu.deck_cards", view.deck_sizes[seat] ?? 0)));
   }));

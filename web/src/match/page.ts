@@ -106,11 +106,13 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     if (view && (!state.live || view.seq >= state.live.seq)) state.live = view;
   }
 
-  /** Add events to the history, in order, each once (an action's reply and the stream both carry them). */
-  function addEvents(events: readonly Event[]): Event[] {
+  /** Add events to the history, in order, each once: an action's reply and the stream both carry
+   * them. A reply's events are taken only when they follow the history directly (else the stream,
+   * which may still bring an earlier commit, adds them in order). */
+  function addEvents(events: readonly Event[], reply = false): Event[] {
     const last = state.events.at(-1)?.seq ?? 0;
     const fresh = events.filter((e) => e.seq > last);
-    if (fresh.length && fresh[0]!.seq !== last + 1 && state.events.length) return []; // a gap: the stream fills it
+    if (reply && fresh[0] && fresh[0].seq !== last + 1) return [];
     state.events.push(...fresh);
     return fresh;
   }
@@ -121,7 +123,7 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     render();
     try {
       const reply = await api.submitAction(matchId, { action, expected_seq: state.live.seq }, { token: state.token });
-      addEvents(reply.events);
+      addEvents(reply.events, true);
       setView(reply.view);
       state.message = null;
     } catch (error) {
