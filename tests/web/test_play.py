@@ -177,6 +177,8 @@ def play(
     truth = Truth(reveal)
     for shot in shots:
         check_spectator(truth, shot)
+    announced = watcher.text_content("[aria-live=polite].visually-hidden") or ""
+    assert "Game over" in announced, f"the end was not announced to screen readers: {announced!r}"
     for page in (ada, bo, watcher):
         page.wait_for_selector("[data-fair=yes]")
         assert page.locator(".result .winners").count() == 1

@@ -9,8 +9,7 @@ import { api, describeError } from "./api.js";
 import { createForm } from "./create.js";
 import { button, field, h, replaceChildren } from "./dom.js";
 import { dateTime, has, t, tn, type Key } from "./i18n/index.js";
-import type { Page } from "./main.js";
-import { matchHref, parseRoute } from "./route.js";
+import { matchHref, parseRoute, type Page } from "./route.js";
 
 const PAGE = 20;
 const STATUSES = ["waiting", "active", "finished", "aborted"] as const;

@@ -12,14 +12,8 @@ import { h, replaceChildren } from "./dom.js";
 import { lang, LANGS, setLang, t, type Key, type Lang } from "./i18n/index.js";
 import { lobbyPage } from "./lobby.js";
 import { matchPage } from "./match/page.js";
-import { parseRoute, type Route } from "./route.js";
+import { parseRoute, type Page, type Route } from "./route.js";
 
-/** A page draws itself into `root`; what it returns stops it (streams, timers) when another opens. */
-export interface Page {
-  dispose?(): void;
-  /** Redraw in the language just chosen, keeping the page's state (else the page is opened anew). */
-  relabel?(): void;
-}
 type Open = (root: HTMLElement, route: Route) => Page;
 
 function notFound(root: HTMLElement): Page {

@@ -15,6 +15,13 @@ export interface Route {
   params: URLSearchParams;
 }
 
+/** A page draws itself into `root`; what it returns stops it (streams, timers) when another opens. */
+export interface Page {
+  dispose?(): void;
+  /** Redraw in the language just chosen, keeping the page's state (else the page is opened anew). */
+  relabel?(): void;
+}
+
 export function parseRoute(hash: string = location.hash): Route {
   const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
   const [page = "", ...args] = path.split("/").filter(Boolean).map(decodeURIComponent);
