@@ -474,7 +474,7 @@ var de_default = {
   "yu.face_down_left_one": "noch {n} Plättchen verdeckt",
   "yu.face_down_left_other": "noch {n} Plättchen verdeckt",
   "yu.side_label": "Karten von {name}",
-  "yu.rows": "Obere Reihen: Karten von {upper} · untere Reihen: von {lower}",
+  "yu.rows": "Oben: Karten von {upper} · unten: von {lower}",
   "yu.column": "Karten von {name} auf {island}: {cards} (Summe {sum})",
   "yu.column_empty": "{name} hat keine Karten auf {island}",
   "yu.tiles_of": "Plättchen auf {island}",
@@ -901,7 +901,7 @@ var en_default = {
   "yu.face_down_left_one": "{n} tile still face down",
   "yu.face_down_left_other": "{n} tiles still face down",
   "yu.side_label": "{name}'s cards",
-  "yu.rows": "Upper rows: {upper}'s cards · lower rows: {lower}'s",
+  "yu.rows": "Above: {upper}'s cards · below: {lower}'s",
   "yu.column": "{name}'s cards on {island}: {cards} (sum {sum})",
   "yu.column_empty": "{name} has no cards on {island}",
   "yu.tiles_of": "Tiles of {island}",
@@ -2602,6 +2602,7 @@ function hand(ctx, view) {
       const action = play2 ?? discard;
       const text = mdCardText(c);
       const face = mdCard(c, "hand", { "data-index": String(index) });
+      face.querySelector(".name")?.after(h("span", { class: "short", "aria-hidden": "true" }, dragonShort(c.dragon)));
       const common = { class: "card-button", "data-key": `hand:${index}`, "data-group": "hand", "data-fly": `hand:${c.dragon}-${c.value}` };
       if (!action) return button(face, () => void 0, { ...common, "aria-label": text, "aria-disabled": "true" });
       const label = play2 ? t("md.play_card", { card: text }) : t("md.discard_card", { card: text });

@@ -13,7 +13,7 @@ import { button, h, type Child } from "../dom.js";
 import { t, tn, tx, txn } from "../i18n/index.js";
 import { actionAttrs, findLegal, seatName, type MatchContext } from "../match/context.js";
 import { flyFrom, floatText, pulse, type Places } from "../match/motion.js";
-import { dragonIcon, dragonName, mdCard, mdCardText, playerPanel } from "./pieces.js";
+import { dragonIcon, dragonName, dragonShort, mdCard, mdCardText, playerPanel } from "./pieces.js";
 import { animateTrack, layoutTrack, trackSvg, type TrackLayout } from "./track.js";
 
 type Card = MountDrago.Card;
@@ -118,6 +118,7 @@ function hand(ctx: MatchContext, view: View): Child {
       const action = play ?? discard;
       const text = mdCardText(c);
       const face = mdCard(c, "hand", { "data-index": String(index) });
+      face.querySelector(".name")?.after(h("span", { class: "short", "aria-hidden": "true" }, dragonShort(c.dragon)));
       const common = { class: "card-button", "data-key": `hand:${index}`, "data-group": "hand", "data-fly": `hand:${c.dragon}-${c.value}` };
       if (!action) return button(face, () => undefined, { ...common, "aria-label": text, "aria-disabled": "true" });
       const label = play ? t("md.play_card", { card: text }) : t("md.discard_card", { card: text });
