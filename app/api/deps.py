@@ -9,16 +9,24 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Path, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import Depends, Header, Path, Request
+from fastapi.security import HTTPBearer
 
+from app.api.credentials import required_bearer
 from app.api.schemas import ASCII_DIGITS
 from app.service.auth import Caller, identify
 from app.service.context import Context
-from app.service.errors import Unauthorized
 from app.settings import Settings
 
-_bearer = HTTPBearer(
+
+class _Bearer(HTTPBearer):
+    """FastAPI's bearer scheme for OpenAPI, parsed by the one parser (`app.api.credentials`)."""
+
+    async def __call__(self, request: Request) -> str | None:  # type: ignore[override]
+        return required_bearer(request.scope)
+
+
+BEARER = _Bearer(
     auto_error=False,
     scheme_name="Bearer",
     description="A seat token (from `joinSeat`), a player key (`pk_…`, from `createPlayer`) or, for the "
@@ -26,18 +34,18 @@ _bearer = HTTPBearer(
 )
 
 
-async def _context(request: Request) -> Context:
+async def context_of(request: Request) -> Context:
     ctx: Context = request.app.state.ctx
     return ctx
 
 
-async def _settings(request: Request) -> Settings:
+async def settings_of(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-Ctx = Annotated[Context, Depends(_context)]
-AppSettings = Annotated[Settings, Depends(_settings)]
+Ctx = Annotated[Context, Depends(context_of)]
+AppSettings = Annotated[Settings, Depends(settings_of)]
 MatchId = Annotated[
     str,
     Path(
@@ -47,42 +55,31 @@ MatchId = Annotated[
         description="The match id from `createMatch`.",
     ),
 ]
-MAX_SEAT_NO = 63  # the highest seat number a URL may name (`app.api.hot` takes the same bound)
+MAX_SEAT_NO = 63  # the highest seat number a URL may name
 SeatNo = Annotated[int, Path(ge=0, le=MAX_SEAT_NO, description="A seat, from 0."), ASCII_DIGITS]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(min_length=1, max_length=200, pattern=r"^[\x21-\x7e]+$", description="Makes retries safe."),
+]
 
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-
-
-def _token(request: Request, credentials: HTTPAuthorizationCredentials | None) -> str | None:
-    if credentials is None:
-        if request.headers.get("authorization"):
-            raise Unauthorized("the Authorization header must be 'Bearer <token>'")
-        return None
-    return credentials.credentials
+BearerToken = Annotated[str | None, Depends(BEARER)]
+"""The raw bearer secret (for the host's routes: compared with the match's host token hash)."""
 
 
-async def _bearer_token(request: Request, credentials: Credentials) -> str | None:
-    return _token(request, credentials)
-
-
-# `_caller` and `_maybe_caller` reach the context through the request rather than through `Ctx`:
+# `caller_of` and `maybe_caller_of` reach the context through the request rather than through `Ctx`:
 # every dependency FastAPI resolves costs tens of microseconds on each request.
-async def _caller(request: Request, credentials: Credentials) -> Caller:
-    return await identify(request.app.state.ctx, _token(request, credentials))
+async def caller_of(request: Request, token: BearerToken) -> Caller:
+    return await identify(request.app.state.ctx, token)
 
 
-async def _maybe_caller(request: Request, credentials: Credentials) -> Caller | None:
-    token = _token(request, credentials)
+async def maybe_caller_of(request: Request, token: BearerToken) -> Caller | None:
     return None if token is None else await identify(request.app.state.ctx, token)
 
 
-BearerToken = Annotated[str | None, Depends(_bearer_token)]
-"""The raw bearer secret (for the host's routes: compared with the match's host token hash)."""
-
-CallerDep = Annotated[Caller, Depends(_caller)]
+CallerDep = Annotated[Caller, Depends(caller_of)]
 """A seat token or a player key: 401 without a valid one."""
 
-MaybeCaller = Annotated[Caller | None, Depends(_maybe_caller)]
+MaybeCaller = Annotated[Caller | None, Depends(maybe_caller_of)]
 """The caller, or `None` (a spectator) when no credential is sent."""
 
 CREDENTIAL_OPTIONAL: dict[str, object] = {"security": [{}]}

@@ -20,74 +20,146 @@ guard, rate limits, the body limit, contained 500s) applies to both paths alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from fastapi import FastAPI
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.deps import MAX_SEAT_NO
+from app.api.credentials import Malformed, bearer_of
+from app.api.deps import (
+    BEARER,
+    CallerDep,
+    Ctx,
+    IdempotencyKey,
+    MatchId,
+    MaybeCaller,
+    SeatNo,
+    caller_of,
+    context_of,
+    maybe_caller_of,
+)
 from app.api.errors import render
 from app.api.middleware import replay_body
 from app.api.render import JSON_TYPE, action_body, send_json
-from app.api.routes.matches import create_request, created_out
+from app.api.routes import matches, play, seats
+from app.api.routes.matches import CreateBody, create_request, created_out
 from app.api.schemas import CreateMatch, JoinSeat, SeatToken, SubmitAction
 from app.service import acting, creating, reading, seating
 from app.service.auth import Caller, identify
 from app.service.context import Context
 from app.service.errors import ServiceError
 
-_MATCH = r"/v1/matches/([A-Za-z0-9_-]{1,64})"
-_ACTIONS: Final = re.compile(_MATCH + "/actions")
-_VIEW: Final = re.compile(_MATCH + "/view")
-_SEAT: Final = re.compile(_MATCH + "/seats/(0|[1-9][0-9]?)")  # plain numbers only; the bound below
+_SEGMENT = "([^/]+)"  # a path parameter; its constraints are the FastAPI route's annotated type's
+_ACTIONS: Final = re.compile(f"/v1/matches/{_SEGMENT}/actions")
+_VIEW: Final = re.compile(f"/v1/matches/{_SEGMENT}/view")
+_SEAT: Final = re.compile(f"/v1/matches/{_SEGMENT}/seats/{_SEGMENT}")
 _MATCHES: Final = "/v1/matches"
-_KEY: Final = re.compile(r"[\x21-\x7e]{1,200}")
 
-
-@dataclass(frozen=True, slots=True)
-class _Route:
-    path: str  # what `app.api.middleware` labels logs and metrics with
-
-
-_ROUTES: Final = {
-    "submitAction": _Route("/v1/matches/{match_id}/actions"),
-    "getView": _Route("/v1/matches/{match_id}/view"),
-    "createMatch": _Route("/v1/matches"),
-    "joinSeat": _Route("/v1/matches/{match_id}/seats/{seat}"),
-}
-
+_T = TypeVar("_T")
 _M = TypeVar("_M", bound=BaseModel)
 
 
+@dataclass(frozen=True, slots=True)
+class Twin:
+    """What a hot route reproduces of the FastAPI route it shortcuts.
+
+    `params` are the endpoint's parameters with the annotated types the hot route takes them as
+    (the same objects); `calls` are the dependencies it reproduces (the caller's identification,
+    the context); `forwarded` are parameters whose presence hands the request to FastAPI (a query
+    string). `tests/api/test_hot_routes.py` derives all three from the FastAPI route and fails when
+    they differ, so a dependency or parameter added there cannot be skipped here silently.
+    """
+
+    path: str  # the route template: what `app.api.middleware` labels logs and metrics with
+    endpoint: Callable[..., Awaitable[object]]
+    params: Mapping[str, object]
+    calls: frozenset[Callable[..., object]]
+    forwarded: frozenset[str] = frozenset()
+
+
+_SEAT_CALLS: Final[frozenset[Callable[..., object]]] = frozenset({caller_of, BEARER, context_of})
+_MAYBE_CALLS: Final[frozenset[Callable[..., object]]] = frozenset({maybe_caller_of, BEARER, context_of})
+TWINS: Final = {
+    "submitAction": Twin(
+        "/v1/matches/{match_id}/actions",
+        play.submit_action,
+        {
+            "match_id": MatchId,
+            "caller": CallerDep,
+            "body": SubmitAction,
+            "ctx": Ctx,
+            "idempotency_key": IdempotencyKey,
+        },
+        _SEAT_CALLS,
+    ),
+    "getView": Twin(
+        "/v1/matches/{match_id}/view",
+        play.get_view,
+        {"match_id": MatchId, "caller": MaybeCaller, "ctx": Ctx},
+        _MAYBE_CALLS,
+        frozenset({"at"}),
+    ),
+    "createMatch": Twin(
+        "/v1/matches",
+        matches.create_match,
+        {"body": CreateBody, "caller": MaybeCaller, "ctx": Ctx, "response": Response},
+        _MAYBE_CALLS,
+    ),
+    "joinSeat": Twin(
+        "/v1/matches/{match_id}/seats/{seat}",
+        seats.join_seat,
+        {"match_id": MatchId, "seat": SeatNo, "body": JoinSeat, "caller": MaybeCaller, "ctx": Ctx},
+        _MAYBE_CALLS,
+    ),
+}
+
+_MATCH_ID: Final = TypeAdapter[str](MatchId)
+_SEAT_NO: Final = TypeAdapter[int](SeatNo)
+_KEY: Final = TypeAdapter[str | None](IdempotencyKey)
+
+
+def _valid(adapter: TypeAdapter[_T], value: object) -> _T | None:
+    """`value` as the route's annotated type takes it, or None where FastAPI would refuse it."""
+    try:
+        return adapter.validate_python(value)
+    except ValidationError:
+        return None
+
+
 class HotRoutes:
-    def __init__(self, app: ASGIApp, fastapi: Any) -> None:
+    def __init__(self, app: ASGIApp, fastapi: FastAPI) -> None:
         self.app = app
         self.fastapi = fastapi  # for its state: the context
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not scope.get("query_string"):
             method, path = scope["method"], scope["path"]
-            if method == "POST" and (m := _ACTIONS.fullmatch(path)):
-                await self._act(m.group(1), scope, receive, send)
+            if method == "POST" and (m := _ACTIONS.fullmatch(path)) and (match_id := _valid(_MATCH_ID, m[1])):
+                await self._act(match_id, scope, receive, send)
                 return
-            if method == "GET" and (m := _VIEW.fullmatch(path)):
-                await self._view(m.group(1), scope, receive, send)
+            if method == "GET" and (m := _VIEW.fullmatch(path)) and (match_id := _valid(_MATCH_ID, m[1])):
+                await self._view(match_id, scope, receive, send)
                 return
             if method == "POST" and path == _MATCHES:
                 await self._create(scope, receive, send)
                 return
-            if method == "POST" and (m := _SEAT.fullmatch(path)) and int(m.group(2)) <= MAX_SEAT_NO:
-                await self._join(m.group(1), int(m.group(2)), scope, receive, send)
+            if (
+                method == "POST"
+                and (m := _SEAT.fullmatch(path))
+                and (match_id := _valid(_MATCH_ID, m[1]))
+                and (seat := _valid(_SEAT_NO, m[2])) is not None
+            ):
+                await self._join(match_id, seat, scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
     async def _view(self, match_id: str, scope: Scope, receive: Receive, send: Send) -> None:
-        headers = _headers(scope)
-        token = _bearer(headers.get(b"authorization"))
-        if token == _MALFORMED:
+        token = bearer_of(scope)
+        if isinstance(token, Malformed):
             await self.app(scope, receive, send)
             return
         ctx = self.fastapi.state.ctx
@@ -102,11 +174,12 @@ class HotRoutes:
 
     async def _act(self, match_id: str, scope: Scope, receive: Receive, send: Send) -> None:
         headers = _headers(scope)
-        token = _bearer(headers.get(b"authorization"))
-        key = headers.get(b"idempotency-key")
-        well_formed = bool(token) and (key is None or _KEY.fullmatch(key.decode("latin-1")) is not None)
+        token = bearer_of(scope)
+        raw_key = headers.get(b"idempotency-key")
+        key = None if raw_key is None else _valid(_KEY, raw_key.decode("latin-1"))
+        well_formed = isinstance(token, str) and (raw_key is None or key is not None)
         request, messages = await _json_body(headers, receive, SubmitAction, well_formed)
-        if request is None or not token:
+        if request is None or not isinstance(token, str):
             await self.app(scope, replay_body(messages, receive), send)  # FastAPI answers, refusals included
             return
         ctx = self.fastapi.state.ctx
@@ -119,7 +192,7 @@ class HotRoutes:
                 caller,
                 request.action,
                 request.expected_seq,
-                None if key is None else key.decode(),
+                key,
             )
         except ServiceError as e:
             await render(e)(scope, receive, send)
@@ -154,10 +227,11 @@ class HotRoutes:
     ) -> None:
         """A POST whose credential is optional (a player key, else nobody): its body validated as
         `model`, the caller identified, then `use` answers (a service error: its envelope)."""
-        headers = _headers(scope)
-        token = _bearer(headers.get(b"authorization"))
-        request, messages = await _json_body(headers, receive, model, token != _MALFORMED)
-        if request is None:
+        token = bearer_of(scope)
+        request, messages = await _json_body(
+            _headers(scope), receive, model, not isinstance(token, Malformed)
+        )
+        if request is None or isinstance(token, Malformed):
             await self.app(scope, replay_body(messages, receive), send)  # FastAPI answers
             return
         ctx = self.fastapi.state.ctx
@@ -171,24 +245,11 @@ class HotRoutes:
 
     def _label(self, scope: Scope, operation: str) -> None:
         """Metrics and logs label a request by its route template, as for FastAPI's routes."""
-        scope["route"] = _ROUTES[operation]
+        scope["route"] = TWINS[operation]
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
     return dict(scope.get("headers", ()))
-
-
-_MALFORMED: Final = ""
-
-
-def _bearer(value: bytes | None) -> str | None:
-    """The bearer credential; None without the header; "" for a malformed one (FastAPI answers)."""
-    if value is None:
-        return None
-    scheme, _, token = value.decode("latin-1").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip() or token != token.strip():
-        return _MALFORMED
-    return token
 
 
 def _created(body: str, headers: dict[str, str] | None = None) -> Response:

@@ -35,6 +35,7 @@ from limits.strategies import SlidingWindowCounterRateLimiter as Sliding
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from app.api.credentials import Malformed, bearer_of
 from app.api.errors import render
 from app.api.frames import close_code, error_frame
 from app.service.errors import RateLimited
@@ -179,14 +180,11 @@ def client_ip(scope: Scope) -> str:
 
 
 def credential_of(scope: Scope) -> str | None:
-    """The bearer credential of a request: the Authorization header, or for a stream the `token`
-    or `key` query parameter (browsers cannot set headers)."""
-    for name, value in scope.get("headers", ()):
-        if name == b"authorization":
-            scheme, _, credential = bytes(value).decode("latin-1").partition(" ")
-            if scheme.lower() != "bearer" or not credential.strip():
-                return None
-            return credential.strip()
+    """The bearer credential of a request: the Authorization header (a malformed one counts as none),
+    or for a stream the `token` or `key` query parameter (browsers cannot set headers)."""
+    token = bearer_of(scope)
+    if token is not None:
+        return None if isinstance(token, Malformed) else token
     if scope["type"] == "websocket":
         query = scope.get("query_string", b"").decode("latin-1")
         for name, value in parse_qsl(query):

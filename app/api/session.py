@@ -21,6 +21,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected, WebSocketState
 
 from app.api.asgi import SERVER_SEND
+from app.api.credentials import required_bearer
 from app.api.frames import (
     PING,
     AuthFrame,
@@ -188,7 +189,7 @@ class Session:
     async def credential(self, *, spectators: bool) -> str | None:
         """The bearer credential: `?token=`, an Authorization header, or an `auth` first frame
         (`None`: a spectator, where `spectators` may watch)."""
-        header = _bearer(self.ws.headers.get("authorization"))
+        header = required_bearer(self.ws.scope)
         tokens = [t for t in (header, self.ws.query_params.get("token")) if t is not None]
         spectate = spectators and self.flag("spectate")
         if len(tokens) + spectate > 1:
@@ -243,15 +244,6 @@ class Session:
         while True:
             await asyncio.sleep(self.edge.heartbeat)
             await self.send(PING)
-
-
-def _bearer(header: str | None) -> str | None:
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise svc.Unauthorized("the Authorization header must be 'Bearer <token>'")
-    return token.strip()
 
 
 def _reason(text: str) -> str:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, TypeVar
 
 from app.games.codec import JSON, DecodeError, decode_tagged, json_schema
+from app.games.codes import ErrorCode
 
 Seat = int
 
@@ -40,25 +41,20 @@ S = TypeVar("S")
 A = TypeVar("A")
 E = TypeVar("E")
 
-# Machine codes of `IllegalAction`; the HTTP edge maps each to a status.
-NOT_YOUR_TURN = "not_your_turn"
-GAME_OVER = "match_over"
-ILLEGAL = "illegal_action"
-
 
 class IllegalAction(Exception):
     """An action the rules refuse.
 
-    `code` is one of `NOT_YOUR_TURN`, `GAME_OVER`, `ILLEGAL`; `reason` is a finer machine code
+    `code` is `ErrorCode.NOT_YOUR_TURN`, `MATCH_OVER` or `ILLEGAL_ACTION`; `reason` is a finer machine code
     (e.g. `card_not_in_hand`) and `message` explains it in words a player understands. Messages
     go to the acting seat only and must never name anything that seat may not see.
     """
 
-    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.reason = reason or code
+        self.reason = reason or str(code)
 
 
 class InvalidOptions(ValueError):
@@ -218,11 +214,9 @@ def replay(game: Game[S, Any, E], events: Iterable[E]) -> S:
 
 __all__ = [
     "ENVELOPE",
-    "GAME_OVER",
-    "ILLEGAL",
-    "NOT_YOUR_TURN",
     "SCHEMA_KINDS",
     "DecodeError",
+    "ErrorCode",
     "Game",
     "GameInfo",
     "IllegalAction",

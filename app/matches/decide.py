@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from app.games.codec import DecodeError, to_json
-from app.games.core import IllegalAction, Seat, decode_action
+from app.games.codec import DecodeError, JSONValue, to_json
+from app.games.core import ErrorCode, IllegalAction, Seat, decode_action
 from app.matches.events import (
     DraftPublished,
     DraftStep,
@@ -43,9 +43,9 @@ DRAFT_ACTIONS: Final = frozenset((UNDO, FINISH_TURN))
 
 
 class Refused(Exception):
-    """A request the match refuses; `code` is one of the service's error codes."""
+    """A request the match refuses, with the code the service maps onto its error tree."""
 
-    def __init__(self, code: str, message: str, details: Any = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, details: JSONValue = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -65,12 +65,12 @@ def seat_bots(m: Match, bots: Mapping[Seat, str]) -> list[Any]:
 
 def join(m: Match, seat: Seat, name: str, player_id: str | None = None) -> list[Any]:
     if m.end is not None:
-        raise Refused("match_over", "this match is over")
+        raise Refused(ErrorCode.MATCH_OVER, "this match is over")
     if m.seats[seat].taken or m.started:
-        raise Refused("seat_taken", "this seat is already taken", {"seat": seat})
+        raise Refused(ErrorCode.SEAT_TAKEN, "this seat is already taken", {"seat": seat})
     if player_id is not None and any(s.player_id == player_id for s in m.seats):
         held = next(i for i, s in enumerate(m.seats) if s.player_id == player_id)
-        raise Refused("already_seated", "you already hold a seat in this match", {"seat": held})
+        raise Refused(ErrorCode.ALREADY_SEATED, "you already hold a seat in this match", {"seat": held})
     events: list[Any] = [SeatJoined(seat, name, False, None, player_id)]
     if all(s.taken for i, s in enumerate(m.seats) if i != seat):
         events.append(MatchStarted())
@@ -86,7 +86,7 @@ def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool
     Server bots act with `drafting=False`: their actions are public at once."""
     _require_running(m)
     if seat not in m.to_act:
-        raise Refused("not_your_turn", "it is not your turn", {"to_act": list(m.to_act)})
+        raise Refused(ErrorCode.NOT_YOUR_TURN, "it is not your turn", {"to_act": list(m.to_act)})
     kind = action.get("type") if isinstance(action, Mapping) else None
     if not isinstance(kind, str):
         kind = None  # not an action at all: the codec below says why (`{"type": {…}}` is unhashable)
@@ -94,11 +94,13 @@ def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool
     drafts = m.settings.drafts and drafting
     if drafts and kind in DRAFT_ACTIONS:
         if set(action) != {"type"}:
-            raise Refused("validation_error", f"{kind} has no members besides type", {"field": "action"})
+            raise Refused(
+                ErrorCode.VALIDATION_ERROR, f"{kind} has no members besides type", {"field": "action"}
+            )
         if draft is None:
             what = "undo" if kind == UNDO else "finish"
             raise Refused(
-                "illegal_action",
+                ErrorCode.ILLEGAL_ACTION,
                 f"Your turn draft is empty: there is nothing to {what}.",
                 _why("draft_empty"),
             )
@@ -107,7 +109,7 @@ def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool
         decoded = m.game.finish_action(draft.state, seat)
         if decoded is None:
             raise Refused(
-                "illegal_action",
+                ErrorCode.ILLEGAL_ACTION,
                 "Your turn cannot end yet: finish its decisions first.",
                 _why("cannot_finish"),
             )
@@ -115,7 +117,7 @@ def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool
         try:
             decoded = decode_action(m.game, action)
         except DecodeError as e:
-            raise Refused("validation_error", str(e), {"field": "action"}) from None
+            raise Refused(ErrorCode.VALIDATION_ERROR, str(e), {"field": "action"}) from None
     base = m.state_for(seat)
     try:
         events = list(m.game.decide(base, seat, decoded, rng))
@@ -177,11 +179,11 @@ def ranked_winners(m: Match, winners: tuple[Seat, ...], scores: tuple[int, ...])
 def resign(m: Match, seat: Seat, level: str) -> list[Any]:
     """Two players: the other wins. More: a bot of `level` plays on and the seat ranks last."""
     if not m.started:
-        raise Refused("match_not_started", "the match has not started; the host can abort it")
+        raise Refused(ErrorCode.MATCH_NOT_STARTED, "the match has not started; the host can abort it")
     if m.end is not None:
-        raise Refused("match_over", "the match is over")
+        raise Refused(ErrorCode.MATCH_OVER, "the match is over")
     if m.seats[seat].resigned:
-        raise Refused("already_resigned", "you have resigned already", {"seat": seat})
+        raise Refused(ErrorCode.ALREADY_RESIGNED, "you have resigned already", {"seat": seat})
     if m.players == 2:
         return [SeatResigned(seat), MatchEnded("resigned", (1 - seat,), None)]
     return [SeatResigned(seat), SeatTakenOver(seat, "resigned", level)]
@@ -216,9 +218,9 @@ def expire(m: Match) -> list[Any]:
 
 def abort(m: Match) -> list[Any]:
     if m.end is not None:
-        raise Refused("match_over", "the match is over")
+        raise Refused(ErrorCode.MATCH_OVER, "the match is over")
     if m.started:
-        raise Refused("match_started", "the match has started: it can no longer be aborted")
+        raise Refused(ErrorCode.MATCH_STARTED, "the match has started: it can no longer be aborted")
     return [MatchAborted("host"), MatchEnded("aborted", (), None)]
 
 
@@ -229,24 +231,24 @@ def reissue(m: Match, seat: Seat) -> list[Any]:
 
 def hand_to_bot(m: Match, seat: Seat, level: str) -> list[Any]:
     if not m.started:
-        raise Refused("match_not_started", "the match has not started")
+        raise Refused(ErrorCode.MATCH_NOT_STARTED, "the match has not started")
     _require_person(m, seat)
     return [SeatTakenOver(seat, "host", level)]
 
 
 def _require_person(m: Match, seat: Seat) -> None:
     if m.end is not None:
-        raise Refused("match_over", "the match is over")
+        raise Refused(ErrorCode.MATCH_OVER, "the match is over")
     s = m.seats[seat]
     if not s.taken or s.bot:
-        raise Refused("seat_not_held", "no person holds this seat", {"seat": seat})
+        raise Refused(ErrorCode.SEAT_NOT_HELD, "no person holds this seat", {"seat": seat})
 
 
 def _require_running(m: Match) -> None:
     if m.end is not None:
-        raise Refused("match_over", "the match is over")
+        raise Refused(ErrorCode.MATCH_OVER, "the match is over")
     if not m.started:
-        raise Refused("match_not_started", "the match has not started: not every seat is filled yet")
+        raise Refused(ErrorCode.MATCH_NOT_STARTED, "the match has not started: not every seat is filled yet")
 
 
 def _why(reason: str) -> dict[str, str]:

@@ -30,57 +30,58 @@ show to the caller (it never names anything the caller may not see) and JSON `de
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN
+from app.games.codec import JSONObject, JSONValue
+from app.games.codes import ErrorCode
 
 
 class ServiceError(Exception):
-    code: ClassVar[str] = "error"
+    code: ClassVar[ErrorCode]
     http_status: ClassVar[int] = 400
     default_message: ClassVar[str] = "the request failed"
 
-    def __init__(self, message: str | None = None, details: Any = None) -> None:
+    def __init__(self, message: str | None = None, details: JSONValue = None) -> None:
         self.message = message or self.default_message
         self.details = details
         super().__init__(self.message)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message, "details": self.details}}
+    def to_json(self) -> dict[str, JSONObject]:
+        return {"error": {"code": str(self.code), "message": self.message, "details": self.details}}
 
 
 class ValidationFailed(ServiceError):
-    code = "validation_error"
+    code = ErrorCode.VALIDATION_ERROR
     http_status = 422
     default_message = "the request is not valid"
 
 
 class IdempotencyKeyReused(ServiceError):
-    code = "idempotency_key_reused"
+    code = ErrorCode.IDEMPOTENCY_KEY_REUSED
     http_status = 422
     default_message = "this Idempotency-Key was already used with a different request body"
 
 
 class Unauthorized(ServiceError):
-    code = "unauthorized"
+    code = ErrorCode.UNAUTHORIZED
     http_status = 401
     default_message = "a valid seat token is required (Authorization: Bearer <token>)"
 
 
 class Forbidden(ServiceError):
-    code = "forbidden"
+    code = ErrorCode.FORBIDDEN
     http_status = 403
     default_message = "this is not allowed"
 
 
 class NotFound(ServiceError):
-    code = "not_found"
+    code = ErrorCode.NOT_FOUND
     http_status = 404
     default_message = "not found"
 
 
 class MethodNotAllowed(ServiceError):
-    code = "method_not_allowed"
+    code = ErrorCode.METHOD_NOT_ALLOWED
     http_status = 405
     default_message = "method not allowed"
 
@@ -90,80 +91,80 @@ class Conflict(ServiceError):
 
 
 class IllegalActionError(Conflict):
-    code = ILLEGAL
+    code = ErrorCode.ILLEGAL_ACTION
     default_message = "this action is not allowed now"
 
 
 class NotYourTurn(Conflict):
-    code = NOT_YOUR_TURN
+    code = ErrorCode.NOT_YOUR_TURN
     default_message = "it is not your turn"
 
 
 class MatchOver(Conflict):
-    code = GAME_OVER
+    code = ErrorCode.MATCH_OVER
     default_message = "the match is over"
 
 
 class StaleVersion(Conflict):
-    code = "version_conflict"
+    code = ErrorCode.VERSION_CONFLICT
     default_message = "the match has moved on since expected_seq; reload the view and decide again"
 
 
 class SeatTaken(Conflict):
-    code = "seat_taken"
+    code = ErrorCode.SEAT_TAKEN
     default_message = "this seat is already taken"
 
 
 class SeatNotHeld(Conflict):
-    code = "seat_not_held"
+    code = ErrorCode.SEAT_NOT_HELD
     default_message = "no person holds this seat"
 
 
 class AlreadySeated(Conflict):
-    code = "already_seated"
+    code = ErrorCode.ALREADY_SEATED
     default_message = "you already hold a seat in this match"
 
 
 class AlreadyResigned(Conflict):
-    code = "already_resigned"
+    code = ErrorCode.ALREADY_RESIGNED
     default_message = "this seat has resigned already"
 
 
 class MatchNotStarted(Conflict):
-    code = "match_not_started"
+    code = ErrorCode.MATCH_NOT_STARTED
     default_message = "the match has not started: not every seat is filled yet"
 
 
 class MatchStarted(Conflict):
-    code = "match_started"
+    code = ErrorCode.MATCH_STARTED
     default_message = "the match has started"
 
 
 class MatchNotFinished(Conflict):
-    code = "match_not_finished"
+    code = ErrorCode.MATCH_NOT_FINISHED
     default_message = "the match is still running; its secret and full log are revealed after the end"
 
 
 class PayloadTooLarge(ServiceError):
-    code = "payload_too_large"
+    code = ErrorCode.PAYLOAD_TOO_LARGE
     http_status = 413
     default_message = "the request body is too large"
 
 
 class RateLimited(ServiceError):
-    code = "rate_limited"
+    code = ErrorCode.RATE_LIMITED
     http_status = 429
     default_message = "too many requests; slow down"
 
 
 class InternalError(ServiceError):
-    code = "internal_error"
+    code = ErrorCode.INTERNAL_ERROR
     http_status = 500
     default_message = "internal server error"
 
 
 class Unavailable(ServiceError):
-    code = "unavailable"
+    code = ErrorCode.UNAVAILABLE
     http_status = 503
     default_message = "the service is not ready"
 
@@ -178,9 +179,10 @@ def _leaves(cls: type[ServiceError]) -> list[type[ServiceError]]:
 ALL_ERRORS: tuple[type[ServiceError], ...] = tuple(_leaves(ServiceError))
 """Every concrete error class, derived from the tree (never restated by hand)."""
 
-BY_CODE: dict[str, type[ServiceError]] = {cls.code: cls for cls in ALL_ERRORS}
+BY_CODE: dict[ErrorCode, type[ServiceError]] = {cls.code: cls for cls in ALL_ERRORS}
+"""One class per `ErrorCode` (a test checks that the tree and the enumeration match exactly)."""
 
 
-def from_code(code: str, message: str, details: Any = None) -> ServiceError:
+def from_code(code: ErrorCode, message: str, details: JSONValue = None) -> ServiceError:
     """The error for a machine code raised by a lower layer (a rules refusal, a match refusal)."""
-    return BY_CODE.get(code, IllegalActionError)(message, details)
+    return BY_CODE[code](message, details)

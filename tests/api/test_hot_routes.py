@@ -8,15 +8,20 @@ the match ids are set aside. Malformed requests fall through to FastAPI in the f
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
 import pytest
+from fastapi import Depends
+from fastapi.dependencies.utils import get_parameterless_sub_dependant
+from fastapi.routing import APIRoute
 
 from app.api import hot as hot_module
 from app.api.hot import HotRoutes
+from app.api.routes import ROUTERS
 from app.main import create_app
 from app.settings import Settings
 
@@ -262,3 +267,54 @@ async def test_hot_and_fastapi_set_up_matches_alike(monkeypatch: pytest.MonkeyPa
     assert len(served) == 5  # three matches created, two seats joined: all by the hot routes
     for hot_reply, fastapi_reply in zip(answers[0], answers[1], strict=True):
         assert hot_reply == fastapi_reply
+
+
+def _routes(operation: str) -> list[APIRoute]:
+    """The FastAPI routes of an operation id, as `app.main` includes them (without extra dependencies)."""
+    return [
+        r
+        for router in ROUTERS
+        for r in router.routes
+        if isinstance(r, APIRoute) and r.operation_id == operation
+    ]
+
+
+def _calls(dependant: Any) -> set[Any]:
+    """Every dependency FastAPI resolves for a route, however deep."""
+    out: set[Any] = set()
+    for sub in dependant.dependencies:
+        out |= {sub.call} | _calls(sub)
+    return out
+
+
+@pytest.mark.parametrize("operation", sorted(hot_module.TWINS))
+def test_each_hot_route_takes_what_its_fastapi_route_declares(operation: str) -> None:
+    """Derived from the FastAPI route (its endpoint's annotated parameters and its whole dependency
+    tree), never listed by hand: a parameter or dependency added there fails here until the hot
+    twin in `app.api.hot.TWINS` (and the code that serves it) takes it too."""
+    twin = hot_module.TWINS[operation]
+    [route] = _routes(operation)
+    assert route.path == twin.path and route.endpoint is twin.endpoint
+    hints = typing.get_type_hints(route.endpoint, include_extras=True)
+    hints.pop("return", None)
+    queries = {p.name for p in route.dependant.query_params}
+    assert queries == twin.forwarded, f"{operation}: the hot route must hand these queries to FastAPI"
+    assert {k: v for k, v in hints.items() if k not in queries} == dict(twin.params), (
+        f"{operation}'s parameters changed: update its twin in app/api/hot.py (and what it does)"
+    )
+    assert _calls(route.dependant) == set(twin.calls), (
+        f"{operation}'s dependencies changed: the hot route must reproduce each one (app/api/hot.py)"
+    )
+
+
+def test_the_derivation_sees_a_dependency_added_to_a_route() -> None:
+    """Control: the comparison above fails for a route that gained a dependency."""
+
+    async def extra() -> None:
+        return None
+
+    [route] = _routes("submitAction")
+    route.dependant.dependencies.append(
+        get_parameterless_sub_dependant(depends=Depends(extra), path=route.path)
+    )
+    assert _calls(route.dependant) != set(hot_module.TWINS["submitAction"].calls)

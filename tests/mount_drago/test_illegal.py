@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from app.games.codec import to_json
-from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN, DecodeError, IllegalAction, decode_action
+from app.games.core import DecodeError, ErrorCode, IllegalAction, decode_action
 from app.games.mount_drago import GAME
 from app.games.mount_drago.actions import Action, ChooseRider, Discard, EndTurn, Play
 from app.games.mount_drago.state import CHOOSE_RIDER, DISCARD, OVER, PLAY, State
@@ -42,13 +42,13 @@ def _refused(state: State, seat: int, action: Action) -> IllegalAction:
 
 def test_card_not_in_hand() -> None:
     e = _refused(_in(PLAY), 0, Play(card("orange", 5)))
-    assert (e.code, e.reason) == (ILLEGAL, "card_not_in_hand") and "orange 5" in e.message
+    assert (e.code, e.reason) == (ErrorCode.ILLEGAL_ACTION, "card_not_in_hand") and "orange 5" in e.message
 
 
 def test_wrong_seat() -> None:
     for phase in (PLAY, CHOOSE_RIDER, DISCARD):
         e = _refused(_in(phase), 1, Play(card("green", 1)))
-        assert e.code == NOT_YOUR_TURN
+        assert e.code == ErrorCode.NOT_YOUR_TURN
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_wrong_seat() -> None:
 )
 def test_wrong_phase(phase: str, action: Action) -> None:
     e = _refused(_in(phase), 0, action)
-    assert (e.code, e.reason) == (ILLEGAL, "wrong_phase")
+    assert (e.code, e.reason) == (ErrorCode.ILLEGAL_ACTION, "wrong_phase")
 
 
 def test_after_the_game_is_over() -> None:
@@ -74,8 +74,8 @@ def test_after_the_game_is_over() -> None:
     assert over.phase == OVER
     for seat in (0, 1):
         e = _refused(over, seat, Play(card("yellow", 2)))
-        assert e.code == GAME_OVER == "match_over"
-    assert _refused(over, 0, EndTurn()).code == GAME_OVER
+        assert e.code == ErrorCode.MATCH_OVER == ErrorCode("match_over")
+    assert _refused(over, 0, EndTurn()).code == ErrorCode.MATCH_OVER
 
 
 def test_actions_decode_from_json() -> None:

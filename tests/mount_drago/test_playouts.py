@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from app.games.codec import to_json
-from app.games.core import ENVELOPE, NOT_YOUR_TURN, IllegalAction, decode_action, decode_event, replay
+from app.games.core import ENVELOPE, ErrorCode, IllegalAction, decode_action, decode_event, replay
 from app.games.mount_drago import GAME
 from app.games.mount_drago.actions import EndTurn, Play
 from app.games.mount_drago.cards import CARDS, DECK, DECK_COUNTS, Card, cards
@@ -110,7 +110,7 @@ def _play(players: int, seed: int, options: dict[str, Any]) -> Counter[str]:
                 assert GAME.legal_actions(state, other) == ()
                 with pytest.raises(IllegalAction) as e:
                     GAME.decide(state, other, legal[0], rng)
-                assert e.value.code == NOT_YOUR_TURN
+                assert e.value.code == ErrorCode.NOT_YOUR_TURN
         missing = next((c for c in range(50) if c not in state.hands[seat]), None)
         if state.phase == "play" and missing is not None:
             with pytest.raises(IllegalAction):

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from app.games.core import ILLEGAL, IllegalAction
+from app.games.core import ErrorCode, IllegalAction
 from app.games.mount_drago import GAME, rules
 from app.games.mount_drago.actions import Discard, EndTurn, Play
 from app.games.mount_drago.cards import Card, code_of
@@ -76,7 +76,7 @@ def test_illegal_discards(cards: tuple[Card, ...], reason: str) -> None:
     _, state = act(_summit_hand(), 0, Play(card("red", 1)))
     with pytest.raises(IllegalAction) as e:
         GAME.decide(state, 0, Discard(cards), random.Random(0))
-    assert (e.value.code, e.value.reason) == (ILLEGAL, reason)
+    assert (e.value.code, e.value.reason) == (ErrorCode.ILLEGAL_ACTION, reason)
 
 
 def test_no_discardable_card_ends_the_turn_by_itself() -> None:

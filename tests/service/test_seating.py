@@ -152,7 +152,8 @@ async def test_creation_refusals_change_nothing(ctx: Context, store: MemoryEvent
     for kwargs, field in cases:
         with pytest.raises(errors.ValidationFailed) as info:
             await create(ctx, **kwargs)
-        assert info.value.details["field"] == field, kwargs
+        details = info.value.details
+        assert isinstance(details, dict) and details["field"] == field, kwargs
     assert (await store.list_matches(MatchFilter(include_unlisted=True)))[1] == 0
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from app.games.codec import JSON
-from app.games.core import ILLEGAL, NOT_YOUR_TURN, GameInfo, IllegalAction, InvalidOptions, Outcome, Seat
+from app.games.core import ErrorCode, GameInfo, IllegalAction, InvalidOptions, Outcome, Seat
 
 DECK = tuple(range(1, 13))
 HAND = 3
@@ -165,18 +165,18 @@ class ToyGame:
 
     def decide(self, state: State, seat: Seat, action: Any, rng: random.Random) -> tuple[Event, ...]:
         if self.outcome(state) is not None:
-            raise IllegalAction("match_over", "the game is over")
+            raise IllegalAction(ErrorCode.MATCH_OVER, "the game is over")
         if seat != state.turn:
-            raise IllegalAction(NOT_YOUR_TURN, "it is not your turn")
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
         if isinstance(action, EndTurn):
             if not state.pending:
-                raise IllegalAction(ILLEGAL, "play a card first", "wrong_phase")
+                raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "play a card first", "wrong_phase")
             drew = (Drew(seat, rng.choice(sorted(state.deck))),) if state.deck else ()
             return (*drew, Passed(seat))
         if state.pending:
-            raise IllegalAction(ILLEGAL, "you have played this turn: end it", "wrong_phase")
+            raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "you have played this turn: end it", "wrong_phase")
         if action.card not in state.hands[seat]:
-            raise IllegalAction(ILLEGAL, "you do not hold that card", "card_not_in_hand")
+            raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "you do not hold that card", "card_not_in_hand")
         events: list[Event] = [Played(seat, action.card)]
         if state.deck and not state.explicit:
             events.append(Drew(seat, rng.choice(sorted(state.deck))))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN, DecodeError, decode_action
+from app.games.core import DecodeError, ErrorCode, decode_action
 from app.games.yutaka import GAME
 from app.games.yutaka.actions import Play, Reveal
 from app.games.yutaka.state import revealable
@@ -14,28 +14,28 @@ from tests.yutaka.rig import DYN, Match, c, deck, rush, setup_json
 
 def test_the_wrong_seat_is_told_it_is_not_its_turn_in_every_phase() -> None:
     match = Match(setup_json([deck(DYN), deck()]))
-    assert match.refused(1, Reveal(0, 0)).code == NOT_YOUR_TURN  # opening: seat 0 first
+    assert match.refused(1, Reveal(0, 0)).code == ErrorCode.NOT_YOUR_TURN  # opening: seat 0 first
     match.opening()
     refused = match.refused(1, Play(c("idol", 1), 0))
-    assert refused.code == NOT_YOUR_TURN and refused.reason == "not_your_turn"
+    assert refused.code == ErrorCode.NOT_YOUR_TURN and refused.reason == "not_your_turn"
     match.play(0, DYN, 0)
     refused = match.refused(0, Reveal(0, 3))  # after dynamite the opponent reveals
-    assert refused.code == NOT_YOUR_TURN
+    assert refused.code == ErrorCode.NOT_YOUR_TURN
     assert "seat 1" in refused.message
-    assert match.refused(7, Reveal(0, 3)).code == NOT_YOUR_TURN
+    assert match.refused(7, Reveal(0, 3)).code == ErrorCode.NOT_YOUR_TURN
 
 
 def test_revealing_a_face_up_tile_is_refused() -> None:
     match = Match(setup_json())
     match.reveal(0, 1, 1)
     refused = match.refused(1, Reveal(1, 1))
-    assert (refused.code, refused.reason) == (ILLEGAL, "tile_already_revealed")
+    assert (refused.code, refused.reason) == (ErrorCode.ILLEGAL_ACTION, "tile_already_revealed")
 
 
 @pytest.mark.parametrize(("island", "slot"), [(5, 0), (0, 4), (-1, 0), (0, -1)])
 def test_revealing_outside_the_islands_is_refused(island: int, slot: int) -> None:
     refused = Match(setup_json()).refused(0, Reveal(island, slot))
-    assert (refused.code, refused.reason) == (ILLEGAL, "no_such_tile")
+    assert (refused.code, refused.reason) == (ErrorCode.ILLEGAL_ACTION, "no_such_tile")
 
 
 def test_a_card_not_in_hand_is_refused() -> None:
@@ -43,7 +43,7 @@ def test_a_card_not_in_hand_is_refused() -> None:
     match.opening()
     assert c("crystal", 4) not in match.state.hands[0]
     refused = match.refused(0, Play(c("crystal", 4), 0))
-    assert (refused.code, refused.reason) == (ILLEGAL, "card_not_in_hand")
+    assert (refused.code, refused.reason) == (ErrorCode.ILLEGAL_ACTION, "card_not_in_hand")
     assert "crystal 4" in refused.message
 
 
@@ -75,8 +75,8 @@ def test_nothing_is_accepted_after_the_end() -> None:
     match = rush()
     for seat in (0, 1):
         refused = match.refused(seat, Play(match.state.hands[0][0], 0))
-        assert refused.code == GAME_OVER == "match_over"
-        assert match.refused(seat, Reveal(0, 0)).code == GAME_OVER
+        assert refused.code == ErrorCode.MATCH_OVER == ErrorCode("match_over")
+        assert match.refused(seat, Reveal(0, 0)).code == ErrorCode.MATCH_OVER
 
 
 def test_every_refusal_leaves_the_match_unchanged_and_every_legal_action_is_accepted() -> None:
@@ -93,7 +93,7 @@ def test_stacked_archipelagos_reveal_only_the_uppermost_face_down_tile_of_each_i
     match = Match(setup_json(), stacked=True)
     assert GAME.legal_actions(match.state, 0) == tuple(Reveal(i, 0) for i in range(5))
     refused = match.refused(0, Reveal(2, 1))
-    assert (refused.code, refused.reason) == (ILLEGAL, "tile_covered")
+    assert (refused.code, refused.reason) == (ErrorCode.ILLEGAL_ACTION, "tile_covered")
     match.reveal(0, 2, 0)
     assert Reveal(2, 1) in GAME.legal_actions(match.state, 1)
     assert Reveal(2, 2) not in GAME.legal_actions(match.state, 1)

@@ -54,6 +54,9 @@ def _examples() -> dict[str, Any]:
     return examples
 
 
+CreateBody = Annotated[CreateMatch, Body(openapi_examples=_examples())]
+
+
 def create_request(body: CreateMatch) -> CreateRequest:
     """The use case's request from the validated body (also `app.api.hot`'s)."""
     bots: dict[int, str | None] = {}
@@ -86,7 +89,7 @@ def create_request(body: CreateMatch) -> CreateRequest:
     openapi_extra=CREDENTIAL_OPTIONAL,  # a player key only where the server requires one
 )
 async def create_match(
-    body: Annotated[CreateMatch, Body(openapi_examples=_examples())],
+    body: CreateBody,
     caller: MaybeCaller,
     ctx: Ctx,
     response: Response,

@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Query
 from starlette.responses import Response
 
-from app.api.deps import CREDENTIAL_OPTIONAL, AppSettings, CallerDep, Ctx, MatchId, MaybeCaller
+from app.api.deps import (
+    CREDENTIAL_OPTIONAL,
+    AppSettings,
+    CallerDep,
+    Ctx,
+    IdempotencyKey,
+    MatchId,
+    MaybeCaller,
+)
 from app.api.errors import error_responses
 from app.api.render import action_response, view_response
 from app.api.schemas import (
@@ -25,11 +33,6 @@ from app.service import acting, reading, sampling
 from app.service.ports import MAX_SEQ
 
 router = APIRouter(prefix="/v1/matches", tags=["play"])
-
-IdempotencyKey = Annotated[
-    str | None,
-    Header(min_length=1, max_length=200, pattern=r"^[\x21-\x7e]+$", description="Makes retries safe."),
-]
 
 
 @router.get(

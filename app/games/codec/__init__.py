@@ -9,7 +9,7 @@ it. Fields are documented and bounded with `Annotated[X, Doc(...)]` (`doc`).
 """
 
 from app.games.codec.decode import DecodeError, decode_tagged, from_json
-from app.games.codec.doc import JSON, ONCE, Doc
+from app.games.codec.doc import JSON, ONCE, Doc, JSONObject, JSONValue
 from app.games.codec.encode import encode_once, to_json
 from app.games.codec.schema import DRAFT, json_schema
 
@@ -19,6 +19,8 @@ __all__ = [
     "ONCE",
     "DecodeError",
     "Doc",
+    "JSONObject",
+    "JSONValue",
     "decode_tagged",
     "encode_once",
     "from_json",

@@ -1,4 +1,4 @@
-"""`Doc`, the annotation that documents a field of a wire dataclass, and the `JSON` alias.
+"""`Doc`, the annotation that documents a field of a wire dataclass, and the JSON aliases.
 
 A field written `value: Annotated[int, Doc("Printed value.", minimum=1, maximum=5)]` gets that
 description in its JSON Schema, and the decoder enforces the bounds it names (`BOUNDS`): one
@@ -10,10 +10,13 @@ annotated again at a field with its own text; the innermost keywords are overrid
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-JSON = Any  # a value made of dict, list, str, int, float, bool and None
+JSON = Any  # a value made of dict, list, str, int, float, bool and None, read without checks
+JSONValue = None | bool | int | float | str | Sequence["JSONValue"] | Mapping[str, "JSONValue"]
+"""A JSON value, exactly typed (read-only containers, so `dict[str, int]` is one too)."""
+JSONObject = Mapping[str, JSONValue]
 
 # The keywords the decoder enforces; any other keyword only goes into the schema.
 BOUNDS: Final = ("minimum", "maximum", "minItems", "maxItems")

@@ -15,7 +15,7 @@ import random
 from typing import Final, Literal
 
 from app.games.codec import encode_once
-from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN, IllegalAction, Outcome
+from app.games.core import ErrorCode, IllegalAction, Outcome
 from app.games.mount_drago.actions import Action, ChooseRider, Discard, EndTurn, Play
 from app.games.mount_drago.cards import CARDS, DRAGONS, HAND_SIZE, MAX_VALUE, VALUE_OF, cards, code_of
 from app.games.mount_drago.events import (
@@ -122,9 +122,9 @@ def advance(
 
 def _act(d: Draft, seat: int, action: Action, rng: random.Random, log: list[Event] | None) -> None:
     if d.phase == OVER:
-        raise IllegalAction(GAME_OVER, "The game is over.", "game_over")
+        raise IllegalAction(ErrorCode.MATCH_OVER, "The game is over.", "game_over")
     if seat != d.current:
-        raise IllegalAction(NOT_YOUR_TURN, f"It is seat {d.current}'s turn, not yours.")
+        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"It is seat {d.current}'s turn, not yours.")
     if isinstance(action, Play):
         _expect(d, PLAY, action)
         _play(d, seat, code_of(action.card), rng, log)
@@ -140,7 +140,7 @@ def _act(d: Draft, seat: int, action: Action, rng: random.Random, log: list[Even
         _expect(d, DISCARD, action)
         _end_turn(d, seat, rng, log)
     else:
-        raise IllegalAction(ILLEGAL, f"Unknown action {action!r}.", "unknown_action")
+        raise IllegalAction(ErrorCode.ILLEGAL_ACTION, f"Unknown action {action!r}.", "unknown_action")
 
 
 _WAITING_FOR: Final = {
@@ -152,12 +152,16 @@ _WAITING_FOR: Final = {
 
 def _expect(d: Draft, phase: str, action: Action) -> None:
     if d.phase != phase:
-        raise IllegalAction(ILLEGAL, f"You cannot {action.TYPE} now. {_WAITING_FOR[d.phase]}", "wrong_phase")
+        raise IllegalAction(
+            ErrorCode.ILLEGAL_ACTION, f"You cannot {action.TYPE} now. {_WAITING_FOR[d.phase]}", "wrong_phase"
+        )
 
 
 def _play(d: Draft, seat: int, code: int, rng: random.Random, log: list[Event] | None) -> None:
     if code not in d.hands[seat]:
-        raise IllegalAction(ILLEGAL, f"You do not hold the card {CARDS[code]}.", "card_not_in_hand")
+        raise IllegalAction(
+            ErrorCode.ILLEGAL_ACTION, f"You do not hold the card {CARDS[code]}.", "card_not_in_hand"
+        )
     dragon = code // MAX_VALUE
     positions = d.positions
     frm = positions[dragon]
@@ -236,19 +240,21 @@ def _end_game(d: Draft, reason: EndReason, log: list[Event] | None) -> None:
 
 def _discard(d: Draft, seat: int, action: Discard, log: list[Event] | None) -> None:
     if not action.cards:
-        raise IllegalAction(ILLEGAL, "Name at least one card to discard.", "empty_discard")
+        raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "Name at least one card to discard.", "empty_discard")
     cs = tuple(sorted(code_of(c) for c in action.cards))
     for c in cs:
         if d.positions[c // MAX_VALUE] < d.track.summit_start:
             raise IllegalAction(
-                ILLEGAL,
+                ErrorCode.ILLEGAL_ACTION,
                 f"You can only discard cards of dragons on the summit; the {DRAGONS[c // MAX_VALUE]} dragon "
                 "is not there.",
                 "dragon_not_on_summit",
             )
     hand = without(d.hands[seat], cs)
     if hand is None:
-        raise IllegalAction(ILLEGAL, "You do not hold all of these cards.", "card_not_in_hand")
+        raise IllegalAction(
+            ErrorCode.ILLEGAL_ACTION, "You do not hold all of these cards.", "card_not_in_hand"
+        )
     if log is not None:
         log.append(CardsDiscarded(seat, cards(cs)))
     discard_cards(d, seat, hand, cs)

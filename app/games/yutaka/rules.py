@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Final
 
 from app.games.codec import to_json
-from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN, IllegalAction, Outcome
+from app.games.core import ErrorCode, IllegalAction, Outcome
 from app.games.yutaka.actions import Action, EndTurn, Play, Reveal
 from app.games.yutaka.components import (
     DECK,
@@ -137,16 +137,18 @@ def is_barrier(state: State, event: Event) -> bool:
 
 
 def _illegal(message: str, reason: str) -> IllegalAction:
-    return IllegalAction(ILLEGAL, message, reason)
+    return IllegalAction(ErrorCode.ILLEGAL_ACTION, message, reason)
 
 
 def _check_turn(state: StateLike, seat: int) -> None:
     if state.phase is OVER:
-        raise IllegalAction(GAME_OVER, "The game is over.", "game_over")
+        raise IllegalAction(ErrorCode.MATCH_OVER, "The game is over.", "game_over")
     acting = to_act(state)
     if seat not in acting:
         who = f"seat {acting[0]}" if acting else "the end of the turn"
-        raise IllegalAction(NOT_YOUR_TURN, f"It is not your decision: waiting for {who}.", "not_your_turn")
+        raise IllegalAction(
+            ErrorCode.NOT_YOUR_TURN, f"It is not your decision: waiting for {who}.", "not_your_turn"
+        )
 
 
 def _check_phase(state: StateLike, wanted: Phase) -> None:
