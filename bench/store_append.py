@@ -2,7 +2,7 @@
 
 1. Appends/s of a one-event `append` (with its projection update) for 1 and 16 concurrent
    writers (each on its own match): the store with group commit, the same store with batching off
-   (`max_batch=1`; on PostgreSQL one transaction per append on `pool_size` connections), next to a
+   (`max_batch=1`: one transaction per append, one at a time), next to a
    bare INSERT+COMMIT of the same row, through SQLAlchemy's async engine as `bench-reference`
    does it and through the raw driver. Median of `--repeat` runs; also `read(after=last-1)`/s.
 2. `read()` of a 10,000-event match (commits of two events) from a store just opened: cold is
@@ -57,16 +57,13 @@ def open_store(url: str, variant: str = "group commit") -> Store:
     db = parse_url(url)
     if db.backend == "sqlite":
         return SqliteEventStore(db.target, readers=POOL, max_batch=1 if variant == "no batching" else 256)
-    if variant == "no batching":  # one transaction per append, on every connection of the pool
-        return PostgresEventStore(db.target, pool_size=POOL, max_batch=1, writers=POOL)
-    if variant == "group commit, 2 in flight":
-        return PostgresEventStore(db.target, pool_size=POOL, writers=2)
+    if variant == "no batching":  # one transaction per append
+        return PostgresEventStore(db.target, pool_size=POOL, max_batch=1)
     return PostgresEventStore(db.target, pool_size=POOL)  # one batch in flight
 
 
 def variants(url: str) -> list[str]:
-    extra = ["group commit, 2 in flight"] if parse_url(url).backend == "postgresql" else []
-    return ["group commit", *extra, "no batching"]
+    return ["group commit", "no batching"]
 
 
 async def new_match(store: Store, created: datetime | None = None) -> str:

@@ -31,7 +31,6 @@ from app.api.frames import (
 from app.api.ratelimit import client_ip
 from app.api.session import Session, log, send_now
 from app.api.wire import text_frame
-from app.matches.views import view_of
 from app.service import acting
 from app.service import errors as svc
 from app.service.auth import Caller, identify, seat_in
@@ -92,7 +91,7 @@ class MatchSession(Session):
                 raise svc.ValidationFailed(message, {"field": "after", "seq": state.seq})
             async with edge.hub.subscribe(self.match_id, after) as sub:
                 self.cursor = after
-                view = view_of(state, self.seat).json_bytes()  # encoded once per state and viewer
+                view = ctx.loader.renderings.view(state, self.seat).json_bytes()  # once per state and viewer
                 hello = hello_frame(
                     self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view
                 )

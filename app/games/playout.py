@@ -73,14 +73,3 @@ def play_random(
         legal = legal_actions(state, seat)
         state = advance(state, seat, legal[rng.randrange(len(legal))], rng, kept)
     raise RuntimeError(f"{game.info.name}: no outcome after {decisions} actions")
-
-
-def random_playout(
-    game: Game[Any, Any, Any],
-    players: int,
-    seed: int,
-    options: Mapping[str, Any] | None = None,
-) -> tuple[Any, list[Any]]:
-    """`play_random` returning just the final state and all events."""
-    p = play_random(game, players, seed, options)
-    return p.state, p.events

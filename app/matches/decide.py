@@ -1,8 +1,9 @@
 """The match's decider: which events a request causes, over a folded `Match` (pure, no I/O).
 
-Every way a match changes is a function here returning the events to append as one commit, or
-raising `Refused` with a machine code the service maps onto its error tree: joining a seat (and the
-start), an action (with turn drafts), resigning, a clock running out, the host's controls, expiry.
+Every way a match changes is a function here returning the events to append as one commit (an
+action returns a `Decision`: its events and the game states evolved on the way), or raising
+`Refused` with a machine code the service maps onto its error tree: joining a seat (and the start),
+an action (with turn drafts), resigning, a clock running out, the host's controls, expiry.
 The game's own rules stay behind `Game.decide`; nothing here knows a game.
 
 Turn drafts (`settings.drafts`): the seat to act builds its turn privately. An action whose events
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
@@ -35,7 +37,7 @@ from app.matches.events import (
     SeatTokenReissued,
     TurnTimedOut,
 )
-from app.matches.fold import EVOLVED, Match
+from app.matches.fold import Evolved, Match
 
 UNDO: Final = "undo"
 FINISH_TURN: Final = "finish_turn"
@@ -80,7 +82,16 @@ def join(m: Match, seat: Seat, name: str, player_id: str | None = None) -> list[
 # Acting
 
 
-def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool = True) -> list[Any]:
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What an action decided: the events of its commit, and the game states the decider evolved
+    on the way (`advance` takes them instead of evolving the same events again)."""
+
+    events: tuple[Any, ...]
+    evolved: tuple[Evolved, ...] = ()
+
+
+def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool = True) -> Decision:
     """The events of `seat`'s action (JSON as sent), with drafts and the match's end.
 
     Server bots act with `drafting=False`: their actions are public at once."""
@@ -105,7 +116,7 @@ def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool
                 _why("draft_empty"),
             )
         if kind == UNDO:
-            return [DraftUndone(seat)]
+            return Decision((DraftUndone(seat),))
         decoded = m.game.finish_action(draft.state, seat)
         if decoded is None:
             raise Refused(
@@ -124,14 +135,15 @@ def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool
     except IllegalAction as e:
         raise Refused(e.code, e.message, _why(e.reason)) from None
     if drafts and not _crosses_barrier(m, base, seat, events):
-        return [DraftStep(seat, to_json(decoded), tuple(to_json(e) for e in events))]
+        return Decision((DraftStep(seat, to_json(decoded), tuple(to_json(e) for e in events)),))
     out: list[Any] = []
     if draft is not None:
         out.append(DraftPublished(seat, len(draft.steps)))
         for _, step_events in draft.steps:
             out.extend(step_events)
     out.extend(events)
-    return out + finished(m, out)
+    evolved = evolve_all(m, out)
+    return Decision((*out, *finished(m, evolved[-1].after if evolved else m.state)), evolved)
 
 
 def _crosses_barrier(m: Match, base: Any, seat: Seat, events: Sequence[Any]) -> bool:
@@ -144,18 +156,22 @@ def _crosses_barrier(m: Match, base: Any, seat: Seat, events: Sequence[Any]) -> 
     return tuple(game.to_act(state)) != (seat,)  # the decision passes to another seat (or to nobody)
 
 
-def finished(m: Match, events: Sequence[Any]) -> list[Any]:
-    """`match_ended` if the game events `events`, applied to the committed state, end the game."""
+def evolve_all(m: Match, events: Sequence[Any]) -> tuple[Evolved, ...]:
+    """The committed state evolved by the game events among `events`, one step each."""
     game = m.game
     state = m.state
     steps = []
     for e in events:
         if not isinstance(e, DraftPublished):
             after = game.evolve(state, e)
-            steps.append((state, e, after))
+            steps.append(Evolved(state, e, after))
             state = after
-    m.memo[EVOLVED] = steps  # `fold.advance` takes these states instead of evolving them again
-    outcome = game.outcome(state)
+    return tuple(steps)
+
+
+def finished(m: Match, state: Any) -> list[Any]:
+    """`match_ended` if the game is over in `state` (the committed state after an action)."""
+    outcome = m.game.outcome(state)
     if outcome is None:
         return []
     scores = tuple(outcome.scores)

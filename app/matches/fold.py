@@ -14,9 +14,9 @@ clock alone, so undoing and redoing cannot buy time.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from app.games.codec import JSON, decode_tagged
 from app.games.core import Game, Seat, decode_event
@@ -103,7 +103,17 @@ class End:
     scores: tuple[int, ...] | None
 
 
-EVOLVED: Final = "evolved"  # memo key: [(state, game event, state after it), …] from `state`
+@dataclass(frozen=True, slots=True)
+class Evolved:
+    """One game event the decider already applied: `before` evolved by `event` is `after`.
+
+    `decide.act` returns these with its events, and `advance` takes their states instead of
+    evolving the same events twice (it checks that each `before` and `event` are the very objects
+    it is about to evolve, so a stale list only costs the shortcut)."""
+
+    before: Any
+    event: Any
+    after: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,11 +133,9 @@ class Match:
     bot_turns: frozenset[Seat] = frozenset()  # a bot makes these seats' current decision (a timeout)
     turn_since: tuple[datetime | None, ...] = ()  # per seat: since when its current decision runs
     banks: tuple[float, ...] = ()  # per seat: seconds left in its bank (bank clocks only)
-    # Per-viewer renderings of this very state, built once (`app.matches.views`): a reply and the
-    # live frames of one seat share them; and under `EVOLVED`, the game states the decider already
-    # evolved from this state (`decide.finished`), which `advance` takes instead of evolving twice.
-    # Not compared, and not copied by `replace`.
-    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # `game.to_act(state)`, kept with the state it belongs to (`_with_state`): asked many times per
+    # commit (the clock, notices, views), computed once per state.
+    game_to_act: tuple[Seat, ...] = ()
 
     @property
     def status(self) -> Status:
@@ -142,10 +150,7 @@ class Match:
             return ()
         if self.draft is not None:
             return (self.draft.seat,)
-        seats: tuple[Seat, ...] | None = self.memo.get("to_act")
-        if seats is None:  # asked many times per commit (clock, notices, views); the state is frozen
-            seats = self.memo["to_act"] = tuple(self.game.to_act(self.state))
-        return seats
+        return self.game_to_act
 
     def state_for(self, seat: Seat | None) -> Any:
         """The game state `seat` sees: its own open draft applied, else the committed state."""
@@ -224,38 +229,46 @@ def fold(base: Match, events: Iterable[EventEnvelope]) -> Match:
     return match
 
 
-def advance(match: Match, events: Sequence[Any], at: datetime) -> Match:
-    """`match` after appending decoded `events` as one commit recorded `at`."""
+def advance(match: Match, events: Sequence[Any], at: datetime, evolved: Sequence[Evolved] = ()) -> Match:
+    """`match` after appending decoded `events` as one commit recorded `at` (`evolved`: the game
+    events among them that the decider already applied, see `Evolved`)."""
     before = match.to_act
     decided = any(type(e) not in _MATCH_STEPS for e in events)
-    return _close_commit(_apply_all(match, events), before, at, decided)
+    return _close_commit(_apply_all(match, events, evolved), before, at, decided)
 
 
-def _apply_all(m: Match, events: Sequence[Any]) -> Match:
+def _apply_all(m: Match, events: Sequence[Any], evolved: Sequence[Evolved] = ()) -> Match:
     """Apply events in order. Runs of game events evolve the game's state without rebuilding the
     match for each (a `replace` of this many fields costs more than most `evolve`s)."""
     game = m.game
     state = m.state
     seq = m.seq
-    known = iter(m.memo.get(EVOLVED, ()))
+    known = iter(evolved)
     for event in events:
         step = _MATCH_STEPS.get(type(event))
         if step is None:
-            before, same, after = next(known, (None, None, None))
-            if before is not state or same is not event:
-                after = game.initial_state(event) if state is None else game.evolve(state, event)
+            done = next(known, None)
+            if done is not None and done.before is state and done.event is event:
+                state = done.after
+            else:
+                state = game.initial_state(event) if state is None else game.evolve(state, event)
                 known = iter(())
-            state = after
             seq += 1
             continue
         if state is not m.state or seq != m.seq:
-            m = replace(m, state=state, seq=seq)
+            m = _with_state(m, state, seq)
         m = step(m, event)
         state = m.state
         seq += 1
     if state is not m.state or seq != m.seq:
-        m = replace(m, state=state, seq=seq)
+        m = _with_state(m, state, seq)
     return m
+
+
+def _with_state(m: Match, state: Any, seq: int) -> Match:
+    if state is m.state:
+        return replace(m, seq=seq)
+    return replace(m, state=state, seq=seq, game_to_act=tuple(m.game.to_act(state)))
 
 
 def _seat(m: Match, seat: Seat, **changes: Any) -> tuple[SeatState, ...]:

@@ -5,8 +5,9 @@
 `status`, `seat`, `to_act`, `legal_actions`, `outcome`, `clock` and `draft` (a game's view never
 has these members). `record_of` redacts one stored event for a viewer (`records_of` several): game
 events through the game's `redact`, match-level ones through `app.matches.events.redact` (a draft
-reaches its own seat only); `commit_records` does it once per state and viewer for the commit that
-made the state (the actor's reply and its stream frame share them). `full_record` is unredacted and
+reaches its own seat only); `commit_records` does it for the commit that made the state. All are
+pure: the service keeps them once per state and viewer (`app.service.cache.Renderings`), so the
+actor's reply and its stream frame share them. `full_record` is unredacted and
 is for the reveal after the end.
 """
 
@@ -166,17 +167,9 @@ class View:
 
 
 def view_of(match: Match, seat: Seat | None) -> View:
-    """The viewer's view of `match`, built once per state and viewer."""
+    """The viewer's view of `match` (the service keeps one per state and viewer: `Renderings`)."""
     if seat is not None and not 0 <= seat < match.players:
         raise ValueError(f"no seat {seat} in a match of {match.players}")  # never index a hand by -1
-    key = ("view", seat)
-    cached: View | None = match.memo.get(key)
-    if cached is None:
-        cached = match.memo[key] = _build(match, seat)
-    return cached
-
-
-def _build(match: Match, seat: Seat | None) -> View:
     draft = match.draft if match.draft is not None and match.draft.seat == seat else None
     info = None
     if draft is not None:
@@ -226,16 +219,11 @@ def records_of(
 def commit_records(
     match: Match, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[Any] | None = None
 ) -> tuple[EventRecord, ...]:
-    """Events that end at `match.seq` (the commit that made `match`) redacted for `seat`: built once
-    per state, viewer and first seq, so the actor's reply and its stream frame share them
-    (`decoded`: the events, if decoded already)."""
+    """Events that end at `match.seq` (the commit that made `match`) redacted for `seat` (`decoded`:
+    the events, if decoded already); the service keeps them once per state and viewer (`Renderings`)."""
     if not events or events[-1].seq != match.seq:
         raise ValueError(f"the events do not end at seq {match.seq}")
-    key = ("records", seat, events[0].seq)
-    cached: tuple[EventRecord, ...] | None = match.memo.get(key)
-    if cached is None:
-        cached = match.memo[key] = records_of(match.game, events, seat, decoded)
-    return cached
+    return records_of(match.game, events, seat, decoded)
 
 
 def full_record(stored: EventEnvelope) -> EventRecord:

@@ -14,17 +14,17 @@ import hashlib
 import logging
 import random
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 import orjson
 
 from app.games.codec import JSON
 from app.games.core import Seat
 from app.matches import decide
-from app.matches.decide import Refused
+from app.matches.decide import Decision, Refused
 from app.matches.fairness import rng_for
 from app.matches.fold import Match
-from app.matches.views import commit_records, records_of, view_of
+from app.matches.views import records_of
 from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
 from app.service.committing import Idempotency, commit
@@ -37,7 +37,7 @@ log = logging.getLogger("app.service")
 
 MAX_RETRIES: Final = 8  # reload-and-decide attempts of an unpinned request under write contention
 
-Decider = Callable[[Match, Seat, random.Random], list[Any]]
+Decider = Callable[[Match, Seat, random.Random], Decision]
 """What a request decides once its seat is known: the events of one commit (or `Refused`)."""
 
 
@@ -65,7 +65,7 @@ async def submit_action(
 ) -> ActionResult:
     """Apply one action of the caller's seat; the new seq, its events and view, for that seat."""
 
-    def decider(m: Match, seat: Seat, rng: random.Random) -> list[Any]:
+    def decider(m: Match, seat: Seat, rng: random.Random) -> Decision:
         return decide.act(m, seat, action, rng)
 
     if idempotency_key is None:  # nothing to bind: only the digest's refusal of what is not plain JSON
@@ -82,8 +82,8 @@ async def resign(
     """The caller's seat resigns: with two players the other wins; with more a bot plays on."""
     level = ctx.config.takeover_bot_level
 
-    def decider(m: Match, seat: Seat, rng: random.Random) -> list[Any]:
-        return decide.resign(m, seat, level)
+    def decider(m: Match, seat: Seat, rng: random.Random) -> Decision:
+        return Decision(tuple(decide.resign(m, seat, level)))
 
     return await run(
         ctx, match_id, caller, decider, request_hash("resign", None, None), None, idempotency_key
@@ -112,7 +112,7 @@ async def run(
             loaded = await ctx.loader.to_decide_on(match_id, fresh=fresh)
             try:
                 seat = caller if isinstance(caller, int) else seat_in(loaded, caller)
-                events = _decide(loaded, seat, decider, expected_seq)
+                decision = _decide(loaded, seat, decider, expected_seq)
             except ServiceError:
                 if not fresh:  # judged on a cached state: judge again on the store's
                     fresh = True
@@ -122,7 +122,9 @@ async def run(
                 raise
             idem = None if key is None else Idempotency(seat, key, digest)
             try:
-                done = await commit(ctx, loaded, events, by=seat, idempotency=idem, bot=bot)
+                done = await commit(
+                    ctx, loaded, decision.events, by=seat, idempotency=idem, bot=bot, evolved=decision.evolved
+                )
             except VersionConflict:
                 if key is not None and (first := await _first_reply(ctx, match_id, caller, key, digest)):
                     return first
@@ -131,12 +133,13 @@ async def run(
                 fresh = True
                 continue
             match = done.loaded.match
-            records = commit_records(match, done.stored, seat, [s.decoded for s in done.stored])
-            return ActionResult(match.seq, records, view_of(match, seat))
+            renderings = ctx.loader.renderings
+            records = renderings.commit_records(match, done.stored, seat, [s.decoded for s in done.stored])
+            return ActionResult(match.seq, records, renderings.view(match, seat))
         raise StaleVersion("the match is busy; try again")
 
 
-def _decide(loaded: Loaded, seat: Seat, decider: Decider, expected_seq: int | None) -> list[Any]:
+def _decide(loaded: Loaded, seat: Seat, decider: Decider, expected_seq: int | None) -> Decision:
     match = loaded.match
     if expected_seq is not None and expected_seq != match.seq:
         raise StaleVersion(details={"expected_seq": expected_seq, "seq": match.seq})
@@ -167,4 +170,6 @@ async def _first_reply(
     if record.request_hash != digest:
         raise IdempotencyKeyReused(details={"idempotency_key": key})
     past, events = await ctx.loader.at(loaded.record, record.last_seq, since=record.first_seq - 1)
-    return ActionResult(record.last_seq, records_of(past.game, events, seat), view_of(past, seat))
+    return ActionResult(
+        record.last_seq, records_of(past.game, events, seat), ctx.loader.renderings.view(past, seat)
+    )

@@ -23,6 +23,7 @@ from app.bots import Bot, Budget, InfoSet, make_bot
 from app.games.codec import JSON, to_json
 from app.games.core import Seat
 from app.matches import decide
+from app.matches.decide import Decision
 from app.matches.events import MATCH_EVENT_TYPES
 from app.matches.fold import Match, decode
 from app.service.acting import request_hash, run
@@ -124,7 +125,7 @@ class BotRunner:
             action = await asyncio.get_running_loop().run_in_executor(self.executor, self.choose, *args)
         action_json = to_json(action)
 
-        def decider(m: Match, s: Seat, rng: Any) -> list[Any]:
+        def decider(m: Match, s: Seat, rng: random.Random) -> Decision:
             return decide.act(m, s, action_json, rng, drafting=False)
 
         digest = request_hash("bot", action_json, match.seq)

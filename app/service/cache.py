@@ -1,4 +1,5 @@
-"""Process-local caches: folded matches keyed by `seq`, seat tokens, and one `asyncio.Lock` per match.
+"""Process-local caches: folded matches keyed by `seq`, their per-viewer renderings, seat tokens,
+and one `asyncio.Lock` per match.
 
 The store is the truth. A cached entry is only ever a state this process saw committed, so
 loading a match reads just the events after the cached `seq`.
@@ -9,9 +10,13 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
-from app.matches.fold import Match
+from app.games.core import Seat
+from app.matches.fold import EventEnvelope, Match
+from app.matches.views import EventRecord, View, commit_records, view_of
 from app.service.ports import MatchRecord, SeatRecord
 
 
@@ -47,6 +52,55 @@ class StateCache:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class Renderings:
+    """What a viewer receives of a committed state, built once per state and viewer: its view, and
+    the commit that made the state redacted for it (the actor's reply and its stream frame share
+    both). Keyed by match id and `seq`: a committed `seq` names one state in every process. The
+    least recently used entries go first."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self._size = size
+        self._entries: OrderedDict[Hashable, View | tuple[EventRecord, ...]] = OrderedDict()
+
+    def view(self, match: Match, seat: Seat | None) -> View:
+        key = (match.match_id, match.seq, _VIEW, seat)
+        cached = self._entries.get(key)
+        if isinstance(cached, View):
+            return cached
+        view = view_of(match, seat)
+        self._put(key, view)
+        return view
+
+    def commit_records(
+        self,
+        match: Match,
+        events: Sequence[EventEnvelope],
+        seat: Seat | None,
+        decoded: Sequence[object] | None = None,
+    ) -> tuple[EventRecord, ...]:
+        """`app.matches.views.commit_records`, once per state, viewer and first seq of `events`."""
+        first = events[0].seq if events else None
+        key = (match.match_id, match.seq, _RECORDS, seat, first)
+        cached = self._entries.get(key)
+        if isinstance(cached, tuple):
+            return cached
+        records = commit_records(match, events, seat, decoded)
+        self._put(key, records)
+        return records
+
+    def _put(self, key: Hashable, value: View | tuple[EventRecord, ...]) -> None:
+        self._entries[key] = value
+        if len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+_VIEW: Final = "view"
+_RECORDS: Final = "records"
 
 
 class TokenCache:

@@ -1,10 +1,11 @@
 """The one way a match changes: append a commit, then (only then) tell whoever must know.
 
 `commit` folds the decided events onto the loaded match, appends them at its `seq` with the
-listing projection, seat rows, idempotency record and players' notices in one `Append`, remembers
-the new state, and after the store has committed notifies the match's channel and every player
-channel that got a notice, and wakes the bot runner when a server bot owes a decision. A
-`VersionConflict` leaves everything as it was.
+listing projection, seat rows, idempotency record and players' notices in one `Append` (a new
+match's first commit creates it with its seats and listing row instead), remembers the new state,
+and after the store has committed notifies the match's channel and every player channel that got a
+notice, and wakes the bot runner when a server bot owes a decision. A `VersionConflict` leaves
+everything as it was.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from app.games.codec import to_json
 from app.games.core import Seat
-from app.matches.fold import Match, advance
+from app.matches.fold import Evolved, Match, advance
 from app.service.cache import Loaded
 from app.service.context import Context
 from app.service.ports import (
@@ -26,7 +27,7 @@ from app.service.ports import (
     MatchRecord,
     MatchUpdate,
     NewEvent,
-    Notice,
+    NewNotice,
     SeatRecord,
     SeatWrite,
     StoredEvent,
@@ -59,54 +60,68 @@ async def commit(
     seats: Sequence[SeatWrite] = (),
     idempotency: Idempotency | None = None,
     bot: bool = False,
+    evolved: Sequence[Evolved] = (),
+    at: datetime | None = None,
 ) -> Committed:
     """Append `events` (decoded) at `loaded.match.seq`; raises `VersionConflict` if another writer won.
+    The first commit of a match (at seq 0) creates it: its row, its seats and its first events.
 
-    `by` is the seat whose request this is (None: the server), for notices and logs.
+    `by` is the seat whose request this is (None: the server), for notices and logs; `evolved`: the
+    game states the decider evolved on the way (`app.matches.decide.Decision`).
     """
     before = loaded.match
-    at = ctx.clock()
-    after = advance(before, events, at)
+    at = ctx.clock() if at is None else at
+    after = advance(before, events, at, evolved)
     first, last = before.seq + 1, after.seq
-    idem = None
-    if idempotency is not None:
-        i = idempotency
-        idem = IdempotencyRecord(before.match_id, i.seat, i.key, i.request_hash, first, last)
     new_events = tuple(NewEvent(e.TYPE, to_json(e)) for e in events)
     seats = _seat_rows(loaded, after, seats)
-    append = Append(
-        match_id=before.match_id,
-        expected_seq=before.seq,
-        events=new_events,
-        update=projection(ctx, loaded.record, after),
-        at=at,
-        idempotency=idem,
-        seats=tuple(seats),
-        notices=tuple(notices(before, after, by, last)),
-    )
     game = loaded.record.game
-    try:
-        result = await ctx.store.append(append)
-    except VersionConflict:
-        ctx.metrics.version_conflict(game)
-        raise
-    new = Loaded(loaded.record, after, _with_seats(loaded.seats, loaded.record.id, seats))
+    if before.seq == 0:  # the first commit creates the match, its seats and its listing row at once
+        record = projection(ctx, loaded.record, after).applied(
+            loaded.record, after.seq, loaded.record.updated_at
+        )
+        rows = _with_seats(loaded.seats, record.id, seats)
+        await ctx.store.create_match(record, rows, new_events)
+        new = Loaded(record, after, rows)
+        ctx.metrics.match_created(game)
+    else:
+        idem = None
+        if idempotency is not None:
+            i = idempotency
+            idem = IdempotencyRecord(before.match_id, i.seat, i.key, i.request_hash, first, last)
+        append = Append(
+            match_id=before.match_id,
+            expected_seq=before.seq,
+            events=new_events,
+            update=projection(ctx, loaded.record, after),
+            at=at,
+            idempotency=idem,
+            seats=tuple(seats),
+            notices=tuple(notices(before, after, by, last)),
+        )
+        try:
+            result = await ctx.store.append(append)
+        except VersionConflict:
+            ctx.metrics.version_conflict(game)
+            raise
+        new = Loaded(loaded.record, after, _with_seats(loaded.seats, loaded.record.id, seats))
+        ctx.metrics.action_appended(game, bot)
+        level = logging.DEBUG if bot else logging.INFO
+        if log.isEnabledFor(level):  # its record is built only when written
+            extra = {"match_id": before.match_id, "seat": by, "seq": last, "events": len(events), "bot": bot}
+            log.log(level, "commit appended", extra=extra)
     ctx.loader.remember(new)
     _remember_tokens(ctx, loaded.seats, seats, before.match_id)
-    ctx.metrics.action_appended(game, bot)
-    level = logging.DEBUG if bot else logging.INFO
-    if log.isEnabledFor(level):  # its record is built only when written
-        extra = {"match_id": before.match_id, "seat": by, "seq": last, "events": len(events), "bot": bot}
-        log.log(level, "commit appended", extra=extra)
     stored = tuple(
         StoredEvent(before.match_id, first + i, e.type, e.data, at, last, d)
         for i, (e, d) in enumerate(zip(new_events, events, strict=True))
     )
     await _notify(ctx, before.match_id, last, stored)
-    for player in dict.fromkeys(n.player_id for n in result.notices):
-        await _notify(
-            ctx, player_channel(player), max(n.cursor for n in result.notices if n.player_id == player)
-        )
+    if before.seq > 0:
+        for player in dict.fromkeys(n.player_id for n in result.notices):
+            await _notify(
+                ctx, player_channel(player), max(n.cursor for n in result.notices if n.player_id == player)
+            )
     if after.bots_to_act:
         ctx.bots.wake(before.match_id)
     return Committed(new, stored)
@@ -137,9 +152,9 @@ def next_deadline(ctx: Context, record: MatchRecord, match: Match) -> datetime |
     return None
 
 
-def notices(before: Match, after: Match, by: Seat | None, seq: int) -> list[Notice]:
+def notices(before: Match, after: Match, by: Seat | None, seq: int) -> list[NewNotice]:
     """Public facts for the players holding seats: the start, their turn, a takeover, the end."""
-    out: list[Notice] = []
+    out: list[NewNotice] = []
     deadlines = after.deadlines()
     for s, seat in enumerate(after.seats):
         player = seat.player_id
@@ -147,18 +162,18 @@ def notices(before: Match, after: Match, by: Seat | None, seq: int) -> list[Noti
             continue
         base = {"match_id": after.match_id, "seat": s, "seq": seq}
         if after.started and not before.started:
-            out.append(Notice(player, "match_started", base))
+            out.append(NewNotice(player, "match_started", base))
         if seat.bot and not before.seats[s].bot:
-            out.append(Notice(player, "seat_taken_over", base))
+            out.append(NewNotice(player, "seat_taken_over", base))
         mine = s in after.to_act and not after.bot_plays(s)
         if mine and (s not in before.to_act or before.bot_plays(s) or by != s):
             deadline = deadlines.get(s)
             at = None if deadline is None else deadline.isoformat().replace("+00:00", "Z")
-            out.append(Notice(player, "your_turn", {**base, "deadline": at}))
+            out.append(NewNotice(player, "your_turn", {**base, "deadline": at}))
         end = after.end
         if end is not None and before.end is None:
             data = {**base, "reason": end.reason, "winners": list(end.winners)}
-            out.append(Notice(player, "match_ended", data))
+            out.append(NewNotice(player, "match_ended", data))
     return out
 
 

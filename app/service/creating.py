@@ -1,14 +1,14 @@
 """Creating a match: validate the request, roll its secret, deal, seat the server bots, store it.
 
 The match, its seats and its first commit (the deal, the bots' `seat_joined`, and `match_started`
-when bots fill every seat) are written in one transaction, so no crash leaves a dealless match.
+when bots fill every seat) are written by `commit`, in one transaction, so no crash leaves a
+dealless match.
 Bots do not play here: the bot runner is woken after the commit, so the request's latency does not
 depend on them.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import uuid
 from collections.abc import Mapping
@@ -17,15 +17,16 @@ from dataclasses import dataclass, field
 from app.games.codec import JSON, DecodeError, to_json
 from app.games.core import InvalidOptions, Seat
 from app.matches import decide
+from app.matches.events import SeatJoined
 from app.matches.fairness import commitment, new_secret, rng_for
 from app.matches.fold import advance
 from app.matches.settings import InvalidSettings, parse_settings
 from app.service.auth import HOST_PREFIX, INVITE_PREFIX, Caller, hash_token, new_token
 from app.service.cache import Loaded
-from app.service.committing import projection
+from app.service.committing import commit
 from app.service.context import Context
 from app.service.errors import Forbidden, Unauthorized, ValidationFailed
-from app.service.ports import MatchRecord, NewEvent, SeatRecord
+from app.service.ports import MatchRecord, SeatRecord, SeatWrite
 from app.service.reading import summary_of
 from app.service.results import CreatedMatch
 
@@ -95,36 +96,13 @@ async def create_match(ctx: Context, req: CreateRequest, creator: Caller | None 
         settings=to_json(settings), visibility=settings.visibility, host_token_hash=hash_token(host_token),
         invite_hash=None if invite is None else hash_token(invite),
     )  # fmt: skip
-    loader = ctx.loader
-    empty = loader.empty(record, ())
-    dealt = advance(empty, [deal], now)
-    seated = decide.seat_bots(dealt, bots)
-    events = [deal, *seated]
-    match = advance(empty, events, now) if seated else dealt  # no bots: the deal is the whole start
-    update = projection(ctx, record, match)
-    record = dataclasses.replace(
-        record,
-        seq=match.seq,
-        status=update.status,
-        to_act=update.to_act,
-        deadline_at=update.deadline_at,
-        open_seats=update.open_seats,
-        bot_due=update.bot_due,
-    )
-    seats = [
-        SeatRecord(match_id, s, match.seats[s].name, None, True, now, None, bots[s])
-        if s in bots
-        else SeatRecord(match_id, s)
-        for s in range(req.players)
+    free = tuple(SeatRecord(match_id, s) for s in range(req.players))
+    empty = Loaded(record, ctx.loader.empty(record, ()), free)
+    seated = decide.seat_bots(advance(empty.match, [deal], now), bots)
+    bot_rows = [
+        SeatWrite(e.seat, e.name, None, True, now, None, e.level) for e in seated if isinstance(e, SeatJoined)
     ]
-    await ctx.store.create_match(record, seats, [NewEvent(e.TYPE, to_json(e)) for e in events])
-    loaded = Loaded(record, match, tuple(seats))
-    loader.remember(loaded)
-    ctx.metrics.match_created(req.game)
-    with contextlib.suppress(Exception):  # the match stands; nobody can be following it yet
-        await ctx.notifier.notify(match_id, match.seq)
-    if match.bots_to_act:
-        ctx.bots.wake(match_id)
+    loaded = (await commit(ctx, empty, [deal, *seated], seats=bot_rows, at=now)).loaded
     return CreatedMatch(summary_of(loaded), host_token, invite)
 
 

@@ -20,7 +20,7 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     │   ├── AlreadySeated       already_seated
     │   ├── AlreadyResigned     already_resigned
     │   ├── MatchNotStarted     match_not_started
-    │   ├── MatchStarted        match_started
+    │   ├── AlreadyStarted      match_started
     │   └── MatchNotFinished    match_not_finished
     ├── PayloadTooLarge         payload_too_large       413
     ├── RateLimited             rate_limited            429
@@ -135,7 +135,7 @@ class MatchNotStarted(Conflict):
     default_message = "the match has not started: not every seat is filled yet"
 
 
-class MatchStarted(Conflict):
+class AlreadyStarted(Conflict):
     code = ErrorCode.MATCH_STARTED
     default_message = "the match has started"
 

@@ -17,7 +17,7 @@ from app.matches.events import SeatJoined, SeatTakenOver, SeatTokenReissued
 from app.matches.fold import Match, fold, new_match
 from app.matches.settings import stored_settings
 from app.service import replays, snapshots
-from app.service.cache import Loaded, StateCache
+from app.service.cache import Loaded, Renderings, StateCache
 from app.service.errors import InternalError, NotFound
 from app.service.ports import EventStore, MatchRecord, SeatRecord, StoredEvent
 from app.service.replays import Replays
@@ -34,6 +34,7 @@ class Loader:
         self.store = store
         self.games = games
         self.cache = cache
+        self.renderings = Renderings()  # views and a commit's records, once per state and viewer
         self._pending: set[asyncio.Task[None]] = set()  # snapshots being written
         self.replays = Replays()
 

@@ -17,7 +17,7 @@ from app.service.context import Context
 from app.service.errors import Unauthorized, ValidationFailed
 from app.service.ports import MatchStatus, PlayerMatchFilter, PlayerRecord
 from app.service.reading import listed
-from app.service.results import PlayerInfo, PlayerKey, PlayerMatchItem, PlayerMatchPage
+from app.service.results import PlayerInfo, PlayerKey, PlayerMatchItem, PlayerMatchListing
 from app.service.seating import clean_name
 
 
@@ -74,7 +74,7 @@ async def my_matches(
     to_act: bool = False,
     limit: int = 50,
     offset: int = 0,
-) -> PlayerMatchPage:
+) -> PlayerMatchListing:
     """The player's matches, newest activity first; `to_act`: only where one of its seats must act."""
     p = await player_of(ctx, caller)
     found, total = await ctx.store.player_matches(
@@ -88,4 +88,4 @@ async def my_matches(
         if mine and pm.record.deadline_at is not None:
             deadline = next((c.deadline for c in summary.clock if c.seat == pm.seat), None)
         items.append(PlayerMatchItem(summary, pm.seat, mine, deadline))
-    return PlayerMatchPage(tuple(items), total, limit, offset)
+    return PlayerMatchListing(tuple(items), total, limit, offset)

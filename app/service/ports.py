@@ -11,6 +11,7 @@ Seqs and cursors are 64-bit: every method may assume `0 <= seq < 2**63`; the edg
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -122,6 +123,21 @@ class MatchUpdate:
     open_seats: int = 0
     bot_due: bool = False
 
+    def applied(self, record: MatchRecord, seq: int, at: datetime) -> MatchRecord:
+        """`record` as its listing row stands once this update is written at `seq`, `at`."""
+        return dataclasses.replace(
+            record,
+            seq=seq,
+            status=self.status,
+            to_act=self.to_act,
+            scores=self.scores,
+            winners=self.winners,
+            deadline_at=self.deadline_at,
+            open_seats=self.open_seats,
+            bot_due=self.bot_due,
+            updated_at=at,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class SeatWrite:
@@ -153,7 +169,7 @@ class IdempotencyRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class Notice:
+class NewNotice:
     """A public fact for one player's personal stream (never hidden information)."""
 
     player_id: str
@@ -188,7 +204,7 @@ class Append:
     at: datetime
     idempotency: IdempotencyRecord | None = None
     seats: tuple[SeatWrite, ...] = ()
-    notices: tuple[Notice, ...] = ()
+    notices: tuple[NewNotice, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +402,7 @@ __all__ = [
     "MatchUpdate",
     "MessageHandler",
     "NewEvent",
-    "Notice",
+    "NewNotice",
     "Notifier",
     "PlayerMatch",
     "PlayerMatchFilter",

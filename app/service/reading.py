@@ -1,7 +1,8 @@
 """Reading matches: summaries, the lobby, views (now and replayed), the event history, the reveal.
 
-Reads never write. Hidden information leaves only through `app.matches.views` (`view_of` and
-`record_of` for one viewer); the unredacted log only through `reveal`, once the match is over.
+Reads never write. Hidden information leaves only through `app.matches.views` (`view_of`, kept per
+state by `app.service.cache.Renderings`, and `record_of` for one viewer); the unredacted log only
+through `reveal`, once the match is over.
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from collections.abc import Sequence
 
 from app.games.core import Seat
 from app.matches.settings import public_settings, stored_settings
-from app.matches.views import SeatClock, View, clocks, full_record, records_of, timestamp, view_of
+from app.matches.views import SeatClock, View, clocks, full_record, records_of, timestamp
 from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
 from app.service.context import Context
 from app.service.errors import MatchNotFinished, ValidationFailed
 from app.service.loading import InsideCommit
 from app.service.ports import MatchFilter, MatchRecord, SeatRecord
-from app.service.results import EventPage, MatchPage, MatchSummary, Reveal, SeatInfo
+from app.service.results import EventHistory, MatchListing, MatchReveal, MatchSummary, SeatInfo
 
 COMMITMENT_SCHEME = (
     'sha256(canonical_json({"deal": <first event data>, "secret": <secret>})); canonical JSON: keys sorted, '
@@ -70,12 +71,12 @@ async def get_summary(ctx: Context, match_id: str) -> MatchSummary:
     return summary_of(await ctx.loader.load(match_id))
 
 
-async def list_matches(ctx: Context, flt: MatchFilter) -> MatchPage:
+async def list_matches(ctx: Context, flt: MatchFilter) -> MatchListing:
     records, total = await ctx.store.list_matches(flt)
     items = []
     for r in records:
         items.append(listed(r, await ctx.store.get_seats(r.id)))
-    return MatchPage(tuple(items), total, flt.limit, flt.offset)
+    return MatchListing(tuple(items), total, flt.limit, flt.offset)
 
 
 def viewer_in(loaded: Loaded, caller: Caller | None) -> Seat | None:
@@ -88,7 +89,7 @@ async def get_view(ctx: Context, match_id: str, caller: Caller | None, at: int |
     loaded = await ctx.loader.load(match_id)
     seat = viewer_in(loaded, caller)
     if at is None:
-        return view_of(loaded.match, seat)
+        return ctx.loader.renderings.view(loaded.match, seat)
     return await _view_at(ctx, loaded, seat, at)
 
 
@@ -105,24 +106,26 @@ async def _view_at(ctx: Context, loaded: Loaded, seat: Seat | None, at: int) -> 
             f"seq {at} is inside a commit; replay at a seq that ends one: {_either(before, e.last)}",
             {"field": "at", "previous": before, "next": e.last},
         ) from None
-    return view_of(past, seat)
+    return ctx.loader.renderings.view(past, seat)
 
 
 def _either(before: int | None, after: int) -> str:
     return f"{after}" if before is None else f"{before} or {after}"
 
 
-async def get_events(ctx: Context, match_id: str, caller: Caller | None, after: int, limit: int) -> EventPage:
+async def get_events(
+    ctx: Context, match_id: str, caller: Caller | None, after: int, limit: int
+) -> EventHistory:
     """Events with `seq > after` (at most `limit`), each redacted for the caller."""
     loaded = await ctx.loader.load(match_id)
     seat = viewer_in(loaded, caller)
     game = loaded.match.game
     stored = await ctx.store.read(match_id, after, limit)
     seq = max(loaded.match.seq, stored[-1].seq if stored else 0)
-    return EventPage(match_id, game.info.name, seq, records_of(game, stored, seat))
+    return EventHistory(match_id, game.info.name, seq, records_of(game, stored, seat))
 
 
-async def reveal(ctx: Context, match_id: str) -> Reveal:
+async def reveal(ctx: Context, match_id: str) -> MatchReveal:
     """The secret, the commitment and the full unredacted log: only once the match is over."""
     loaded = await ctx.loader.load(match_id)
     match = loaded.match
@@ -136,7 +139,7 @@ async def reveal(ctx: Context, match_id: str) -> Reveal:
         "winners": list(end.winners),
         "scores": None if end.scores is None else list(end.scores),
     }
-    return Reveal(
+    return MatchReveal(
         match_id, record.game, record.players, dict(record.options), record.secret, record.commitment,
         COMMITMENT_SCHEME, outcome, tuple(full_record(e) for e in events),
     )  # fmt: skip

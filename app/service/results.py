@@ -50,7 +50,7 @@ class MatchSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchPage:
+class MatchListing:
     items: tuple[MatchSummary, ...]
     total: int
     limit: int
@@ -76,7 +76,7 @@ class SeatGrant:
 
 
 @dataclass(frozen=True, slots=True)
-class EventPage:
+class EventHistory:
     match_id: str
     game: str
     seq: int  # the match's seq now; page on with `after` = the last event's seq
@@ -93,7 +93,7 @@ class ActionResult:
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
+class MatchReveal:
     match_id: str
     game: str
     players: int
@@ -130,7 +130,7 @@ class PlayerMatchItem:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerMatchPage:
+class PlayerMatchListing:
     items: tuple[PlayerMatchItem, ...]
     total: int
     limit: int

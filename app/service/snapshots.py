@@ -5,8 +5,8 @@ When the loader folds at least `EVERY` events to load a match, it keeps the resu
 evicted cache entry) starts from the newest snapshot and folds only the events after it. The store
 is still the truth: a snapshot is a cache keyed by `seq`.
 
-A snapshot is the pickled fold (the game's and the match's frozen state; the game object itself and
-the per-viewer memo are left out). Its `version` is a digest of this server's rules and match code,
+A snapshot is the pickled fold (the game's and the match's frozen state; the game object itself is
+left out). Its `version` is a digest of this server's rules and match code,
 so a snapshot written by other code is ignored, never misread, and an unreadable one is ignored
 too. Snapshots are written and read only by this server in its own database; nothing a client sends
 ever reaches `pickle`.
@@ -30,7 +30,7 @@ from app.service.ports import Snapshot
 log = logging.getLogger("app.service")
 
 EVERY: Final = 500  # events folded in one load before a snapshot is kept (a long match has ~1,000)
-_SKIPPED: Final = ("game", "memo")
+_SKIPPED: Final = ("game",)
 
 
 @cache

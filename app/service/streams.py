@@ -23,7 +23,7 @@ from app.games.codec import JSON
 from app.games.core import Game, Seat
 from app.matches.events import SeatTokenReissued
 from app.matches.fold import Match, decode
-from app.matches.views import commit_records, records_of, view_of
+from app.matches.views import records_of
 from app.service.loading import Loader
 from app.service.ports import StoredEvent
 
@@ -132,10 +132,10 @@ class MatchFrames:
                 self._decoded.popitem(last=False)
         state = view if view is not None else self.at_once(seq)[1]
         if state is not None and state.seq == seq:  # shared with the actor's reply
-            records = commit_records(state, events, viewer, decoded)
+            records = self._loader.renderings.commit_records(state, events, viewer, decoded)
         else:
             records = records_of(self.game, events, viewer, decoded)
-        encoded_view = None if view is None else view_of(view, viewer).json_bytes()  # once per state
+        encoded_view = None if view is None else self._loader.renderings.view(view, viewer).json_bytes()
         text = self._encode(seq, [r.to_json() for r in records], encoded_view)
         frame = ViewerFrame(seq, text, viewer is not None and viewer in commit.reissued)
         (commit.plain if view is None else commit.viewed)[viewer] = frame

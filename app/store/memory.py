@@ -146,19 +146,7 @@ class MemoryEventStore:
             last = a.expected_seq + len(a.events)
             for e in a.events:
                 stream.append(StoredEvent(a.match_id, len(stream) + 1, e.type, dict(e.data), a.at, last))
-            u = a.update
-            self._matches[a.match_id] = dataclasses.replace(
-                match,
-                seq=last,
-                status=u.status,
-                to_act=u.to_act,
-                scores=u.scores,
-                winners=u.winners,
-                deadline_at=u.deadline_at,
-                open_seats=u.open_seats,
-                bot_due=u.bot_due,
-                updated_at=a.at,
-            )
+            self._matches[a.match_id] = a.update.applied(match, last, a.at)
             written: list[StoredNotice] = []
             for n in a.notices:
                 player = self._players[n.player_id]

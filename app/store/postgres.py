@@ -35,7 +35,7 @@ from app.service.ports import (
     StoredNotice,
 )
 from app.store import postgres_sql as sql
-from app.store.postgres_commit import MAX_BATCH, WRITERS, PostgresAppender
+from app.store.postgres_commit import MAX_BATCH, PostgresAppender
 from app.store.rows import from_json, ints, json_many
 
 DEFAULT_POOL_SIZE = 8
@@ -73,8 +73,8 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
 
 
 class PostgresEventStore:
-    """The PostgreSQL event store at `dsn` (migrated already). `max_batch` and `writers` tune the
-    group commit (`PostgresAppender`); the benchmark alone changes them."""
+    """The PostgreSQL event store at `dsn` (migrated already). `max_batch` tunes the group commit
+    (`PostgresAppender`); the benchmark alone changes it."""
 
     def __init__(
         self,
@@ -82,14 +82,13 @@ class PostgresEventStore:
         *,
         pool_size: int = DEFAULT_POOL_SIZE,
         max_batch: int = MAX_BATCH,
-        writers: int = WRITERS,
     ) -> None:
         self.dsn = dsn
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
         # The appender keeps its batches' connections between batches, but always leaves one to reads.
-        self.appender = PostgresAppender(self.pool, max_batch=max_batch, writers=writers, hold=pool_size - 1)
+        self.appender = PostgresAppender(self.pool, max_batch=max_batch, hold=pool_size - 1)
 
     async def pool(self) -> asyncpg.Pool:
         """The store's one pool, opened on first use."""

@@ -22,22 +22,19 @@ within a run): batches 3,062 appends/s (16 per transaction), one transaction per
 connections 1,355/s, a bare INSERT+COMMIT on raw asyncpg 1,614/s and through SQLAlchemy
 (`bench-reference`) 744/s; CPU 48 µs per append batched against 219 µs one per transaction.
 
-One batch is in flight at a time (`writers`, 1): the appends that come while it waits for its
-commit make the next batch. asyncpg costs this process ~75 µs of CPU per batch whatever its size
-and ~6 µs per append in it (`fetchmany`, measured apart), so fewer, larger batches leave more of
-the CPU to the actions: paired runs of the whole server (`python -m bench.ab`, PostgreSQL, 16
-matches, 2026-12-03) gave one batch in flight 1.03–1.06× the actions/s of two and 0.94–0.95× the
-CPU per action (three invocations; 4 matches: 1.006×, CPU 0.95×); three in flight, 0.96× of two.
-(An earlier, slower day's unpaired runs had favoured two: 1,271 against 1,090 actions/s on mean.)
+One batch is in flight at a time: the appends that come while it waits for its commit make the
+next batch. asyncpg costs this process ~75 µs of CPU per batch whatever its size and ~6 µs per
+append in it (`fetchmany`, measured apart), so fewer, larger batches leave more of the CPU to the
+actions: paired runs of the whole server (`python -m bench.ab`, PostgreSQL, 16 matches, 2026-12-03)
+gave one batch in flight 1.03–1.06× the actions/s of two and 0.94–0.95× the CPU per action (three
+invocations; 4 matches: 1.006×, CPU 0.95×); three in flight, 0.96× of two. (An earlier, slower
+day's unpaired runs had favoured two: 1,271 against 1,090 actions/s on mean.) Several batches in
+flight are therefore not offered: with them, two batches holding appends that are not plain could
+lock the same players' rows in opposite orders (a deadlock costs a 1 s detection).
 Writing a plain batch as one statement (`APPEND_PLAIN_BATCH`) instead of one execution per
 append cuts PostgreSQL's CPU per append (see there); for the whole server `bench.ab` (PostgreSQL,
 16 matches, ten pairs, 2026-12-03) gave 1.02× the actions/s and 0.97× the CPU per action, within
 that day's ±7% swing between invocations.
-`writers` > 1 is kept for those who measure otherwise: then at most ONE batch in flight holds an
-append that is not plain (seat rows, notices, an idempotency key): two such batches could lock
-the same players' rows in opposite orders, and a deadlock costs a 1 s detection. Plain appends
-lock only their own match's row (a match has at most one append queued, so two batches never
-share one), so a plain batch cannot deadlock with any batch of this process.
 A lone writer pays one statement per append either way.
 """
 
@@ -63,7 +60,6 @@ from app.store.postgres_sql import (
 from app.store.rows import appended_seq
 
 MAX_BATCH = 64
-WRITERS = 1  # batches in flight at once (if more, at most one of them not plain)
 RETRIES = 3  # of one append that met a deadlock or a serialization failure (nothing was written)
 
 PoolGetter = Callable[[], Awaitable[asyncpg.Pool]]
@@ -113,34 +109,27 @@ async def _batch_rows(conn: Any, batch: list[_Pending], plain: bool) -> list[Any
 
 
 class PostgresAppender:
-    """Batches appends; `writers` batches may be in flight at once, each on its own connection, at
-    most one of them with appends that are not plain. Up to `hold` connections (`writers` unless
-    told) are kept between batches instead of going back to the pool: asyncpg's acquire and release
-    cost a batch of a few appends about as much of this process's CPU as sending it.
-
-    `max_batch=1, writers=pool size` is one transaction per append on many connections (the
-    benchmark compares it).
+    """Batches appends, one batch in flight at a time on its own connection. Up to `hold`
+    connections (one unless told) are kept between batches instead of going back to the pool:
+    asyncpg's acquire and release cost a batch of a few appends about as much of this process's
+    CPU as sending it. `max_batch=1` is one transaction per append (the benchmark compares it).
     """
 
-    def __init__(
-        self, pool: PoolGetter, *, max_batch: int = MAX_BATCH, writers: int = WRITERS, hold: int | None = None
-    ) -> None:
+    def __init__(self, pool: PoolGetter, *, max_batch: int = MAX_BATCH, hold: int = 1) -> None:
         self._pool = pool
         self._max_batch = max_batch
-        self._writers = writers
-        self._hold = writers if hold is None else hold  # never more than `writers` are out at once
-        self._held: list[Any] = []  # idle connections kept for the next batches (at most `hold`)
+        self._hold = min(hold, 1)  # one batch in flight: more connections would only sit idle
+        self._held: list[Any] = []  # the idle connection kept for the next batch (at most `hold`)
         self._pending: list[_Pending] = []
-        self._draining = 0  # counted in `_drain` itself: a task ends a while after it returns
-        self._full_in_flight = False  # a batch holding an append that is not plain is in flight
+        self._draining = False  # set in `_drain` itself: a task ends a while after it returns
         self._tasks: set[asyncio.Task[None]] = set()
         self.batches = 0  # batches sent, for tests and the benchmark
 
     async def append(self, append: Append) -> AppendResult:
         pending = _Pending(append, asyncio.get_running_loop().create_future())
         self._pending.append(pending)
-        if self._draining < self._writers:
-            self._draining += 1
+        if not self._draining:
+            self._draining = True
             task = asyncio.create_task(self._drain())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -150,34 +139,17 @@ class PostgresAppender:
         try:
             while self._pending:
                 batch = self._take()
-                if not batch:
-                    return  # what is left waits for the batch that holds the one non-plain slot
-                plain = all(p.plain for p in batch)
-                self._full_in_flight |= not plain
-                try:
-                    await self._commit(batch, plain)
-                finally:
-                    if not plain:
-                        self._full_in_flight = False
+                if batch:
+                    await self._commit(batch, all(p.plain for p in batch))
         finally:
-            # No await since the queue was seen empty (or left to the drain in flight with the
-            # non-plain slot, which looks again when its batch is done): nothing is left behind.
-            self._draining -= 1
+            # No await since the queue was seen empty: nothing is left behind.
+            self._draining = False
 
     def _take(self) -> list[_Pending]:
-        """The next batch, oldest first: up to `max_batch` appends, plain ones only while another
-        batch holds the non-plain slot. A cancelled caller's append is dropped (not written)."""
-        batch: list[_Pending] = []
-        rest: list[_Pending] = []
-        any_kind = not self._full_in_flight
-        for p in self._pending:
-            if p.future.done():
-                continue
-            if len(batch) < self._max_batch and (p.plain or any_kind):
-                batch.append(p)
-            else:
-                rest.append(p)
-        self._pending = rest
+        """The next batch, oldest first: up to `max_batch` appends. A cancelled caller's append is
+        dropped (not written)."""
+        live = [p for p in self._pending if not p.future.done()]
+        batch, self._pending = live[: self._max_batch], live[self._max_batch :]
         return batch
 
     async def _commit(self, batch: list[_Pending], plain: bool) -> None:

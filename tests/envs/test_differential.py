@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.envs.table import Table
+from app.envs.table import SPECS, Table
 from app.games.codec import to_json
 from app.matches.events import MATCH_EVENT_TYPES
 from tests.api.conftest import started
@@ -79,13 +79,13 @@ async def play_both(client: httpx.AsyncClient, name: str, i: int) -> int:
     return decisions
 
 
-@pytest.mark.parametrize("name", ["mount_drago", "yutaka"])
+@pytest.mark.parametrize("name", sorted(SPECS))
 async def test_a_few_games_through_the_environment_and_the_api(client: httpx.AsyncClient, name: str) -> None:
     assert sum([await play_both(client, name, i) for i in range(6)]) > 6 * 40
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["mount_drago", "yutaka"])
+@pytest.mark.parametrize("name", sorted(SPECS))
 async def test_a_thousand_games_through_the_environment_and_the_api(
     client: httpx.AsyncClient, name: str
 ) -> None:

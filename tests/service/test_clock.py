@@ -203,7 +203,7 @@ async def test_the_host_hands_a_silent_seat_to_a_bot(ctx: Context, bots: Recordi
     match_id, host = created.match.id, created.host_token
     for s in (0, 1):
         await seating.join_seat(ctx, match_id, s, f"p{s}")
-    with pytest.raises(errors.MatchStarted):
+    with pytest.raises(errors.AlreadyStarted):
         await seating.abort(ctx, match_id, host)
     summary = await seating.hand_to_bot(ctx, match_id, 0, host)
     assert summary.seats[0].bot and bots.woken[-1] == match_id

@@ -1,5 +1,6 @@
-"""`commit_records`: a commit's events redacted once per (state, viewer), shared by the actor's reply
-and its stream frame; the same records `record_of` gives, never those of other events."""
+"""`commit_records`: a commit's events redacted once per (state, viewer) by the service's cache
+(`Renderings`), shared by the actor's reply and its stream frame; the same records `record_of`
+gives, never those of other events."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 from app.games.codec import to_json
 from app.matches import decide
 from app.matches.fold import advance
-from app.matches.views import commit_records, record_of
+from app.matches.views import record_of
+from app.service.cache import Renderings
 from app.service.ports import StoredEvent
 from tests.service.test_evolve_once import AT, started
 
@@ -23,10 +25,11 @@ def test_a_commits_records_are_built_once_per_viewer_and_match_record_of() -> No
     while len(events) < 2:  # a commit of several events (a card played, then a card drawn…)
         before, seat = after, after.to_act[0]
         action = to_json(rng.choice(before.game.legal_actions(before.state, seat)))
-        events = decide.act(before, seat, action, random.Random(1))
+        events = list(decide.act(before, seat, action, random.Random(1)).events)
         after = advance(before, events, AT)
     first = before.seq + 1
     stored = [StoredEvent("m", first + i, e.TYPE, to_json(e), AT, after.seq, e) for i, e in enumerate(events)]
+    commit_records = Renderings().commit_records
     for viewer in (0, 1, None):
         records = commit_records(after, stored, viewer, [e.decoded for e in stored])
         assert records == tuple(record_of(after.game, e, viewer) for e in stored)

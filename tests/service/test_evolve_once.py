@@ -1,6 +1,6 @@
-"""The decider's evolved states (`decide.finished`, kept in `Match.memo`) are taken by `advance`
+"""The decider's evolved states (`decide.act` returns them in its `Decision`) are taken by `advance`
 instead of evolving each game event twice: the folded match is the one a fresh fold gives, over
-random whole games of both games, and a memo from other events is never taken."""
+random whole games of every registered game, and states evolved from other events are never taken."""
 
 from __future__ import annotations
 
@@ -11,13 +11,19 @@ from typing import Any
 import pytest
 
 from app.games.codec import to_json
-from app.games.frozen import replace
 from app.games.registry import GAMES
 from app.matches import decide
-from app.matches.fold import EVOLVED, Match, advance, new_match
+from app.matches.fold import Evolved, Match, advance, new_match
 from app.matches.settings import MatchSettings
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
+
+SIZES = [
+    (name, players)
+    for name, game in sorted(GAMES.items())
+    for players in sorted({game.info.min_players, game.info.max_players - 1, game.info.max_players})
+    if players >= game.info.min_players
+]
 
 
 def started(game_name: str, players: int, seed: int) -> Match:
@@ -30,13 +36,7 @@ def started(game_name: str, players: int, seed: int) -> Match:
     return m
 
 
-def unmemoised(m: Match) -> Match:
-    copy = replace(m)  # the same match, with an empty memo (`replace` does not copy it)
-    assert copy == m and not copy.memo
-    return copy
-
-
-@pytest.mark.parametrize(("game_name", "players"), [("mount_drago", 2), ("mount_drago", 4), ("yutaka", 2)])
+@pytest.mark.parametrize(("game_name", "players"), SIZES)
 @pytest.mark.parametrize("seed", range(4))
 def test_advance_after_the_decider_equals_a_fresh_fold(game_name: str, players: int, seed: int) -> None:
     rng = random.Random(seed)
@@ -45,22 +45,22 @@ def test_advance_after_the_decider_equals_a_fresh_fold(game_name: str, players: 
     while m.status == "active":
         seat = m.to_act[0]
         action = rng.choice(m.game.legal_actions(m.state, seat))
-        events = decide.act(m, seat, to_json(action), random.Random(rng.random()))
-        assert m.memo[EVOLVED], "the decider keeps the states it evolved"
-        taken += len(m.memo[EVOLVED])
-        after = advance(m, events, AT)
-        assert after == advance(unmemoised(m), events, AT)
+        decision = decide.act(m, seat, to_json(action), random.Random(rng.random()))
+        assert decision.evolved, "the decider returns the states it evolved"
+        taken += len(decision.evolved)
+        after = advance(m, decision.events, AT, decision.evolved)
+        assert after == advance(m, decision.events, AT)
         m = after
     assert m.status == "finished" and taken > 0
 
 
-def test_a_memo_of_other_events_is_not_taken() -> None:
+def test_states_evolved_from_other_events_are_not_taken() -> None:
     rng = random.Random(7)
     m = started("mount_drago", 2, 7)
     seat = m.to_act[0]
     action: Any = to_json(rng.choice(m.game.legal_actions(m.state, seat)))
     mine = decide.act(m, seat, action, random.Random(1))
-    decide.act(m, seat, action, random.Random(2))  # another decision over the same match: its memo
-    assert advance(m, mine, AT) == advance(unmemoised(m), mine, AT)
-    m.memo[EVOLVED] = [(object(), mine[0], "not a state")]  # the right event, from another state
-    assert advance(m, mine, AT) == advance(unmemoised(m), mine, AT)
+    other = decide.act(m, seat, action, random.Random(2))  # another decision over the same match
+    assert advance(m, mine.events, AT, other.evolved) == advance(m, mine.events, AT)
+    wrong = (Evolved(object(), mine.events[0], "not a state"),)  # the right event, from another state
+    assert advance(m, mine.events, AT, wrong) == advance(m, mine.events, AT)

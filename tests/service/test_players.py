@@ -8,7 +8,7 @@ from app.service import acting, errors, players, reading, seating
 from app.service.auth import Caller, identify
 from app.service.context import Context
 from app.service.ports import StoredNotice
-from app.service.results import PlayerMatchPage
+from app.service.results import PlayerMatchListing
 from app.store.memory import MemoryEventStore
 from tests.service.helpers import ORDER, create
 
@@ -24,7 +24,7 @@ async def test_a_player_key_holds_seats_in_many_matches(ctx: Context, store: Mem
         await seating.join_seat(ctx, m, 0, "Bo")
     page = await players.my_matches(ctx, ada)
     assert page.total == 3 and {i.match.id for i in page.items} == set(matches)
-    assert await players.my_matches(ctx, ada, to_act=True) == PlayerMatchPage((), 0, 50, 0)
+    assert await players.my_matches(ctx, ada, to_act=True) == PlayerMatchListing((), 0, 50, 0)
     assert all(i.seat == 1 and not i.my_turn for i in page.items)
 
 

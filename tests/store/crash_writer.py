@@ -15,7 +15,7 @@ import asyncio
 import sys
 from datetime import UTC, datetime
 
-from app.service.ports import Append, IdempotencyRecord, MatchUpdate, NewEvent, Notice
+from app.service.ports import Append, IdempotencyRecord, MatchUpdate, NewEvent, NewNotice
 from app.store.factory import create_store
 
 
@@ -31,7 +31,7 @@ def commit_of(match_id: str, seq: int, player: str) -> Append:
         MatchUpdate("active", (last % 2,)),
         datetime.now(UTC),
         idempotency=IdempotencyRecord(match_id, 0, f"after-{seq}", "h", seq + 1, last),
-        notices=(Notice(player, "step", {"match": match_id, "seq": last}),),
+        notices=(NewNotice(player, "step", {"match": match_id, "seq": last}),),
     )
 
 

@@ -16,7 +16,7 @@ from app.service.ports import (
     MatchStatus,
     MatchUpdate,
     NewEvent,
-    Notice,
+    NewNotice,
     PlayerRecord,
     SeatRecord,
     SeatWrite,
@@ -113,8 +113,8 @@ def join(
     return SeatWrite(seat, name, token or new_id("token"), False, at, pid)
 
 
-def notice(player: PlayerRecord, n: int) -> Notice:
-    return Notice(player.id, "your_turn", {"n": n, "match": "m"})
+def notice(player: PlayerRecord, n: int) -> NewNotice:
+    return NewNotice(player.id, "your_turn", {"n": n, "match": "m"})
 
 
 async def new_player(store: EventStore, name: str = "Ana", created_at: datetime = T0) -> PlayerRecord:

@@ -1,6 +1,5 @@
-"""The PostgreSQL group commit's lanes, on a fake pool (no server needed): two batches in flight,
-never two holding appends that are not plain (those could lock players' rows in opposite orders),
-nothing left behind when a drain steps aside, and the connections it keeps between batches."""
+"""The PostgreSQL group commit, on a fake pool (no server needed): one batch in flight at a time,
+the next one made of what queued meanwhile, and the connections it keeps between batches."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from app.service.ports import AppendResult
 from app.store.postgres_commit import PostgresAppender
 from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH, BATCH_SEPARATOR
 
-from .records import append, idem
+from .records import append
 
 GUARD = 5.0
 
@@ -95,31 +94,8 @@ def _appender(**options: Any) -> tuple[_Pool, PostgresAppender]:
     return pool, PostgresAppender(get_pool, **options)
 
 
-async def test_plain_batches_run_beside_one_that_is_not_and_none_waits_forever() -> None:
-    pool, appender = _appender(writers=2)
-    keyed = [append(f"k{i}", 0, idempotency=idem(f"k{i}")) for i in range(2)]
-    plain = [append(f"p{i}", 0) for i in range(3)]
-
-    first = [asyncio.ensure_future(appender.append(a)) for a in (keyed[0], plain[0])]
-    await pool.until_sent(1)  # the first batch holds both, so the non-plain slot
-    later = [asyncio.ensure_future(appender.append(a)) for a in (keyed[1], plain[1], plain[2])]
-    await pool.until_sent(2)  # the second writer takes the plain ones only
-    await asyncio.sleep(0.01)
-    assert pool.batches == [("full", ["k0", "p0"]), ("plain", ["p1", "p2"])]
-    pool.answer(1)
-    await asyncio.sleep(0.01)
-    assert len(pool.batches) == 2  # k1 still waits for the slot: that writer stepped aside
-    pool.answer(0)
-    await pool.until_sent(3)  # the slot's holder looks again when its batch is done
-    assert pool.batches[2] == ("full", ["k1"])
-    pool.answer(2)
-    results = await asyncio.wait_for(asyncio.gather(*first, *later), GUARD)
-    assert all(isinstance(r, AppendResult) for r in results)
-    await appender.close()
-
-
 async def test_one_writer_is_one_batch_at_a_time() -> None:
-    pool, appender = _appender(writers=1)
+    pool, appender = _appender()
     tasks = [asyncio.ensure_future(appender.append(append(f"p{i}", 0))) for i in range(2)]
     await pool.until_sent(1)
     more = asyncio.ensure_future(appender.append(append("p2", 0)))
@@ -145,19 +121,19 @@ async def _serve(pool: _Pool, appender: PostgresAppender, matches: list[str]) ->
 
 
 async def test_batches_keep_their_connections_and_close_gives_them_back() -> None:
-    pool, appender = _appender(writers=2)
+    pool, appender = _appender()
     for round_ in range(5):
         results = await _serve(pool, appender, [f"m{round_}-{i}" for i in range(3)])
         assert all(isinstance(r, AppendResult) for r in results)
     assert len(pool.batches) >= 5
-    assert len(pool.acquired) <= 2  # one per batch in flight, kept: not one per batch
+    assert len(pool.acquired) == 1  # the one batch in flight's, kept: not one per batch
     assert pool.released == []
     await appender.close()
     assert pool.out() == 0
 
 
 async def test_a_connection_that_fails_goes_back_to_the_pool_and_is_not_kept() -> None:
-    pool, appender = _appender(writers=1)
+    pool, appender = _appender()
     assert isinstance((await _serve(pool, appender, ["a"]))[0], AppendResult)
     first = pool.acquired[0]
     pool.fail_next = True
@@ -171,7 +147,7 @@ async def test_a_connection_that_fails_goes_back_to_the_pool_and_is_not_kept() -
 
 
 async def test_hold_zero_gives_every_connection_back() -> None:
-    pool, appender = _appender(writers=2, hold=0)
+    pool, appender = _appender(hold=0)
     for round_ in range(3):
         await _serve(pool, appender, [f"m{round_}"])
     assert len(pool.acquired) == 3 and pool.out() == 0
@@ -179,7 +155,7 @@ async def test_hold_zero_gives_every_connection_back() -> None:
 
 
 async def test_a_kept_connection_that_closed_meanwhile_goes_back_and_a_fresh_one_serves() -> None:
-    pool, appender = _appender(writers=1)
+    pool, appender = _appender()
     await _serve(pool, appender, ["a"])
     [kept] = pool.acquired
     kept.closed = True  # the server went away while it was idle
