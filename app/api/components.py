@@ -23,10 +23,10 @@ both on every payload they see.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Final
 
 from app.games.codec import JSON, json_schema
-from app.games.core import Game
+from app.games.core import AnyGame
 from app.matches.contract import Envelope, game_event_schema, match_event_schema, wire_schemas
 
 MATCH_EVENT: Final = "MatchEvent"
@@ -37,15 +37,15 @@ KIND_NAMES: Final = {
 """The component suffix of each kind of `wire_schemas`."""
 _DROPPED: Final = ("$schema", "$defs")
 
-Games = Iterable[Game[Any, Any, Any]]
+Games = Iterable[AnyGame]
 
 
-def prefix_of(game: Game[Any, Any, Any]) -> str:
+def prefix_of(game: AnyGame) -> str:
     """`mount_drago` → `MountDrago`."""
     return "".join(part.capitalize() for part in game.info.name.split("_"))
 
 
-def component_name(game: Game[Any, Any, Any], kind: str) -> str:
+def component_name(game: AnyGame, kind: str) -> str:
     return prefix_of(game) + KIND_NAMES[kind]
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.codec import JSON, to_json
-from app.games.core import Game
+from app.games.core import AnyGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +27,7 @@ class InfoSet:
     legal_actions: tuple[Any, ...]
 
 
-def observe(
-    game: Game[Any, Any, Any], seat: int, events: Iterable[Any], legal_actions: Iterable[Any]
-) -> InfoSet:
+def observe(game: AnyGame, seat: int, events: Iterable[Any], legal_actions: Iterable[Any]) -> InfoSet:
     """The `InfoSet` of `seat`: every event redacted for it (`redact` may return JSON or a dataclass;
     both become JSON), with its legal actions."""
     history = tuple(to_json(game.redact(event, seat)) for event in events)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.bots import mount_drago, yutaka
-from app.games.core import Game
+from app.games.core import AnyGame
 from app.games.playout import Advance, advancer
 from app.games.registry import GAMES
 from app.games.samplers import SAMPLERS, Sampler
@@ -29,7 +29,7 @@ from app.games.samplers import SAMPLERS, Sampler
 class Kit:
     """One game as the bots see it (see the module docstring)."""
 
-    game: Game[Any, Any, Any]
+    game: AnyGame
     sampler: Sampler
     potential: Callable[[Any], tuple[float, ...]]  # each seat's estimated (when over: exact) final total
     scale: float  # a lead in potential that makes a clear edge

@@ -45,7 +45,7 @@ import pyspiel
 from app.envs import yutaka as yu_space
 from app.envs.table import SPECS, Spec, ranking_rewards
 from app.games.codec import JSON, to_json
-from app.games.core import Game
+from app.games.core import AnyGame
 from app.games.frozen import replace
 from app.games.mount_drago.cards import CARDS as MD_CARDS
 from app.games.mount_drago.cards import DECK as MD_DECK
@@ -117,7 +117,7 @@ class Config:
     (OpenSpiel clones a Python state with `copy.deepcopy`)."""
 
     name: str
-    rules: Game[Any, Any, Any]
+    rules: AnyGame
     spec: Spec
     players: int
     options: JSON

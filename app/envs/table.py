@@ -31,7 +31,7 @@ import numpy as np
 from app.envs import mount_drago, yutaka
 from app.games.chance import rng_for
 from app.games.codec import JSON, to_json
-from app.games.core import Game, Outcome
+from app.games.core import AnyGame, Outcome
 from app.games.playout import advancer
 from app.games.registry import GAMES
 
@@ -70,7 +70,7 @@ class IllegalMove(ValueError):
     """An action id outside the acting seat's mask (or a step by a seat not to act)."""
 
 
-def check_game(name: str, players: int) -> Game[Any, Any, Any]:
+def check_game(name: str, players: int) -> AnyGame:
     """The game `name` for `players` seats; a clear `ValueError` for an unknown game or count."""
     game = GAMES.get(name)
     if game is None or name not in SPECS:

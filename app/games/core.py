@@ -189,6 +189,12 @@ def game_schemas(
     }
 
 
+AnyGame = Game[Any, Any, Any]
+"""A game whose state, action and event types are not known where it is used: the registry holds
+games of different types, and `Game` is invariant in them (its methods take them as arguments), so
+Python's types can only name this one erasure, here, rather than write `Any` wherever it happens."""
+
+
 def decode_action(game: Game[Any, A, Any], data: JSON, path: str = "$") -> A:
     """Decode a player's JSON action; raises `DecodeError` naming the path (from root `path`)."""
     return decode_tagged(game.action_types, data, "action", path)
@@ -215,6 +221,7 @@ def replay(game: Game[S, Any, E], events: Iterable[E]) -> S:
 __all__ = [
     "ENVELOPE",
     "SCHEMA_KINDS",
+    "AnyGame",
     "DecodeError",
     "ErrorCode",
     "Game",

@@ -13,12 +13,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.games.core import Game
+from app.games.core import AnyGame
 
 Advance = Callable[[Any, int, Any, random.Random, "list[Any] | None"], Any]
 
 
-def advancer(game: Game[Any, Any, Any]) -> Advance:
+def advancer(game: AnyGame) -> Advance:
     """`game`'s own `advance(state, seat, action, rng, log=None)` if it has one, else the same
     through `decide` and `evolve`: the state after `seat`'s `action`, exactly as folding the
     events `decide` returns, which are appended to `log` when one is given. Raises
@@ -45,7 +45,7 @@ class Playout:
 
 
 def play_random(
-    game: Game[Any, Any, Any],
+    game: AnyGame,
     players: int,
     seed: int,
     options: Mapping[str, Any] | None = None,

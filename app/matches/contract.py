@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Union
 
 from app.games.codec import DRAFT, JSON, Doc, json_schema
-from app.games.core import Game
+from app.games.core import AnyGame
 from app.matches import events
 from app.matches.views import ENVELOPE_FIELDS, DraftInfo, MatchOutcome, SeatClock
 
@@ -91,7 +91,7 @@ def match_event_schema() -> dict[str, JSON]:
     )
 
 
-def game_event_schema(game: Game[Any, Any, Any]) -> dict[str, JSON]:
+def game_event_schema(game: AnyGame) -> dict[str, JSON]:
     """The game's events in every form a client may receive: as viewers see them during the match
     (`Game.schemas()["event"]`, redacted forms included) and as stored, which the reveal shows."""
     stored = json_schema(Union[tuple(game.event_types.values())])  # noqa: UP007  # a runtime union
@@ -104,7 +104,7 @@ def game_event_schema(game: Game[Any, Any, Any]) -> dict[str, JSON]:
     )
 
 
-def wire_schemas(game: Game[Any, Any, Any]) -> dict[str, JSON]:
+def wire_schemas(game: AnyGame) -> dict[str, JSON]:
     """The five schemas of `GET /v1/games/{game}` as clients see the payloads (see the docstring)."""
     own = game.schemas()
     title = game.info.title

@@ -20,9 +20,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
-from app.games.codec import DecodeError, JSONValue, to_json
+from app.games.codec import JSON, DecodeError, JSONValue, to_json
 from app.games.core import ErrorCode, IllegalAction, Seat, decode_action
 from app.matches.events import (
     DraftPublished,
@@ -30,6 +30,7 @@ from app.matches.events import (
     DraftUndone,
     MatchAborted,
     MatchEnded,
+    MatchEvent,
     MatchStarted,
     SeatJoined,
     SeatResigned,
@@ -57,15 +58,17 @@ class Refused(Exception):
 # Seating
 
 
-def seat_bots(m: Match, bots: Mapping[Seat, str]) -> list[Any]:
+def seat_bots(m: Match, bots: Mapping[Seat, str]) -> list[MatchEvent]:
     """At creation: the server bots take their seats (`bots`: seat → level); the start if full."""
-    events: list[Any] = [SeatJoined(s, f"bot {i + 1}", True, bots[s]) for i, s in enumerate(sorted(bots))]
+    events: list[MatchEvent] = [
+        SeatJoined(s, f"bot {i + 1}", True, bots[s]) for i, s in enumerate(sorted(bots))
+    ]
     if len(bots) == m.players:
         events.append(MatchStarted())
     return events
 
 
-def join(m: Match, seat: Seat, name: str, player_id: str | None = None) -> list[Any]:
+def join(m: Match, seat: Seat, name: str, player_id: str | None = None) -> list[MatchEvent]:
     if m.end is not None:
         raise Refused(ErrorCode.MATCH_OVER, "this match is over")
     if m.seats[seat].taken or m.started:
@@ -73,7 +76,7 @@ def join(m: Match, seat: Seat, name: str, player_id: str | None = None) -> list[
     if player_id is not None and any(s.player_id == player_id for s in m.seats):
         held = next(i for i, s in enumerate(m.seats) if s.player_id == player_id)
         raise Refused(ErrorCode.ALREADY_SEATED, "you already hold a seat in this match", {"seat": held})
-    events: list[Any] = [SeatJoined(seat, name, False, None, player_id)]
+    events: list[MatchEvent] = [SeatJoined(seat, name, False, None, player_id)]
     if all(s.taken for i, s in enumerate(m.seats) if i != seat):
         events.append(MatchStarted())
     return events
@@ -87,11 +90,11 @@ class Decision:
     """What an action decided: the events of its commit, and the game states the decider evolved
     on the way (`advance` takes them instead of evolving the same events again)."""
 
-    events: tuple[Any, ...]
+    events: tuple[object, ...]
     evolved: tuple[Evolved, ...] = ()
 
 
-def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool = True) -> Decision:
+def act(m: Match, seat: Seat, action: JSON, rng: random.Random, *, drafting: bool = True) -> Decision:
     """The events of `seat`'s action (JSON as sent), with drafts and the match's end.
 
     Server bots act with `drafting=False`: their actions are public at once."""
@@ -136,7 +139,7 @@ def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool
         raise Refused(e.code, e.message, _why(e.reason)) from None
     if drafts and not _crosses_barrier(m, base, seat, events):
         return Decision((DraftStep(seat, to_json(decoded), tuple(to_json(e) for e in events)),))
-    out: list[Any] = []
+    out: list[object] = []
     if draft is not None:
         out.append(DraftPublished(seat, len(draft.steps)))
         for _, step_events in draft.steps:
@@ -146,7 +149,7 @@ def act(m: Match, seat: Seat, action: Any, rng: random.Random, *, drafting: bool
     return Decision((*out, *finished(m, evolved[-1].after if evolved else m.state)), evolved)
 
 
-def _crosses_barrier(m: Match, base: Any, seat: Seat, events: Sequence[Any]) -> bool:
+def _crosses_barrier(m: Match, base: object, seat: Seat, events: Sequence[object]) -> bool:
     game = m.game
     state = base
     for e in events:
@@ -156,7 +159,7 @@ def _crosses_barrier(m: Match, base: Any, seat: Seat, events: Sequence[Any]) -> 
     return tuple(game.to_act(state)) != (seat,)  # the decision passes to another seat (or to nobody)
 
 
-def evolve_all(m: Match, events: Sequence[Any]) -> tuple[Evolved, ...]:
+def evolve_all(m: Match, events: Sequence[object]) -> tuple[Evolved, ...]:
     """The committed state evolved by the game events among `events`, one step each."""
     game = m.game
     state = m.state
@@ -169,7 +172,7 @@ def evolve_all(m: Match, events: Sequence[Any]) -> tuple[Evolved, ...]:
     return tuple(steps)
 
 
-def finished(m: Match, state: Any) -> list[Any]:
+def finished(m: Match, state: object) -> list[MatchEvent]:
     """`match_ended` if the game is over in `state` (the committed state after an action)."""
     outcome = m.game.outcome(state)
     if outcome is None:
@@ -192,7 +195,7 @@ def ranked_winners(m: Match, winners: tuple[Seat, ...], scores: tuple[int, ...])
 # Leaving, clocks and the host
 
 
-def resign(m: Match, seat: Seat, level: str) -> list[Any]:
+def resign(m: Match, seat: Seat, level: str) -> list[MatchEvent]:
     """Two players: the other wins. More: a bot of `level` plays on and the seat ranks last."""
     if not m.started:
         raise Refused(ErrorCode.MATCH_NOT_STARTED, "the match has not started; the host can abort it")
@@ -205,11 +208,11 @@ def resign(m: Match, seat: Seat, level: str) -> list[Any]:
     return [SeatResigned(seat), SeatTakenOver(seat, "resigned", level)]
 
 
-def timeouts(m: Match, now: datetime, level: str) -> list[Any]:
+def timeouts(m: Match, now: datetime, level: str) -> list[MatchEvent]:
     """The events for every seat whose clock has run out at `now` (none: an empty list)."""
     if m.status != "active":
         return []
-    events: list[Any] = []
+    events: list[MatchEvent] = []
     for seat, deadline in sorted(m.deadlines().items()):
         if deadline > now:
             continue
@@ -225,14 +228,14 @@ def timeouts(m: Match, now: datetime, level: str) -> list[Any]:
     return events
 
 
-def expire(m: Match) -> list[Any]:
+def expire(m: Match) -> list[MatchEvent]:
     """A waiting match nobody completed in time."""
     if m.status != "waiting":
         return []
     return [MatchAborted("expired"), MatchEnded("aborted", (), None)]
 
 
-def abort(m: Match) -> list[Any]:
+def abort(m: Match) -> list[MatchEvent]:
     if m.end is not None:
         raise Refused(ErrorCode.MATCH_OVER, "the match is over")
     if m.started:
@@ -240,12 +243,12 @@ def abort(m: Match) -> list[Any]:
     return [MatchAborted("host"), MatchEnded("aborted", (), None)]
 
 
-def reissue(m: Match, seat: Seat) -> list[Any]:
+def reissue(m: Match, seat: Seat) -> list[MatchEvent]:
     _require_person(m, seat)
     return [SeatTokenReissued(seat)]
 
 
-def hand_to_bot(m: Match, seat: Seat, level: str) -> list[Any]:
+def hand_to_bot(m: Match, seat: Seat, level: str) -> list[MatchEvent]:
     if not m.started:
         raise Refused(ErrorCode.MATCH_NOT_STARTED, "the match has not started")
     _require_person(m, seat)

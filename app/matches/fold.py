@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol
 
 from app.games.codec import JSON, decode_tagged
-from app.games.core import Game, Seat, decode_event
+from app.games.core import AnyGame, Seat, decode_event
 from app.games.frozen import replace
 from app.matches.events import (
     MATCH_EVENT_TYPES,
@@ -92,8 +92,8 @@ class Draft:
     """A seat's open turn draft: the steps since its last barrier, and the game state after them."""
 
     seat: Seat
-    steps: tuple[tuple[Mapping[str, Any], tuple[Any, ...]], ...]  # (action JSON, decoded game events)
-    state: Any
+    steps: tuple[tuple[Mapping[str, JSON], tuple[object, ...]], ...]  # (action JSON, decoded game events)
+    state: object
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +111,9 @@ class Evolved:
     evolving the same events twice (it checks that each `before` and `event` are the very objects
     it is about to evolve, so a stale list only costs the shortcut)."""
 
-    before: Any
-    event: Any
-    after: Any
+    before: object
+    event: object
+    after: object
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +121,11 @@ class Match:
     """One match folded up to `seq` (immutable; `advance` and `fold` return new ones)."""
 
     match_id: str
-    game: Game[Any, Any, Any]
+    game: AnyGame
     players: int
     settings: MatchSettings
     seq: int
-    state: Any  # the committed game state (a draft's steps are not in it)
+    state: object  # the committed game state (a draft's steps are not in it)
     seats: tuple[SeatState, ...]
     started: bool = False
     end: End | None = None
@@ -152,7 +152,7 @@ class Match:
             return (self.draft.seat,)
         return self.game_to_act
 
-    def state_for(self, seat: Seat | None) -> Any:
+    def state_for(self, seat: Seat | None) -> object:
         """The game state `seat` sees: its own open draft applied, else the committed state."""
         draft = self.draft
         return draft.state if draft is not None and draft.seat == seat else self.state
@@ -183,7 +183,7 @@ class Match:
         return out
 
 
-def decode(game: Game[Any, Any, Any], stored: EventEnvelope) -> Any:
+def decode(game: AnyGame, stored: EventEnvelope) -> object:
     """Decode one stored event, game or match-level; the envelope's `type` is authoritative."""
     data = {**stored.data, "type": stored.type}
     if stored.type in MATCH_EVENT_TYPES:
@@ -193,7 +193,7 @@ def decode(game: Game[Any, Any, Any], stored: EventEnvelope) -> Any:
 
 def new_match(
     match_id: str,
-    game: Game[Any, Any, Any],
+    game: AnyGame,
     players: int,
     settings: MatchSettings,
     legacy_seats: Sequence[SeatRow] = (),
@@ -214,7 +214,7 @@ def new_match(
 def fold(base: Match, events: Iterable[EventEnvelope]) -> Match:
     """`base` with the stored `events` (seq-ordered, gap-free, following `base.seq`) applied."""
     match = base
-    commit: list[Any] = []
+    commit: list[object] = []
     for stored in events:
         if stored.seq != match.seq + len(commit) + 1:
             raise ValueError(
@@ -229,7 +229,7 @@ def fold(base: Match, events: Iterable[EventEnvelope]) -> Match:
     return match
 
 
-def advance(match: Match, events: Sequence[Any], at: datetime, evolved: Sequence[Evolved] = ()) -> Match:
+def advance(match: Match, events: Sequence[object], at: datetime, evolved: Sequence[Evolved] = ()) -> Match:
     """`match` after appending decoded `events` as one commit recorded `at` (`evolved`: the game
     events among them that the decider already applied, see `Evolved`)."""
     before = match.to_act
@@ -237,7 +237,7 @@ def advance(match: Match, events: Sequence[Any], at: datetime, evolved: Sequence
     return _close_commit(_apply_all(match, events, evolved), before, at, decided)
 
 
-def _apply_all(m: Match, events: Sequence[Any], evolved: Sequence[Evolved] = ()) -> Match:
+def _apply_all(m: Match, events: Sequence[object], evolved: Sequence[Evolved] = ()) -> Match:
     """Apply events in order. Runs of game events evolve the game's state without rebuilding the
     match for each (a `replace` of this many fields costs more than most `evolve`s)."""
     game = m.game
@@ -265,13 +265,13 @@ def _apply_all(m: Match, events: Sequence[Any], evolved: Sequence[Evolved] = ())
     return m
 
 
-def _with_state(m: Match, state: Any, seq: int) -> Match:
+def _with_state(m: Match, state: object, seq: int) -> Match:
     if state is m.state:
         return replace(m, seq=seq)
     return replace(m, state=state, seq=seq, game_to_act=tuple(m.game.to_act(state)))
 
 
-def _seat(m: Match, seat: Seat, **changes: Any) -> tuple[SeatState, ...]:
+def _seat(m: Match, seat: Seat, **changes: object) -> tuple[SeatState, ...]:
     seats = list(m.seats)
     seats[seat] = replace(seats[seat], **changes)
     return tuple(seats)

@@ -17,12 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import orjson
 
 from app.games.codec import JSON, to_json
-from app.games.core import Seat, decode_event
+from app.games.core import AnyGame, Seat, decode_event
 from app.matches import events as match_events
 from app.matches.decide import FINISH_TURN, UNDO
 from app.matches.fold import EventEnvelope, Match, Status, decode
@@ -70,7 +70,7 @@ class MatchOutcome:
     reason: str
     winners: tuple[int, ...]
     scores: tuple[int, ...] | None
-    details: Mapping[str, Any]
+    details: Mapping[str, JSON]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,10 +189,10 @@ def view_of(match: Match, seat: Seat | None) -> View:
     )
 
 
-def redact(match_game: Any, event: Any, seat: Seat | None) -> Any:
+def redact(match_game: AnyGame, event: object, seat: Seat | None) -> object:
     """What `seat` may see of a decoded event (game or match-level)."""
-    if type(event) in _MATCH_TYPES:
-        seen = match_events.redact(event, seat)
+    if type(event) in _MATCH_TYPES:  # an exact type test: cheaper than `isinstance` of the union
+        seen = match_events.redact(cast(match_events.MatchEvent, event), seat)
         if isinstance(seen, match_events.DraftStep):  # the seat's own draft: its game events, redacted
             inner = tuple(to_json(match_game.redact(_decode_game(match_game, e), seat)) for e in seen.events)
             return match_events.DraftStep(seen.seat, seen.action, inner)
@@ -200,7 +200,9 @@ def redact(match_game: Any, event: Any, seat: Seat | None) -> Any:
     return match_game.redact(event, seat)
 
 
-def record_of(match_game: Any, stored: EventEnvelope, seat: Seat | None, decoded: Any = None) -> EventRecord:
+def record_of(
+    match_game: AnyGame, stored: EventEnvelope, seat: Seat | None, decoded: object = None
+) -> EventRecord:
     """One stored event redacted for the viewer (`decoded`: the event, if decoded already)."""
     event = decode(match_game, stored) if decoded is None else decoded
     data = to_json(redact(match_game, event, seat))
@@ -208,7 +210,10 @@ def record_of(match_game: Any, stored: EventEnvelope, seat: Seat | None, decoded
 
 
 def records_of(
-    match_game: Any, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[Any] | None = None
+    match_game: AnyGame,
+    events: Sequence[EventEnvelope],
+    seat: Seat | None,
+    decoded: Sequence[object] | None = None,
 ) -> tuple[EventRecord, ...]:
     """`record_of` for each of `events` (`decoded`: the events, if decoded already)."""
     if decoded is None:
@@ -217,7 +222,7 @@ def records_of(
 
 
 def commit_records(
-    match: Match, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[Any] | None = None
+    match: Match, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[object] | None = None
 ) -> tuple[EventRecord, ...]:
     """Events that end at `match.seq` (the commit that made `match`) redacted for `seat` (`decoded`:
     the events, if decoded already); the service keeps them once per state and viewer (`Renderings`)."""
@@ -231,7 +236,7 @@ def full_record(stored: EventEnvelope) -> EventRecord:
     return EventRecord(stored.seq, stored.type, dict(stored.data), stored.recorded_at, stored.commit)
 
 
-def _decode_game(game: Any, data: Mapping[str, JSON]) -> Any:
+def _decode_game(game: AnyGame, data: Mapping[str, JSON]) -> object:
     return decode_event(game, dict(data))
 
 

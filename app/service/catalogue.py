@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from app.games.codec import JSON
-from app.games.core import Game
+from app.games.core import AnyGame
 from app.matches.contract import wire_schemas
 from app.service.context import Context
 from app.service.errors import NotFound
@@ -36,7 +35,7 @@ class GameDetail(GameSummary):
     catalogue: JSON
 
 
-def _summary(game: Game[Any, Any, Any]) -> GameSummary:
+def _summary(game: AnyGame) -> GameSummary:
     i = game.info
     return GameSummary(i.name, i.title, i.min_players, i.max_players, i.hidden_information, i.chance)
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from app.games.core import Game
+from app.games.core import AnyGame
 from app.games.registry import GAMES
 from app.service.cache import MatchLocks, StateCache, TokenCache
 from app.service.loading import Loader
@@ -76,7 +76,7 @@ class Config:
 @dataclass
 class Context:
     store: EventStore
-    games: Mapping[str, Game[Any, Any, Any]] = field(default_factory=lambda: dict(GAMES))
+    games: Mapping[str, AnyGame] = field(default_factory=lambda: dict(GAMES))
     clock: Clock = utcnow
     config: Config = field(default_factory=Config)
     metrics: ServiceMetrics = field(default_factory=NullMetrics)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final
 
-from app.games.core import Game
+from app.games.core import AnyGame
 from app.matches.events import SeatJoined, SeatTakenOver, SeatTokenReissued
 from app.matches.fold import Match, fold, new_match
 from app.matches.settings import stored_settings
@@ -28,9 +28,7 @@ SEAT_EVENTS: Final = frozenset(cls.TYPE for cls in (SeatJoined, SeatTokenReissue
 
 
 class Loader:
-    def __init__(
-        self, store: EventStore, games: Mapping[str, Game[Any, Any, Any]], cache: StateCache
-    ) -> None:
+    def __init__(self, store: EventStore, games: Mapping[str, AnyGame], cache: StateCache) -> None:
         self.store = store
         self.games = games
         self.cache = cache
@@ -38,7 +36,7 @@ class Loader:
         self._pending: set[asyncio.Task[None]] = set()  # snapshots being written
         self.replays = Replays()
 
-    def game_of(self, record: MatchRecord) -> Game[Any, Any, Any]:
+    def game_of(self, record: MatchRecord) -> AnyGame:
         game = self.games.get(record.game)
         if game is None:  # a match of a game this server no longer hosts
             raise InternalError(f"the game {record.game!r} of this match is not available")

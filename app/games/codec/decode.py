@@ -15,12 +15,12 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from app.games.codec.doc import JSON, merged
 
 T = TypeVar("T")
-Decoder = Callable[[Any, str], Any]
+Decoder = Callable[[object, str], object]
 
 
 class DecodeError(ValueError):
@@ -41,8 +41,7 @@ class DecodeError(ValueError):
 def from_json(tp: type[T], data: JSON, path: str = "$") -> T:
     """Decode `data` as an instance of `tp`, raising `DecodeError`; `path` names the root in errors."""
     decoder: Decoder = _decoder(tp)  # type: ignore[arg-type]  # types are hashable
-    result: T = decoder(data, path)
-    return result
+    return cast(T, decoder(data, path))  # the decoder of `tp` returns a `tp`
 
 
 def decode_tagged(classes: Mapping[str, type[T]], data: JSON, what: str = "value", path: str = "$") -> T:
@@ -58,7 +57,7 @@ def decode_tagged(classes: Mapping[str, type[T]], data: JSON, what: str = "value
 
 
 @cache
-def _decoder(tp: Any) -> Decoder:
+def _decoder(tp: object) -> Decoder:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     simple = _SIMPLE.get(tp)
@@ -69,7 +68,7 @@ def _decoder(tp: Any) -> Decoder:
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         return _dataclass_decoder(tp)
     if origin is typing.Annotated:
-        return _bounded(_decoder(args[0]), tp.__metadata__)
+        return _bounded(_decoder(args[0]), args[1:])  # `Annotated[X, *metadata]`
     if origin is typing.Literal:
         return _literal_decoder(args)
     if origin in (typing.Union, types.UnionType):
@@ -84,40 +83,40 @@ def _decoder(tp: Any) -> Decoder:
     raise TypeError(f"unsupported type for decoding: {tp!r}")
 
 
-def _any(v: Any, path: str) -> Any:
+def _any(v: object, path: str) -> object:
     return v
 
 
-def _expect_none(v: Any, path: str) -> None:
+def _expect_none(v: object, path: str) -> None:
     if v is not None:
         raise DecodeError(path, "expected null")
 
 
-def _expect_bool(v: Any, path: str) -> bool:
+def _expect_bool(v: object, path: str) -> bool:
     if not isinstance(v, bool):
         raise DecodeError(path, "expected a boolean")
     return v
 
 
-def _expect_int(v: Any, path: str) -> int:
+def _expect_int(v: object, path: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise DecodeError(path, "expected an integer")
     return v
 
 
-def _expect_float(v: Any, path: str) -> float:
+def _expect_float(v: object, path: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise DecodeError(path, "expected a number")
     return float(v)
 
 
-def _expect_str(v: Any, path: str) -> str:
+def _expect_str(v: object, path: str) -> str:
     if not isinstance(v, str):
         raise DecodeError(path, "expected a string")
     return v
 
 
-_SIMPLE: dict[Any, Decoder] = {
+_SIMPLE: dict[object, Decoder] = {
     Any: _any,
     type(None): _expect_none,
     bool: _expect_bool,
@@ -131,7 +130,7 @@ def _enum_decoder(tp: type[enum.Enum]) -> Decoder:
     by_value = {m.value: m for m in tp}
     allowed = ", ".join(repr(v) for v in by_value)
 
-    def decode(v: Any, path: str) -> enum.Enum:
+    def decode(v: object, path: str) -> enum.Enum:
         try:
             return by_value[v]
         except (KeyError, TypeError):
@@ -140,10 +139,10 @@ def _enum_decoder(tp: type[enum.Enum]) -> Decoder:
     return decode
 
 
-def _literal_decoder(values: tuple[Any, ...]) -> Decoder:
+def _literal_decoder(values: tuple[object, ...]) -> Decoder:
     allowed = ", ".join(repr(v) for v in values)
 
-    def decode(v: Any, path: str) -> Any:
+    def decode(v: object, path: str) -> object:
         if isinstance(v, bool) != any(isinstance(x, bool) for x in values) or v not in values:
             raise DecodeError(path, f"expected one of {allowed}")
         return v
@@ -151,10 +150,10 @@ def _literal_decoder(values: tuple[Any, ...]) -> Decoder:
     return decode
 
 
-def _union_decoder(args: tuple[Any, ...]) -> Decoder:
+def _union_decoder(args: tuple[object, ...]) -> Decoder:
     decoders = [_decoder(a) for a in args]
 
-    def decode(v: Any, path: str) -> Any:
+    def decode(v: object, path: str) -> object:
         # The alternatives' errors are kept without their tracebacks, and the one raised is no
         # longer a local when this frame goes into its traceback: otherwise each miss would leave a
         # reference cycle (error → traceback → this frame → error) for the collector.
@@ -187,7 +186,7 @@ def _best(path: str, errors: list[DecodeError]) -> DecodeError:
 
 
 def _var_tuple_decoder(item: Decoder) -> Decoder:
-    def decode(v: Any, path: str) -> tuple[Any, ...]:
+    def decode(v: object, path: str) -> tuple[object, ...]:
         if not isinstance(v, (list, tuple)):
             raise DecodeError(path, "expected an array")
         return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(v))
@@ -196,7 +195,7 @@ def _var_tuple_decoder(item: Decoder) -> Decoder:
 
 
 def _fixed_tuple_decoder(items: tuple[Decoder, ...]) -> Decoder:
-    def decode(v: Any, path: str) -> tuple[Any, ...]:
+    def decode(v: object, path: str) -> tuple[object, ...]:
         if not isinstance(v, (list, tuple)) or len(v) != len(items):
             raise DecodeError(path, f"expected an array of {len(items)} items")
         return tuple(d(x, f"{path}[{i}]") for i, (d, x) in enumerate(zip(items, v, strict=True)))
@@ -205,7 +204,7 @@ def _fixed_tuple_decoder(items: tuple[Decoder, ...]) -> Decoder:
 
 
 def _mapping_decoder(key: Decoder | None, value: Decoder) -> Decoder:
-    def decode(v: Any, path: str) -> dict[Any, Any]:
+    def decode(v: object, path: str) -> dict[object, object]:
         if not isinstance(v, dict) and not isinstance(v, Mapping):
             raise DecodeError(path, "expected an object")
         out = {}
@@ -218,7 +217,7 @@ def _mapping_decoder(key: Decoder | None, value: Decoder) -> Decoder:
     return decode
 
 
-def _bounded(inner: Decoder, metadata: tuple[Any, ...]) -> Decoder:
+def _bounded(inner: Decoder, metadata: tuple[object, ...]) -> Decoder:
     """`inner`, then the bounds of the `Doc` annotations (numbers for integers, lengths for arrays)."""
     keywords = merged(metadata).keywords
     low, high = keywords.get("minimum"), keywords.get("maximum")
@@ -228,7 +227,7 @@ def _bounded(inner: Decoder, metadata: tuple[Any, ...]) -> Decoder:
     span = _span(low, high)
     count = _span(fewest, most)
 
-    def decode(v: Any, path: str) -> Any:
+    def decode(v: object, path: str) -> object:
         out = inner(v, path)
         if isinstance(out, (int, float)) and not isinstance(out, bool):
             if (low is not None and out < low) or (high is not None and out > high):
@@ -242,7 +241,7 @@ def _bounded(inner: Decoder, metadata: tuple[Any, ...]) -> Decoder:
     return decode
 
 
-def _span(low: Any, high: Any) -> str:
+def _span(low: object, high: object) -> str:
     if low is not None and high is not None:
         return str(low) if low == high else f"{low}…{high}"
     return f"≥ {low}" if low is not None else f"≤ {high}"
@@ -259,7 +258,7 @@ def _dataclass_decoder(cls: type) -> Decoder:
     # Decoders are built lazily so that recursive dataclasses do not recurse at compile time.
     field_decoders: dict[str, Decoder] = {}
 
-    def decode(v: Any, path: str) -> Any:
+    def decode(v: object, path: str) -> object:
         if not isinstance(v, dict) and not isinstance(v, Mapping):
             raise DecodeError(path, "expected an object")
         if isinstance(tag, str) and v.get("type", tag) != tag:

@@ -16,18 +16,18 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from app.games.codec.doc import JSON, Once
 
-Encoder = Callable[[Any], JSON]
+Encoder = Callable[[object], JSON]
 
 MEMO_LIMIT: Final = 4096  # objects remembered by identity before the memo starts afresh
 
 
-def to_json(obj: Any) -> JSON:
+def to_json(obj: object) -> JSON:
     """Encode a dataclass (or any supported value) into plain JSON data."""
     encoder = _ENCODERS.get(type(obj))
     if encoder is None:
@@ -43,9 +43,9 @@ def encode_once(cls: type) -> None:
 def _memoized(encoder: Encoder) -> Encoder:
     # Keyed by identity, and holding the object, so that an id cannot be reused while remembered;
     # hashing by value would cost as much as encoding these small objects.
-    memo: dict[int, tuple[Any, JSON]] = {}
+    memo: dict[int, tuple[object, JSON]] = {}
 
-    def encode(obj: Any) -> JSON:
+    def encode(obj: object) -> JSON:
         hit = memo.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
@@ -58,25 +58,25 @@ def _memoized(encoder: Encoder) -> Encoder:
     return encode
 
 
-def _identity(obj: Any) -> JSON:
+def _identity(obj: object) -> JSON:
     return obj
 
 
-def _enum_value(obj: Any) -> JSON:
-    return obj.value
+def _enum_value(obj: object) -> JSON:
+    return cast(enum.Enum, obj).value  # registered for enum classes only
 
 
-def _sequence(obj: Any) -> JSON:
-    return [to_json(v) for v in obj]
+def _sequence(obj: object) -> JSON:
+    return [to_json(v) for v in cast(Iterable[object], obj)]
 
 
-def _key(k: Any) -> str:
+def _key(k: object) -> str:
     # str() of a StrEnum member is its plain value (and much cheaper than `.value`)
     return str(k) if isinstance(k, str) or not isinstance(k, enum.Enum) else str(k.value)
 
 
-def _mapping(obj: Any) -> JSON:
-    return {_key(k): to_json(v) for k, v in obj.items()}
+def _mapping(obj: object) -> JSON:
+    return {_key(k): to_json(v) for k, v in cast(Mapping[object, object], obj).items()}
 
 
 # One encoder per concrete type, built on first use: views and events are encoded on every
@@ -88,7 +88,7 @@ def _encoder_for(cls: type) -> Encoder:
     if issubclass(cls, enum.Enum):
         if issubclass(cls, str):
             return str  # a StrEnum's str() is its value
-        return int if issubclass(cls, int) else _enum_value
+        return cast(Encoder, int) if issubclass(cls, int) else _enum_value
     if issubclass(cls, (bool, int, float, str)):
         return _identity
     if dataclasses.is_dataclass(cls):
@@ -106,7 +106,7 @@ def field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: type) -> dict[str, object]:
     """The declared field types; none when they cannot be resolved (then every member is generic)."""
     try:
         return typing.get_type_hints(cls, include_extras=True)
@@ -117,7 +117,7 @@ def _hints(cls: type) -> dict[str, Any]:
 _PLAIN: Final = frozenset((type(None), bool, int, float, str))
 
 
-def _is_plain(tp: Any) -> bool:
+def _is_plain(tp: object) -> bool:
     """Values of `tp` are JSON as they are (plain scalars, a Literal of them, unions of those)."""
     origin = typing.get_origin(tp)
     if origin is typing.Annotated:
@@ -129,7 +129,7 @@ def _is_plain(tp: Any) -> bool:
     return tp in _PLAIN
 
 
-def _expression(tp: Any, expr: str) -> str:
+def _expression(tp: object, expr: str) -> str:
     """Python source encoding `expr`, a value of the declared type `tp`: inlined for plain values,
     string enums and tuples or mappings of them, `to_json(...)` for everything else."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
@@ -148,8 +148,10 @@ def _expression(tp: Any, expr: str) -> str:
     return f"to_json({expr})"
 
 
-def _is_once(tp: Any) -> bool:
-    return typing.get_origin(tp) is typing.Annotated and any(isinstance(m, Once) for m in tp.__metadata__)
+def _is_once(tp: object) -> bool:
+    return typing.get_origin(tp) is typing.Annotated and any(
+        isinstance(m, Once) for m in typing.get_args(tp)[1:]
+    )
 
 
 def _dataclass_encoder(cls: type) -> Encoder:
@@ -158,7 +160,7 @@ def _dataclass_encoder(cls: type) -> Encoder:
     a third of the cost of a loop over the fields through `to_json`."""
     tag = getattr(cls, "TYPE", None)
     hints = _hints(cls)
-    scope: dict[str, Any] = {"to_json": to_json, "tag": tag}
+    scope: dict[str, object] = {"to_json": to_json, "tag": tag}
     members = ['"type": tag'] if isinstance(tag, str) else []
     for i, name in enumerate(field_names(cls)):
         tp = hints.get(name, Any)
@@ -169,5 +171,4 @@ def _dataclass_encoder(cls: type) -> Encoder:
             members.append(f"{name!r}: {_expression(tp, f'obj.{name}')}")
     source = f"def encode(obj):\n    return {{{', '.join(members)}}}\n"
     exec(source, scope)  # noqa: S102  # the source is built from field names and fixed fragments
-    encode: Encoder = scope["encode"]
-    return encode
+    return cast(Encoder, scope["encode"])

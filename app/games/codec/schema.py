@@ -18,14 +18,14 @@ import inspect
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from app.games.codec.doc import JSON, merged
 from app.games.codec.encode import to_json
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-_PRIMITIVES: dict[Any, JSON] = {
+_PRIMITIVES: dict[object, JSON] = {
     type(None): {"type": "null"},
     bool: {"type": "boolean"},
     int: {"type": "integer"},
@@ -34,7 +34,7 @@ _PRIMITIVES: dict[Any, JSON] = {
 }
 
 
-def json_schema(tp: Any, title: str | None = None, description: str | None = None) -> dict[str, JSON]:
+def json_schema(tp: object, title: str | None = None, description: str | None = None) -> dict[str, JSON]:
     """A standalone Draft 2020-12 schema document for values of type `tp`."""
     builder = _Builder()
     root = builder.root(tp)
@@ -48,7 +48,7 @@ def json_schema(tp: Any, title: str | None = None, description: str | None = Non
     return out
 
 
-def describe(obj: Any) -> str | None:
+def describe(obj: type) -> str | None:
     """The docstring of a class, unless it is the one `dataclasses` or `enum` generated."""
     doc = getattr(obj, "__doc__", None)
     if not doc or doc.startswith(f"{obj.__name__}(") or doc == enum.Enum.__doc__:
@@ -60,10 +60,10 @@ def describe(obj: Any) -> str | None:
 class _Builder:
     def __init__(self) -> None:
         self.defs: dict[str, JSON] = {}
-        self.names: dict[Any, str] = {}
+        self.names: dict[object, str] = {}
         self.referenced: set[str] = set()
 
-    def root(self, tp: Any) -> JSON:
+    def root(self, tp: object) -> JSON:
         if not _named(tp):
             return self.schema(tp)
         name = self.define(tp)
@@ -72,7 +72,7 @@ class _Builder:
         body: JSON = self.defs.pop(name)
         return body
 
-    def schema(self, tp: Any) -> JSON:
+    def schema(self, tp: object) -> JSON:
         if tp is Any:
             return {}
         if tp in _PRIMITIVES:
@@ -84,7 +84,7 @@ class _Builder:
         origin, args = typing.get_origin(tp), typing.get_args(tp)
         if origin is typing.Annotated:
             out = dict(self.schema(args[0]))
-            doc = merged(tp.__metadata__)
+            doc = merged(args[1:])
             if doc.text:
                 out["description"] = doc.text
             out.update(doc.keywords)
@@ -105,7 +105,7 @@ class _Builder:
             return out
         raise TypeError(f"no JSON Schema for {tp!r}")
 
-    def define(self, tp: Any) -> str:
+    def define(self, tp: type) -> str:
         """Name `tp` under `$defs`, writing its definition the first time it is met."""
         name = self.names.get(tp)
         if name is not None:
@@ -158,6 +158,6 @@ class _Builder:
         return out
 
 
-def _named(tp: Any) -> bool:
+def _named(tp: object) -> TypeGuard[type]:
     """Types that get a `$defs` entry: dataclasses and enums."""
     return isinstance(tp, type) and (dataclasses.is_dataclass(tp) or issubclass(tp, enum.Enum))
