@@ -56,7 +56,7 @@ def _integral(value: Any) -> Any:
     return value
 
 
-def openapi_document(app: FastAPI) -> dict[str, Any]:
+def openapi_document(app: FastAPI) -> dict[str, object]:
     if app.openapi_schema is None:
         document = get_openapi(
             title=app.title,

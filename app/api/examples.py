@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from app.games.codec import JSON, to_json
 from app.games.registry import GAMES
@@ -39,7 +39,7 @@ def opening() -> Opening:
     state = game.initial_state(game.start(PLAYERS, game.parse_options(PLAYERS, {}), rng))
     seat = game.to_act(state)[0]
     legal = game.legal_actions(state, seat)
-    view: dict[str, Any] = {
+    view: dict[str, object] = {
         **to_json(game.view(state, seat)),
         "match_id": MATCH_ID,
         "game": name,

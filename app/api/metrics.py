@@ -22,7 +22,7 @@ class Metrics:
     def __init__(self) -> None:
         # Labelled children by (metric, label values): `labels()` costs more than the increment
         # itself, and the label values are few (routes, statuses, games, close codes).
-        self._labelled: dict[tuple[Any, tuple[str, ...]], Any] = {}
+        self._labelled: dict[tuple[object, tuple[str, ...]], object] = {}
         self.registry = CollectorRegistry()
         ProcessCollector(registry=self.registry)
         GCCollector(registry=self.registry)

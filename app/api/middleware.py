@@ -32,7 +32,6 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -290,6 +289,6 @@ class SchemaGate:
 
 
 def _route_template(scope: Scope) -> str:
-    route: Any = scope.get("route")
+    route: object = scope.get("route")
     path = getattr(route, "path", None)
     return path if isinstance(path, str) else "<unmatched>"

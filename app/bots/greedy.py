@@ -11,7 +11,7 @@ a revealed tile); everything else the heuristic reads is public or the seat's ow
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Final
 
 from app.bots.infoset import InfoSet
 from app.bots.kits import KITS
@@ -23,14 +23,14 @@ TIE: Final = 1e-9
 class GreedyBot:
     name: Final = "greedy"
 
-    def choose(self, info: InfoSet, rng: random.Random) -> Any:
+    def choose(self, info: InfoSet, rng: random.Random) -> object:
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
         kit = KITS[info.game]
         determinizer = kit.sampler.prepare(info.seat, info.history)
         states = [determinizer.sample(rng) for _ in range(SAMPLES)]
-        best: list[Any] = []
+        best: list[object] = []
         best_value = float("-inf")
         for action in legal:
             value = sum(kit.lead(kit.apply(s, info.seat, action, rng), info.seat) for s in states)

@@ -27,7 +27,7 @@ class InfoSet:
     legal_actions: tuple[Any, ...]
 
 
-def observe(game: AnyGame, seat: int, events: Iterable[Any], legal_actions: Iterable[Any]) -> InfoSet:
+def observe(game: AnyGame, seat: int, events: Iterable[object], legal_actions: Iterable[object]) -> InfoSet:
     """The `InfoSet` of `seat`: every event redacted for it (`redact` may return JSON or a dataclass;
     both become JSON), with its legal actions."""
     history = tuple(to_json(game.redact(event, seat)) for event in events)

@@ -27,7 +27,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from app.bots.infoset import InfoSet
 from app.bots.kits import KITS, Kit
@@ -52,7 +52,7 @@ class _Node:
     visits: int = 0
     available: int = 0  # how often the action leading here was legal when its parent was visited
     reward: float = 0.0
-    children: dict[Any, _Node] = field(default_factory=dict)
+    children: dict[object, _Node] = field(default_factory=dict)
 
 
 class IsmctsBot:
@@ -69,7 +69,7 @@ class IsmctsBot:
         self.exploration = exploration
         self.iterations = 0  # how many the last decision with a choice ran (for benchmarks)
 
-    def choose(self, info: InfoSet, rng: random.Random) -> Any:
+    def choose(self, info: InfoSet, rng: random.Random) -> object:
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -90,7 +90,7 @@ class IsmctsBot:
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
     def _iterate(
-        self, kit: Kit, root: _Node, root_legal: tuple[Any, ...], state: Any, rng: random.Random
+        self, kit: Kit, root: _Node, root_legal: tuple[object, ...], state: object, rng: random.Random
     ) -> None:
         game = kit.game
         node = root
@@ -121,7 +121,7 @@ class IsmctsBot:
             n.visits += 1
             n.reward += rewards[n.seat]
 
-    def _rollout(self, kit: Kit, state: Any, rng: random.Random) -> tuple[float, ...]:
+    def _rollout(self, kit: Kit, state: object, rng: random.Random) -> tuple[float, ...]:
         game = kit.game
         for _ in range(kit.rollout_depth if self.rollout_depth is None else self.rollout_depth):
             acting = game.to_act(state)
@@ -132,7 +132,7 @@ class IsmctsBot:
         return kit.rewards(state)
 
 
-def _select(node: _Node, legal: tuple[Any, ...], exploration: float) -> Any:
+def _select(node: _Node, legal: tuple[object, ...], exploration: float) -> object:
     best, best_score = legal[0], -1.0
     for a in legal:
         child = node.children[a]

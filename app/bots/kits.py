@@ -37,7 +37,7 @@ class Kit:
     exploration: float  # ismcts's UCB constant
     rollout_depth: int  # ismcts's random decisions after the tree before evaluating
 
-    def apply(self, state: Any, seat: int, action: Any, rng: random.Random) -> Any:
+    def apply(self, state: object, seat: int, action: object, rng: random.Random) -> object:
         """The state after `seat`'s `action`, chance included (the game's `advance`, no events)."""
         return self.advance(state, seat, action, rng, None)
 
@@ -45,7 +45,7 @@ class Kit:
     def advance(self) -> Advance:
         return advancer(self.game)
 
-    def lead(self, state: Any, seat: int) -> float:
+    def lead(self, state: object, seat: int) -> float:
         """`seat`'s potential minus the best other seat's: what greedy maximises."""
         values = self.potential(state)
         return values[seat] - max(v for s, v in enumerate(values) if s != seat)

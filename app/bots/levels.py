@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from app.bots.greedy import GreedyBot
 from app.bots.infoset import InfoSet
@@ -21,7 +21,7 @@ class Bot(Protocol):
     @property
     def name(self) -> str: ...
 
-    def choose(self, info: InfoSet, rng: random.Random) -> Any:
+    def choose(self, info: InfoSet, rng: random.Random) -> object:
         """One of `info.legal_actions`."""
         ...
 
@@ -31,7 +31,7 @@ class RandomBot:
 
     name: Final = "random"
 
-    def choose(self, info: InfoSet, rng: random.Random) -> Any:
+    def choose(self, info: InfoSet, rng: random.Random) -> object:
         return rng.choice(info.legal_actions)
 
 

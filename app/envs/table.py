@@ -97,7 +97,7 @@ def ranking_rewards(outcome: Outcome, players: int) -> tuple[float, ...]:
 class Table:
     """A game of `name` for `players` seats with match `options` (validated as the server does)."""
 
-    def __init__(self, name: str, players: int, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, name: str, players: int, options: Mapping[str, object] | None = None) -> None:
         self.game = check_game(name, players)
         self.name = name
         self.players = players
@@ -105,12 +105,12 @@ class Table:
         # The server's validation: an unknown or bad option raises InvalidOptions (a ValueError).
         self.options: JSON = self.game.parse_options(players, dict(options or {}))
         self._advance = advancer(self.game)
-        self.state: Any = None
-        self.log: list[Any] | None = None
+        self.state: object = None
+        self.log: list[object] | None = None
         self._rng = random.Random()
         self._secret: str | None = None
         self._seq = 0
-        self._legal: tuple[Any, int, list[int]] | None = None  # (state, seat, ids) of the last query
+        self._legal: tuple[object, int, list[int]] | None = None  # (state, seat, ids) of the last query
         self._mask: tuple[Any, int, np.ndarray[Any, np.dtype[np.int8]]] | None = None
 
     def reset(self, seed: int | None = None, secret: str | None = None, keep_log: bool = False) -> None:

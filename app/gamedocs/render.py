@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from app.api.components import KIND_NAMES, component_name
 from app.gamedocs import events
@@ -178,7 +177,7 @@ def _options(docs: Mapping[str, Doc], prose: Prose) -> str:
     )
 
 
-def _require(texts: Mapping[str, Any], names: list[str], what: str) -> None:
+def _require(texts: Mapping[str, object], names: list[str], what: str) -> None:
     missing = [n for n in names if not texts.get(n)]
     if missing:
         raise ValueError(f"no text for {what} {missing}: add it to app/gamedocs/prose/")

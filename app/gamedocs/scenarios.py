@@ -23,13 +23,13 @@ from app.service.bots import BotRunner, random_chooser
 
 PLAYERS: Final = {"mount_drago": 5, "yutaka": 2}
 """Players of the main match (Mount Drago's draw pile runs out in long five-player games)."""
-DRAFT_OPTIONS: Final[dict[str, dict[str, Any]]] = {
+DRAFT_OPTIONS: Final[dict[str, dict[str, object]]] = {
     "mount_drago": {"explicit_end_turn": True},  # a turn stays open after the play: a draft to finish
     "yutaka": {"explicit_end_turn": True},
 }
 UNREACHABLE: Final = {"mount_drago": {"turn_passed"}, "yutaka": set[str]()}
 """Events no real match produces (docs/rules.md §1.4.7): the docs show a constructed example."""
-MAIN_OPTIONS: Final[dict[str, dict[str, Any]]] = {
+MAIN_OPTIONS: Final[dict[str, dict[str, object]]] = {
     "mount_drago": {},
     "yutaka": {"mode": "tactika", "explicit_end_turn": True},  # types shown face down; `end_turn`
 }

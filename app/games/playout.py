@@ -15,7 +15,7 @@ from typing import Any
 
 from app.games.core import AnyGame
 
-Advance = Callable[[Any, int, Any, random.Random, "list[Any] | None"], Any]
+Advance = Callable[[object, int, object, random.Random, "list[object] | None"], object]
 
 
 def advancer(game: AnyGame) -> Advance:
@@ -27,7 +27,9 @@ def advancer(game: AnyGame) -> Advance:
     if own is not None:
         return own
 
-    def through_events(state: Any, seat: int, action: Any, rng: random.Random, log: list[Any] | None) -> Any:
+    def through_events(
+        state: object, seat: int, action: object, rng: random.Random, log: list[object] | None
+    ) -> object:
         for event in game.decide(state, seat, action, rng):
             state = game.evolve(state, event)
             if log is not None:
@@ -48,7 +50,7 @@ def play_random(
     game: AnyGame,
     players: int,
     seed: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     *,
     log: bool = True,
 ) -> Playout:

@@ -37,7 +37,7 @@ log = logging.getLogger("app.bots")
 MAX_DECISIONS_PER_WAKE: Final = 10_000  # a bound, so one broken match cannot hold the runner forever
 HISTORIES_KEPT: Final = 4096  # (match, seat) histories remembered between decisions
 
-Chooser = Callable[[str, str, Seat, tuple[JSON, ...], tuple[Any, ...], int], Any]
+Chooser = Callable[[str, str, Seat, tuple[JSON, ...], tuple[object, ...], int], object]
 """`(level, game, seat, history, legal_actions, seed) -> action`: a module-level function, so a
 process pool can run it. `history` is the seat's redacted history as JSON."""
 
@@ -157,12 +157,12 @@ def level_chooser(
     game: str,
     seat: Seat,
     history: tuple[JSON, ...],
-    legal: tuple[Any, ...],
+    legal: tuple[object, ...],
     seed: int,
     *,
     millis: float | None = 140.0,
     iterations: int | None = None,
-) -> Any:
+) -> object:
     """The server's bots (`app.bots`): the level's policy over exactly the seat's information,
     searching within the budget (`functools.partial` fixes it: a process pool can pickle that)."""
     bot = _bots.get((level, millis, iterations))
@@ -178,6 +178,6 @@ _bots: dict[tuple[str, float | None, int | None], Bot] = {}  # per worker proces
 
 def random_chooser(
     level: str, game: str, seat: Seat, history: tuple[JSON, ...], legal: tuple[Any, ...], seed: int
-) -> Any:
+) -> object:
     """The simplest policy: a uniformly random legal action (for tests of the runner)."""
     return random.Random(seed).choice(legal)

@@ -228,10 +228,10 @@ class PostgresEventStore:
                     self._pool = None
 
 
-def lobby_query(flt: MatchFilter) -> tuple[str, str, list[Any]]:
+def lobby_query(flt: MatchFilter) -> tuple[str, str, list[object]]:
     """The lobby's page statement (without LIMIT/OFFSET), its count, and their arguments."""
     where = ["TRUE" if flt.include_unlisted else "visibility = 'public'"]
-    args: list[Any] = []
+    args: list[object] = []
     if flt.status is not None:
         args.append(flt.status)
         where.append(f"status = ${len(args)}")

@@ -266,7 +266,7 @@ def _events(events: tuple[NewEvent, ...] | list[NewEvent]) -> tuple[list[str], l
     return [e.type for e in events], [json_text(e.data) for e in events]
 
 
-def create_match_args(m: MatchRecord, seats: list[SeatRecord], events: list[NewEvent]) -> tuple[Any, ...]:
+def create_match_args(m: MatchRecord, seats: list[SeatRecord], events: list[NewEvent]) -> tuple[object, ...]:
     return (
         *(m.id, m.game, m.players, json_text(m.options), m.status, m.seq),
         *(require_aware(m.created_at), require_aware(m.updated_at)),
@@ -281,7 +281,7 @@ def plain(a: Append) -> bool:
     return not a.seats and not a.notices and a.idempotency is None
 
 
-def plain_args(a: Append) -> tuple[Any, ...]:
+def plain_args(a: Append) -> tuple[object, ...]:
     """The first `PLAIN_PARAMS` arguments of `append_args(a)`: all that `APPEND_PLAIN` takes."""
     u = a.update
     return (
@@ -292,7 +292,7 @@ def plain_args(a: Append) -> tuple[Any, ...]:
     )
 
 
-def append_args(a: Append, plain: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+def append_args(a: Append, plain: tuple[object, ...] | None = None) -> tuple[object, ...]:
     """`APPEND`'s arguments (`plain`: `plain_args(a)`, if built already)."""
     i = a.idempotency
     return (

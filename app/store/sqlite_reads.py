@@ -86,10 +86,10 @@ def get_match(conn: sqlite3.Connection, match_id: str) -> MatchRecord | None:
     return match_record(rows[0]) if rows else None
 
 
-def lobby_query(flt: MatchFilter) -> tuple[str, str, list[Any]]:
+def lobby_query(flt: MatchFilter) -> tuple[str, str, list[object]]:
     """The lobby's page statement (LIMIT and OFFSET come after `args`), its count, and `args`."""
     where = ["1 = 1" if flt.include_unlisted else "visibility = 'public'"]
-    args: list[Any] = []
+    args: list[object] = []
     if flt.status is not None:
         where.append("status = ?")
         args.append(flt.status)

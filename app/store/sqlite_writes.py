@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
-from typing import Any
 
 from app.service.ports import (
     Append,
@@ -65,7 +64,7 @@ _PRUNE = "DELETE FROM idempotency_keys WHERE created_at < ?"
 _UNIQUE = ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
 _FOREIGN_KEY = "SQLITE_CONSTRAINT_FOREIGNKEY"
 
-Row = tuple[Any, ...]
+Row = tuple[object, ...]
 
 
 def match_row(m: MatchRecord) -> Row:

@@ -14,7 +14,6 @@ backwards, on both databases.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -67,7 +66,7 @@ class UTCDateTime(TypeDecorator[datetime]):
         value = require_aware(value).astimezone(UTC)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+    def process_result_value(self, value: object, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         assert isinstance(value, datetime)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Response
 
@@ -31,9 +31,9 @@ from app.service.results import CreatedMatch
 router = APIRouter(prefix="/v1/matches", tags=["matches"])
 
 
-def _examples() -> dict[str, Any]:
+def _examples() -> dict[str, object]:
     """One example per registered game, and one each of the match settings and dev features."""
-    examples: dict[str, Any] = {
+    examples: dict[str, object] = {
         name: {
             "summary": f"{game.info.title}, {game.info.min_players} players, the last seat a bot",
             "value": {"game": name, "players": game.info.min_players, "bots": [game.info.min_players - 1]},

@@ -34,7 +34,7 @@ from app.games.mount_drago.track import default_spaces
 
 
 def start(
-    players: int, options: Mapping[str, Any], rng: random.Random, setup: Mapping[str, Any] | None = None
+    players: int, options: Mapping[str, object], rng: random.Random, setup: Mapping[str, object] | None = None
 ) -> GameStarted:
     opts = parse_options(players, options)
     if setup is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from app.games.codec import JSON, to_json
 from app.games.core import GameInfo, Outcome, game_schemas
@@ -56,11 +56,11 @@ class MountDrago:
             "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
         }
 
-    def parse_options(self, players: int, raw: Mapping[str, Any]) -> JSON:
+    def parse_options(self, players: int, raw: Mapping[str, object]) -> JSON:
         return to_json(parse_options(players, raw))
 
     def start(
-        self, players: int, options: JSON, rng: random.Random, setup: Mapping[str, Any] | None = None
+        self, players: int, options: JSON, rng: random.Random, setup: Mapping[str, object] | None = None
     ) -> Event:
         return deal.start(players, options, rng, setup)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping
-from typing import Any
 
 from app.games.codec import JSON, to_json
 from app.games.core import GameInfo, Outcome, game_schemas
@@ -126,11 +125,11 @@ class YutakaGame:
     def catalogue(self) -> JSON:
         return catalogue()
 
-    def parse_options(self, players: int, raw: Mapping[str, Any]) -> JSON:
+    def parse_options(self, players: int, raw: Mapping[str, object]) -> JSON:
         return options.options_to_json(options.parse_options(players, raw))
 
     def start(
-        self, players: int, options_json: JSON, rng: random.Random, setup: Mapping[str, Any] | None = None
+        self, players: int, options_json: JSON, rng: random.Random, setup: Mapping[str, object] | None = None
     ) -> Event:
         return deal.deal(options.parse_options(players, options_json), rng, setup)
 
