@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 
 from app.api.components import prune, reference_games
+from app.games.codec import JSON
 from app.games.registry import GAMES
 
 ASSETS = "/docs/assets"
@@ -69,7 +70,7 @@ def openapi_document(app: FastAPI) -> dict[str, object]:
     return app.openapi_schema
 
 
-def _with_games(document: dict[str, Any]) -> dict[str, Any]:
+def _with_games(document: dict[str, JSON]) -> dict[str, JSON]:
     """The games' schemas as components, referenced by views, actions, event data, options, setups."""
     schemas = document["components"]["schemas"]
     games = [GAMES[name] for name in sorted(GAMES)]
@@ -93,7 +94,7 @@ _WHY_422 = {
 }
 
 
-def _with_reasons(document: dict[str, Any]) -> dict[str, Any]:
+def _with_reasons(document: dict[str, JSON]) -> dict[str, JSON]:
     for operations in document.get("paths", {}).values():
         for operation in operations.values():
             why = _WHY_422.get(operation.get("operationId", ""))
@@ -103,7 +104,7 @@ def _with_reasons(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
-def _with_rate_limits(document: dict[str, Any]) -> dict[str, Any]:
+def _with_rate_limits(document: dict[str, JSON]) -> dict[str, JSON]:
     """Every operation under `/v1/` may answer 429 (`app.api.ratelimit`): say so, with its headers."""
     seconds = {"schema": {"type": "integer", "minimum": 1}}
     response = {

@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Match
 from starlette.types import Scope
 
+from app.games.codec import JSON
 from app.service import errors as svc
 
 _CODES: list[JsonValue] = [*sorted({e.code for e in svc.ALL_ERRORS})]
@@ -37,7 +38,7 @@ class ErrorBody(BaseModel):
         },
     )
     message: str = Field(description="What went wrong, in words for the caller.")
-    details: Any = Field(None, description="Structured details (e.g. the offending field).")
+    details: JSON = Field(None, description="Structured details (e.g. the offending field).")
 
 
 class ErrorEnvelope(BaseModel):
@@ -63,7 +64,7 @@ def _loc(loc: Sequence[Any]) -> str:
     return ".".join(str(p) for p in loc)
 
 
-def validation_failed(problems: Sequence[Mapping[str, Any]]) -> svc.ValidationFailed:
+def validation_failed(problems: Sequence[Mapping[str, JSON]]) -> svc.ValidationFailed:
     """Pydantic's errors as `validation_error` (field, message, type; never the offending input,
     which may be a token), for HTTP bodies and stream frames alike."""
     details = [

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from app.games.codec import JSON
 from app.games.registry import GAMES
 from app.matches.fold import Status
 from app.matches.settings import MAX_DECISION_S, MAX_INCREMENT_S, MAX_TAKEOVER_AFTER
@@ -77,15 +78,17 @@ class GameList(Out):
 
 
 class GameDetail(GameOut):
-    options_schema: dict[str, Any] = Field(description="JSON Schema of `options` in `createMatch`.")
-    setup_schema: dict[str, Any] = Field(
+    options_schema: dict[str, JSON] = Field(description="JSON Schema of `options` in `createMatch`.")
+    setup_schema: dict[str, JSON] = Field(
         description="JSON Schema of the development-only `setup` in `createMatch` (an explicit deal)."
     )
-    schemas: dict[str, Any] = Field(
+    schemas: dict[str, JSON] = Field(
         description="Draft 2020-12 JSON Schemas of this game's payloads: `view` (what `getView` returns), "
         "`action` (one of), `event` (every event as any viewer receives it), `options`, `setup`."
     )
-    catalogue: Any = Field(description="Static data a frontend needs to draw the game (board, cards, tiles).")
+    catalogue: JSON = Field(
+        description="Static data a frontend needs to draw the game (board, cards, tiles)."
+    )
 
 
 # Creating and listing matches
@@ -118,7 +121,7 @@ class CreateMatch(Model):
         description="Number of seats, within the game's player counts.",
         examples=[3],
     )
-    options: dict[str, Any] = Field(
+    options: dict[str, JSON] = Field(
         default_factory=dict, description="Game options; see `schemas.options` of `getGame`."
     )
     bots: list[Annotated[StrictInt, Field(ge=0, le=MAX_PLAYERS - 1)] | BotSeat] = Field(
@@ -149,7 +152,7 @@ class CreateMatch(Model):
         description="Development only (403 `forbidden` unless the server enables dev features): the "
         "match's secret, which seeds every roll, instead of a random one.",
     )  # fmt: skip
-    setup: dict[str, Any] | None = Field(
+    setup: dict[str, JSON] | None = Field(
         None,
         description="Development only (403 `forbidden` unless the server enables dev features): an explicit "
         "deal instead of a shuffled one; its format is the game's `schemas.setup`.",
@@ -176,8 +179,8 @@ class MatchOut(Out):
     id: str
     game: str
     players: int
-    options: dict[str, Any]
-    settings: dict[str, Any] = Field(
+    options: dict[str, JSON]
+    settings: dict[str, JSON] = Field(
         description="clock, on_timeout, takeover_after, visibility, drafts, allow_samples."
     )
     status: Status
@@ -238,7 +241,7 @@ class SeatToken(Out):
 
 
 class SubmitAction(Model):
-    action: dict[str, Any] = Field(
+    action: dict[str, JSON] = Field(
         description="One action object with a `type`, as listed in `legal_actions` of the seat's view "
         "(each game's `schemas.action`; with drafts also `undo` and `finish_turn`).",
         examples=[{"type": "play", "card": {"dragon": "red", "value": 3}}],
@@ -253,7 +256,7 @@ class SubmitAction(Model):
 class EventOut(Out):
     seq: int
     type: str
-    data: dict[str, Any] = Field(description="The event's payload, redacted for the caller.")
+    data: dict[str, JSON] = Field(description="The event's payload, redacted for the caller.")
     recorded_at: datetime
     commit: int = Field(description="The seq of the last event of this event's commit.")
 
@@ -262,7 +265,7 @@ class OutcomeOut(Out):
     reason: str
     winners: list[int]
     scores: list[int] | None
-    details: dict[str, Any]
+    details: dict[str, JSON]
 
 
 class DraftOut(Out):
@@ -281,7 +284,7 @@ class ViewOut(BaseModel):
     status: Status
     seat: int | None = Field(description="The caller's seat; null for a spectator.")
     to_act: list[int]
-    legal_actions: list[dict[str, Any]] = Field(
+    legal_actions: list[dict[str, JSON]] = Field(
         description="The caller's legal actions (empty unless to act)."
     )
     outcome: OutcomeOut | None
@@ -306,11 +309,11 @@ class RevealOut(Out):
     match_id: str
     game: str
     players: int
-    options: dict[str, Any]
+    options: dict[str, JSON]
     secret: str
     commitment: str
     commitment_scheme: str
-    outcome: dict[str, Any]
+    outcome: dict[str, JSON]
     events: list[EventOut] = Field(description="The full, unredacted event log.")
 
 
@@ -323,7 +326,7 @@ class SamplesOut(Out):
     match_id: str
     seat: int
     seq: int = Field(description="The seq of the information the samples are consistent with.")
-    samples: list[dict[str, Any]] = Field(
+    samples: list[dict[str, JSON]] = Field(
         description="Complete hidden states consistent with the seat's view."
     )
 

@@ -85,7 +85,7 @@ class Outcome:
 
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, JSON] = field(default_factory=dict)
 
     def to_json(self) -> JSON:
         return {"scores": list(self.scores), "winners": list(self.winners), "details": dict(self.details)}
@@ -107,7 +107,7 @@ class Game(Protocol[S, A, E]):
         """Static data a frontend needs to draw the game (board, tiles, cards)."""
         ...
 
-    def parse_options(self, players: int, raw: Mapping[str, Any]) -> JSON:
+    def parse_options(self, players: int, raw: Mapping[str, JSON]) -> JSON:
         """Validate options for `players` seats and return them normalised with defaults filled.
 
         Raises `InvalidOptions`.
@@ -115,7 +115,7 @@ class Game(Protocol[S, A, E]):
         ...
 
     def start(
-        self, players: int, options: JSON, rng: random.Random, setup: Mapping[str, Any] | None = None
+        self, players: int, options: JSON, rng: random.Random, setup: Mapping[str, JSON] | None = None
     ) -> E:
         """Deal: return the first event. `setup` (validated here) fixes the deal instead of `rng`."""
         ...
