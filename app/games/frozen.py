@@ -27,33 +27,32 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 D = TypeVar("D")
 
-_COMPILED: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
-_COPIERS: dict[tuple[type, type], Callable[[Any], Any]] = {}
+Builder = Callable[[object, dict[str, object]], object]  # (the old object, the changes) → the new one
+_COMPILED: dict[type, Builder] = {}
+_COPIERS: dict[tuple[type, type], Callable[[object], object]] = {}
 
 
-def replace(obj: T, /, **changes: Any) -> T:
+def replace(obj: T, /, **changes: object) -> T:
     """A copy of the frozen dataclass `obj` with `changes` (names of `__init__` fields only)."""
     cls = type(obj)
     build = _COMPILED.get(cls)
     if build is None:
         build = _COMPILED[cls] = _compile(cls)
-    result: T = build(obj, changes)
-    return result
+    return cast(T, build(obj, changes))  # a `type(obj)`
 
 
-def thaw(obj: Any, draft: type[D], /) -> D:
+def thaw(obj: object, draft: type[D], /) -> D:
     """A mutable copy of the slotted frozen dataclass `obj` as an instance of `draft`, a plain
     class with exactly the same `__slots__` (checked once per pair of classes)."""
     copy = _COPIERS.get((type(obj), draft))
     if copy is None:
         copy = _COPIERS[type(obj), draft] = _compile_copy(type(obj), draft)
-    result: D = copy(obj)
-    return result
+    return cast(D, copy(obj))
 
 
 def freeze(draft: Any, cls: type[T], /) -> T:
@@ -63,24 +62,23 @@ def freeze(draft: Any, cls: type[T], /) -> T:
     return result
 
 
-def _compile_copy(cls: type, draft: type) -> Callable[[Any], Any]:
+def _compile_copy(cls: type, draft: type) -> Callable[[object], object]:
     slots = getattr(cls, "__slots__", None)
     if slots is None or cls.__bases__ != (object,) or draft.__bases__ != (object,):
         raise TypeError(f"{cls.__name__} and {draft.__name__} must be slotted direct subclasses of object")
     if tuple(getattr(draft, "__slots__", ())) != tuple(slots) or "__setattr__" in vars(draft):
         raise TypeError(f"{draft.__name__} is not a plain twin of {cls.__name__} (same __slots__)")
     lines = "".join(f"    new_.{name} = o.{name}\n" for name in slots)
-    namespace: dict[str, Any] = {"draft": draft}
+    namespace: dict[str, object] = {"draft": draft}
     exec(f"def copy(o):\n    new_ = draft()\n{lines}    return new_\n", namespace)  # noqa: S102
-    copier: Callable[[Any], Any] = namespace["copy"]
-    return copier
+    return cast(Callable[[object], object], namespace["copy"])
 
 
-def _compile(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+def _compile(cls: type) -> Builder:
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields if f.init]
     known = frozenset(names)
-    namespace: dict[str, Any] = {"cls": cls}
+    namespace: dict[str, object] = {"cls": cls}
     if _slotted(cls, fields):  # names from the class, values from the object, the changes or defaults
         # A plain twin of the class: the same slots (so the same memory layout), no frozen
         # `__setattr__`, so each field is an ordinary attribute store; the finished object is then
@@ -103,9 +101,9 @@ def _compile(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
         args = ", ".join(f"{n}=c[{n!r}] if {n!r} in c else o.{n}" for n in names)
         source = f"def build(o, c):\n    return cls({args})\n"
     exec(source, namespace)  # noqa: S102
-    build: Callable[[Any, dict[str, Any]], Any] = namespace["build"]
+    build = cast(Builder, namespace["build"])
 
-    def checked(obj: Any, changes: dict[str, Any]) -> Any:
+    def checked(obj: object, changes: dict[str, object]) -> object:
         if not known.issuperset(changes):
             unknown = sorted(changes.keys() - known)
             raise TypeError(f"{cls.__name__} has no init field(s) {', '.join(unknown)}")
