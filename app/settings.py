@@ -37,7 +37,7 @@ below the server's `max_connections`.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from limits import parse_many
 from pydantic import AliasChoices, Field, field_validator
@@ -113,7 +113,7 @@ class Settings(BaseSettings):
 
     @field_validator("cors_origins", mode="before")
     @classmethod
-    def _split_origins(cls, value: Any) -> Any:
+    def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):
             text = value.strip()
             if text.startswith("["):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
@@ -47,7 +46,7 @@ def assets_dir() -> Path:
     return Path(str(files("fastapi_offline") / "static"))
 
 
-def _integral(value: Any) -> Any:
+def _integral(value: JSON) -> JSON:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):

@@ -45,7 +45,7 @@ class ErrorEnvelope(BaseModel):
     error: ErrorBody
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def error_responses(*statuses: int) -> dict[int | str, dict[str, object]]:
     """`responses=` for a route: each status documented with the envelope."""
     return {s: {"model": ErrorEnvelope, "description": _description(s)} for s in statuses}
 
@@ -60,7 +60,7 @@ def render(error: svc.ServiceError, headers: dict[str, str] | None = None) -> JS
     return JSONResponse(error.to_json(), status_code=error.http_status, headers=headers)
 
 
-def _loc(loc: Sequence[Any]) -> str:
+def _loc(loc: Sequence[object]) -> str:
     return ".".join(str(p) for p in loc)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
@@ -39,7 +39,7 @@ Seq = Annotated[StrictInt, Field(ge=0, lt=SEQ_LIMIT)]
 _DIGITS = re.compile(r"[0-9]{1,30}")
 
 
-def _ascii_digits(value: Any) -> Any:
+def _ascii_digits(value: object) -> object:
     """Query and path integers are written in ASCII digits: not "1.0", " 1", "1_0" or "١"."""
     if isinstance(value, str) and not _DIGITS.fullmatch(value):
         raise ValueError("must be a whole number written with the digits 0-9")

@@ -97,7 +97,7 @@ class Game(Protocol[S, A, E]):
     info: GameInfo
     action_types: Mapping[str, type[A]]
     event_types: Mapping[str, type[E]]
-    view_type: type[Any]  # the frozen dataclass `view` returns
+    view_type: type  # the frozen dataclass `view` returns
 
     def schemas(self) -> Mapping[str, JSON]:
         """The JSON Schemas `SCHEMA_KINDS` (see `game_schemas`); shared objects, not to be mutated."""
@@ -156,7 +156,7 @@ SCHEMA_KINDS: Final = ("view", "action", "event", "options", "setup")
 
 
 def game_schemas(
-    title: str, *, view: Any, action: Any, event: Any, options: Any, setup: Any
+    title: str, *, view: object, action: object, event: object, options: object, setup: object
 ) -> dict[str, JSON]:
     """The five schemas a game publishes, from its view class, action union, union of every event
     form a viewer may receive (public events and redacted variants), options and setup classes."""

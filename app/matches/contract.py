@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Final, Union
+from typing import Annotated, ClassVar, Final, Union
 
 from app.games.codec import DRAFT, JSON, Doc, json_schema
 from app.games.core import AnyGame
@@ -55,7 +55,7 @@ class Envelope:
     seat: Annotated[int | None, Doc("The viewer's seat; null for a spectator.")]
     to_act: Annotated[tuple[int, ...], Doc("Seats whose decision it is (empty unless active).")]
     legal_actions: Annotated[
-        tuple[Mapping[str, Any], ...],
+        tuple[Mapping[str, JSON], ...],
         Doc("The viewer's legal actions (empty unless it is to act): `action` objects."),
     ]
     outcome: Annotated[MatchOutcome | None, Doc("How the match ended; null while it runs.")]

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Literal
+from typing import ClassVar, Final, Literal
+
+from app.games.codec import JSON
 
 TakeoverReason = Literal["timeout", "resigned", "forfeit", "host"]
 EndReason = Literal["finished", "resigned", "timeout", "aborted"]
@@ -98,8 +100,8 @@ class DraftStep:
 
     TYPE: ClassVar[str] = "draft_step"
     seat: int
-    action: Mapping[str, Any]
-    events: tuple[Mapping[str, Any], ...]
+    action: Mapping[str, JSON]
+    events: tuple[Mapping[str, JSON], ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
-from app.games.codec import DecodeError, from_json, to_json
+from app.games.codec import JSON, DecodeError, from_json, to_json
 
 DAY: Final = 86_400
 MAX_DECISION_S: Final = 30 * DAY
@@ -71,7 +71,7 @@ class MatchSettings:
     lifecycle: bool = False
 
 
-def parse_settings(raw: Mapping[str, Any]) -> MatchSettings:
+def parse_settings(raw: Mapping[str, JSON]) -> MatchSettings:
     """Decode and check user settings (raises `InvalidSettings`); `lifecycle` is the server's own."""
     if "lifecycle" in raw:
         raise InvalidSettings("lifecycle is not a setting", "lifecycle")
@@ -90,14 +90,14 @@ def parse_settings(raw: Mapping[str, Any]) -> MatchSettings:
     return settings
 
 
-def stored_settings(raw: Mapping[str, Any]) -> MatchSettings:
+def stored_settings(raw: Mapping[str, JSON]) -> MatchSettings:
     """The settings of a stored record (trusted: written by `to_json` of parsed settings)."""
     return from_json(MatchSettings, dict(raw)) if raw else MatchSettings()
 
 
-def public_settings(settings: MatchSettings) -> dict[str, Any]:
+def public_settings(settings: MatchSettings) -> dict[str, JSON]:
     """Everything a reader may see of the settings (all but the server's own `lifecycle` flag)."""
-    data: dict[str, Any] = to_json(settings)
+    data: dict[str, JSON] = to_json(settings)
     del data["lifecycle"]
     return data
 

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from app.bots import Bot, Budget, InfoSet, make_bot
 from app.games.codec import JSON, to_json
-from app.games.core import Seat
+from app.games.core import AnyGame, Seat
 from app.matches import decide
 from app.matches.decide import Decision
 from app.matches.events import MATCH_EVENT_TYPES
@@ -47,7 +47,7 @@ def bot_seed(secret: str, seq: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{secret}:bot:{seq}".encode()).digest()[:8], "big")
 
 
-def history_for(match_game: Any, events: Sequence[Any], seat: Seat) -> tuple[JSON, ...]:
+def history_for(match_game: AnyGame, events: Sequence[object], seat: Seat) -> tuple[JSON, ...]:
     """The seat's view of the game's committed events, as JSON (match-level events left out)."""
     return tuple(to_json(match_game.redact(e, seat)) for e in events)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from app.games.codec import JSON
 from app.matches.views import EventRecord, SeatClock, View
@@ -101,7 +100,7 @@ class MatchReveal:
     secret: str
     commitment: str
     commitment_scheme: str
-    outcome: Mapping[str, Any]
+    outcome: Mapping[str, JSON]
     events: tuple[EventRecord, ...]
 
 

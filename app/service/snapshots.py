@@ -20,10 +20,11 @@ import logging
 import pickle
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import app.games
 import app.matches
+from app.games.core import AnyGame
 from app.matches.fold import Match
 from app.service.ports import Snapshot
 
@@ -51,7 +52,7 @@ def dump(match: Match) -> Snapshot:
     return Snapshot(match.match_id, match.seq, code_version(), data)
 
 
-def load(snapshot: Snapshot, game: Any) -> Match | None:
+def load(snapshot: Snapshot, game: AnyGame) -> Match | None:
     """The match a snapshot holds, or None if this code did not write it or it cannot be read."""
     if snapshot.version != code_version():
         return None

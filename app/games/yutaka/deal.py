@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from app.games.codec import DecodeError, Doc, from_json
+from app.games.codec import JSON, DecodeError, Doc, from_json
 from app.games.core import InvalidOptions
 from app.games.yutaka.components import (
     CANONICAL,
@@ -59,7 +59,7 @@ class Setup:
     ] = None
 
 
-def deal(options: Options, rng: random.Random, setup: Mapping[str, Any] | None = None) -> GameStarted:
+def deal(options: Options, rng: random.Random, setup: Mapping[str, JSON] | None = None) -> GameStarted:
     """Return the `game_started` event of a new match."""
     try:
         fixed = Setup() if setup is None else from_json(Setup, setup, "setup")
