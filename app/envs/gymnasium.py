@@ -85,11 +85,11 @@ class DragoEnv(gymnasium.Env[Observation, int]):
         )
         self.action_space: spaces.Space[int] = spaces.Discrete(spec.actions)  # type: ignore[assignment]
         self._bot_rng = random.Random()
-        self._histories: list[list[Any]] = []
+        self._histories: list[list[object]] = []
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+    ) -> tuple[Observation, dict[str, object]]:
         super().reset(seed=seed)
         # The dice and the bots' choices follow `seed` (or the environment's own generator).
         base = int(self.np_random.integers(2**63)) if seed is None else seed
@@ -100,7 +100,7 @@ class DragoEnv(gymnasium.Env[Observation, int]):
         self._bots_play()
         return self._observation(), {}
 
-    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, object]]:
         if self.table.to_act is None or self._forfeited:
             raise IllegalMove("the game is over: reset the environment")
         if self.illegal == "lose" and int(action) not in self.table.legal_ids(self.seat):
@@ -112,7 +112,7 @@ class DragoEnv(gymnasium.Env[Observation, int]):
         reward = self.table.rewards()[self.seat] if done else 0.0
         return self._observation(), reward, done, False, {}
 
-    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    def action_masks(self) -> np.ndarray[tuple[int, ...], np.dtype[np.bool_]]:
         return self.table.mask(self.seat).astype(bool)
 
     def render(self) -> str | None:
@@ -134,7 +134,7 @@ class DragoEnv(gymnasium.Env[Observation, int]):
                 action = self.bot.choose(info, self._bot_rng)
             table.play(acting, action)
 
-    def _history(self, seat: int) -> tuple[Any, ...]:
+    def _history(self, seat: int) -> tuple[object, ...]:
         """`seat`'s redacted history as JSON, extended by the events it has not seen yet."""
         log = self.table.log
         assert log is not None

@@ -30,7 +30,7 @@ seats are counted from the viewer (relative seat `r = (seat − viewer) mod play
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 
@@ -147,7 +147,9 @@ def id_of(action: Action, hand: tuple[int, ...]) -> int:
     return DISCARD_BASE + mask
 
 
-def encode(view: MountDragoView, viewer: int, to_act: bool) -> np.ndarray[Any, np.dtype[np.float32]]:
+def encode(
+    view: MountDragoView, viewer: int, to_act: bool
+) -> np.ndarray[tuple[int, ...], np.dtype[np.float32]]:
     """The observation of `viewer` from its view (see the module docstring for the layout)."""
     out = [0.0] * OBSERVATION  # filled as a list, then one array: numpy's item stores are slower
     players = view.players

@@ -187,7 +187,7 @@ class DragoState(pyspiel.State):
         self.g = game.config
         self.dealt: list[int] = []  # the deal's chance outcomes so far
         self.state: Any = None  # the engine state once dealt
-        self.events: list[Any] = []  # the engine's events (the deal first)
+        self.events: list[object] = []  # the engine's events (the deal first)
         self.pending: tuple[int, Any] | None = None  # a decision waiting for its draws' outcomes
         self.draws: list[tuple[str, int]] = []  # where each of those draws comes from, and the seat
         self.drawn: list[int] = []  # the outcomes chosen for them so far
@@ -252,7 +252,7 @@ class DragoState(pyspiel.State):
 
     def _dry_run(self, seat: int, action: Any) -> list[tuple[str, int]]:
         """Where each card this decision draws comes from (`pile`, `reshuffle` or `deck`)."""
-        log: list[Any] = []
+        log: list[object] = []
         self.g.advance(self.state, seat, action, _Dice([]), log)
         draws: list[tuple[str, int]] = []
         where = "pile"
@@ -333,7 +333,7 @@ class DragoState(pyspiel.State):
         return json.dumps(to_json(self.g.rules.view(self.state, None)), sort_keys=True)
 
 
-def _tiles(g: Config) -> list[Any]:
+def _tiles(g: Config) -> list[object]:
     return list(parse_yutaka_options(2, g.options).tiles())
 
 

@@ -91,7 +91,7 @@ class DragoAEC(AECEnv[str, dict[str, Any], int | None]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, object]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._agent(self.table.to_act)
 
     def _agent(self, seat: int | None) -> str:
@@ -101,7 +101,7 @@ class DragoAEC(AECEnv[str, dict[str, Any], int | None]):
         seat = self._seats[agent]
         return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat).copy()}
 
-    def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+    def action_mask(self, agent: str) -> np.ndarray[tuple[int, ...], np.dtype[np.int8]]:
         """`agent`'s mask alone (cheaper than `observe` when only the mask is needed): a read-only
         array the environment shares until its next step."""
         return self.table.mask(self._seats[agent])

@@ -35,7 +35,7 @@ from app.games.core import AnyGame, Outcome
 from app.games.playout import advancer
 from app.games.registry import GAMES
 
-Observation = np.ndarray[Any, np.dtype[np.float32]]
+Observation = np.ndarray[tuple[int, ...], np.dtype[np.float32]]
 CLIP: Final = 10.0  # every observation value lies in [-CLIP, CLIP]
 
 
@@ -111,7 +111,7 @@ class Table:
         self._secret: str | None = None
         self._seq = 0
         self._legal: tuple[object, int, list[int]] | None = None  # (state, seat, ids) of the last query
-        self._mask: tuple[Any, int, np.ndarray[Any, np.dtype[np.int8]]] | None = None
+        self._mask: tuple[Any, int, np.ndarray[tuple[int, ...], np.dtype[np.int8]]] | None = None
 
     def reset(self, seed: int | None = None, secret: str | None = None, keep_log: bool = False) -> None:
         """A new deal (see the module docstring for `seed` and `secret`)."""
@@ -140,7 +140,7 @@ class Table:
         self._legal = (self.state, seat, ids)
         return ids
 
-    def mask(self, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+    def mask(self, seat: int) -> np.ndarray[tuple[int, ...], np.dtype[np.int8]]:
         """`legal_ids` as 0/1 over the action space (a read-only array, shared until the next step)."""
         cached = self._mask
         if cached is not None and cached[0] is self.state and cached[1] == seat:
@@ -171,7 +171,7 @@ class Table:
         self.state = self._advance(self.state, seat, action, rng_for(self._secret, self._seq), self.log)
         self._seq += len(self.log) - before
 
-    def play(self, seat: int, action: Any) -> None:
+    def play(self, seat: int, action: object) -> None:
         """`seat` takes `action` (an engine action, e.g. a bot's choice) with the table's dice."""
         dice = self._rng if self._secret is None else rng_for(self._secret, self._seq)
         before = len(self.log) if self.log is not None else 0
@@ -210,7 +210,7 @@ class Table:
         return "\n".join(lines)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     """Cards and tiles as `dragon value`, `kind value`, the rest as JSON-ish text."""
     if isinstance(value, dict):
         if set(value) in ({"dragon", "value"}, {"kind", "value"}, {"type", "value"}):

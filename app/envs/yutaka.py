@@ -27,7 +27,7 @@ The observation (396 floats, every one clipped to [−10, 10]) is built from the
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 
@@ -136,7 +136,7 @@ def id_of(action: Action) -> int:
     return END_TURN
 
 
-def encode(view: YutakaView, viewer: int, to_act: bool) -> np.ndarray[Any, np.dtype[np.float32]]:
+def encode(view: YutakaView, viewer: int, to_act: bool) -> np.ndarray[tuple[int, ...], np.dtype[np.float32]]:
     """The observation of `viewer` from its view (see the module docstring for the layout)."""
     out = [0.0] * OBSERVATION  # filled as a list, then one array: numpy's item stores are slower
     them = 1 - viewer
