@@ -12,6 +12,7 @@ from app.api.credentials import MALFORMED, parse_bearer
 from tests.api.conftest import started
 from tests.api.helpers import new_table
 from tests.edge.test_ratelimit import limited
+from tests.stream.helpers import open_stream
 
 
 @pytest.mark.parametrize(
@@ -79,3 +80,17 @@ async def test_with_rate_limits_a_request_parses_its_credential_once(
         path = "/view" if route == "hot" else "/events"
         assert (await client.get(table.url + path, headers=table.auth(1))).status_code == 200
     assert len(parsed) == 1
+
+
+@pytest.mark.parametrize(
+    ("headers", "seat"),
+    [({"Authorization": ""}, None), ({"Authorization": "bearer  {token}"}, 0)],
+    ids=["empty header: a spectator", "any case, several spaces: the seat"],
+)
+async def test_streams_read_the_header_as_routes_do(headers: dict[str, str], seat: int | None) -> None:
+    async with started("memory://") as (app, client):
+        table = await new_table(client, "mount_drago", 2)
+        sent = {k: v.format(token=table.tokens[0]) for k, v in headers.items()}
+        async with open_stream(app, table.match_id, spectate=seat is None, headers=sent) as ws:
+            hello = await ws.recv()
+    assert hello["type"] == "hello" and hello["seat"] == seat
