@@ -79,6 +79,20 @@ def close_code(error: svc.ServiceError) -> int:
     return Close.INTERNAL_ERROR
 
 
+def close_reason(error: svc.ServiceError) -> str:
+    """The close reason for an error that ends a stream: its code and message (`docs/streams.md`),
+    cut to the 123 bytes of UTF-8 a close frame holds."""
+    return fit_reason(f"{error.code}: {error.message}")
+
+
+def fit_reason(text: str) -> str:
+    """A close reason fits in 123 bytes of UTF-8."""
+    data = text.encode()
+    if len(data) <= 123:
+        return text
+    return data[:120].decode(errors="ignore") + "…"
+
+
 class Frame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -90,7 +104,8 @@ ClientId = Annotated[StrictStr, Field(min_length=1, max_length=64)] | StrictInt
 
 class AuthFrame(Frame):
     """The first frame, when the URL carries neither `token` nor `spectate=1` (browsers cannot set
-    headers): within the auth timeout, else the stream closes with 4401."""
+    headers): within the auth timeout, else the stream closes with 4401. Only ever the first
+    frame: a later one is answered by an `error` frame, then the close (4400)."""
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"type": "auth", "token": "q3X…"}, {"type": "auth", "token": None}]}

@@ -198,9 +198,8 @@ class MatchSession(Session):
                 await self._act(frame)
             elif isinstance(frame, PingFrame):
                 await self.send(PONG)
-            elif isinstance(frame, AuthFrame):
-                error = svc.ValidationFailed("already authenticated: auth is only ever the first frame")
-                await self.send(error_frame(None, error))
+            elif isinstance(frame, AuthFrame):  # an error frame, then the close (4400)
+                raise svc.ValidationFailed("already authenticated: auth is only ever the first frame")
             # a pong needs no answer
 
     async def _act(self, frame: ActionFrame) -> None:

@@ -85,7 +85,9 @@ class PlayerSession(Session):
                 return
             if isinstance(frame, PingFrame):
                 await self.send(PONG)
-            elif isinstance(frame, (AuthFrame, InvalidAction)) or frame.type == "action":
+            elif isinstance(frame, AuthFrame):  # an error frame, then the close (4400)
+                raise svc.ValidationFailed("already authenticated: auth is only ever the first frame")
+            elif isinstance(frame, InvalidAction) or frame.type == "action":
                 error = svc.ValidationFailed("the personal stream takes only ping and pong frames")
                 await self.send(
                     error_frame(

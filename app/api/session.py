@@ -28,7 +28,9 @@ from app.api.frames import (
     InvalidAction,
     ProtocolError,
     close_code,
+    close_reason,
     error_frame,
+    fit_reason,
     parse_client_frame,
 )
 from app.api.wire import DirectWire
@@ -129,7 +131,7 @@ class Session:
         log.info("stream closed", extra={**self.describe(), "code": code})
         if outcome is not None:
             with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
-                await self.ws.close(outcome[0], _reason(outcome[1]))
+                await self.ws.close(outcome[0], fit_reason(outcome[1]))
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(self._guard(work))
@@ -150,7 +152,7 @@ class Session:
         except svc.ServiceError as e:
             with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
                 await self.send(error_frame(None, e))
-            self.end(close_code(e), f"{e.code}: {e.message}")
+            self.end(close_code(e), close_reason(e))
         except Exception:
             log.exception("stream failed", extra=self.describe())
             self.end(Close.INTERNAL_ERROR, "internal error")
@@ -174,7 +176,8 @@ class Session:
         """The `after` query parameter: the cursor to resume after (None: from now)."""
         after = self.ws.query_params.get("after")
         if after is not None and (not _AFTER.fullmatch(after) or int(after) > MAX_SEQ):
-            raise ProtocolError(f"after must be a whole number from 0 to {MAX_SEQ}")
+            message = f"after must be a whole number from 0 to {MAX_SEQ}"
+            raise svc.ValidationFailed(message, {"field": "after"})
         return None if after is None else int(after)
 
     def flag(self, name: str) -> bool:
@@ -183,7 +186,7 @@ class Session:
             return False
         if value.lower() in _TRUE:
             return True
-        raise ProtocolError(f"{name} must be 1 or 0")
+        raise svc.ValidationFailed(f"{name} must be 1 or 0", {"field": name})
 
     async def credential(self, *, spectators: bool) -> str | None:
         """The bearer credential: `?token=`, an Authorization header, or an `auth` first frame
@@ -192,7 +195,7 @@ class Session:
         tokens = [t for t in (header, self.ws.query_params.get("token")) if t is not None]
         spectate = spectators and self.flag("spectate")
         if len(tokens) + spectate > 1:
-            raise ProtocolError("send one of: token, Authorization, spectate=1")
+            raise svc.ValidationFailed("send one of: token, Authorization, spectate=1", {"field": "token"})
         if tokens:
             return tokens[0]
         if spectate:
@@ -252,14 +255,6 @@ def _bearer(header: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise svc.Unauthorized("the Authorization header must be 'Bearer <token>'")
     return token.strip()
-
-
-def _reason(text: str) -> str:
-    """A close reason fits in 123 bytes of UTF-8."""
-    data = text.encode()
-    if len(data) <= 123:
-        return text
-    return data[:120].decode(errors="ignore") + "…"
 
 
 def send_now(send: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:

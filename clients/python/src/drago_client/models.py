@@ -457,7 +457,8 @@ class ActionFrame:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AuthFrame:
     """The first frame, when the URL carries neither `token` nor `spectate=1` (browsers cannot set
-    headers): within the auth timeout, else the stream closes with 4401.
+    headers): within the auth timeout, else the stream closes with 4401. Only ever the first frame:
+    a later one is answered by an `error` frame, then the close (4400).
     """
 
     token: str | None
