@@ -31,6 +31,10 @@ from app.service import errors as svc
 from app.service.ports import StoredNotice
 
 PROTOCOL = 2
+"""The newest protocol version: what a stream speaks when the client names none (`?protocol=`)."""
+PROTOCOLS: tuple[int, ...] = (2,)
+"""Every version served (`docs/streams.md`: a version stays served at least six months after its
+successor ships); a stream asking for another is refused with 4400, these in the close reason."""
 
 
 class Close(enum.IntEnum):
@@ -194,7 +198,9 @@ class HelloFrame(Frame):
 
     model_config = ConfigDict(json_schema_extra=_hello_examples)
     type: Literal["hello"]
-    protocol: Literal[2]
+    protocol: Literal[2] = Field(
+        description="The protocol version this stream speaks (`?protocol=`, else the newest)."
+    )
     match_id: str
     seat: int | None = Field(description="The connection's seat; null for a spectator.")
     seq: int = Field(description="The match's seq now; `view` is the view at this seq.")
@@ -235,7 +241,9 @@ class PlayerHelloFrame(Frame):
         }
     )
     type: Literal["hello"]
-    protocol: Literal[2]
+    protocol: Literal[2] = Field(
+        description="The protocol version this stream speaks (`?protocol=`, else the newest)."
+    )
     player_id: str
     cursor: int = Field(description="The player's last notice cursor now.")
     after: int = Field(description="Notices with a greater cursor follow, in order.")
@@ -350,12 +358,19 @@ PONG = '{"type":"pong"}'
 
 
 def hello_frame(
-    match_id: str, seat: int | None, seq: int, after: int, views: bool, heartbeat: float, view: bytes
+    match_id: str,
+    seat: int | None,
+    seq: int,
+    after: int,
+    views: bool,
+    heartbeat: float,
+    view: bytes,
+    protocol: int = PROTOCOL,
 ) -> str:
     """`hello` on a match stream, with the viewer's `view` at `seq` as JSON already encoded."""
     frame = {
         "type": "hello",
-        "protocol": PROTOCOL,
+        "protocol": protocol,
         "match_id": match_id,
         "seat": seat,
         "seq": seq,
@@ -376,11 +391,13 @@ def commit_frame(seq: int, events: Sequence[JSON], view: bytes | None) -> str:
     return dumps(frame)
 
 
-def player_hello_frame(player_id: str, cursor: int, after: int, heartbeat: float) -> str:
+def player_hello_frame(
+    player_id: str, cursor: int, after: int, heartbeat: float, protocol: int = PROTOCOL
+) -> str:
     """`hello` on a player's personal stream."""
     frame = {
         "type": "hello",
-        "protocol": PROTOCOL,
+        "protocol": protocol,
         "player_id": player_id,
         "cursor": cursor,
         "after": after,

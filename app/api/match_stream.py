@@ -74,6 +74,7 @@ class MatchSession(Session):
 
     async def stream(self) -> None:
         edge, ctx = self.edge, self.edge.ctx
+        protocol = self.protocol()  # first: a client of another version understands nothing else
         if len(self.match_id) > 64:
             raise svc.NotFound("no such match")
         after = self.after()
@@ -94,7 +95,7 @@ class MatchSession(Session):
                 self.cursor = after
                 view = view_of(state, self.seat).json_bytes()  # encoded once per state and viewer
                 hello = hello_frame(
-                    self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view
+                    self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view, protocol
                 )
                 await self.send(hello)
                 self.spawn(self._receive())

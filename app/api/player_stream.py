@@ -50,6 +50,7 @@ class PlayerSession(Session):
 
     async def stream(self) -> None:
         edge, ctx = self.edge, self.edge.ctx
+        protocol = self.protocol()
         after = self.after()
         token = await self.credential(spectators=False)
         caller = self.caller = await identify(ctx, token)
@@ -59,7 +60,7 @@ class PlayerSession(Session):
         players.check_after(player, after)
         async with edge.hub.subscribe(player_channel(player.id), after) as sub:
             self.cursor = after
-            await self.send(player_hello_frame(player.id, player.cursor, after, edge.heartbeat))
+            await self.send(player_hello_frame(player.id, player.cursor, after, edge.heartbeat, protocol))
             self.spawn(self._receive())
             self.spawn(self.heartbeat())
             async for notice in sub:

@@ -23,6 +23,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from app.api.asgi import SERVER_SEND
 from app.api.frames import (
     PING,
+    PROTOCOL,
+    PROTOCOLS,
     AuthFrame,
     Close,
     InvalidAction,
@@ -171,6 +173,20 @@ class Session:
             raise WebSocketDisconnect(code=1006) from None
 
     # The handshake
+
+    def protocol(self) -> int:
+        """The protocol version asked for (`?protocol=`), else the newest; refused unless served."""
+        asked = self.ws.query_params.get("protocol")
+        if asked is None:
+            return PROTOCOL
+        for version in PROTOCOLS:
+            if asked == str(version):
+                return version
+        served = ", ".join(map(str, PROTOCOLS))
+        raise svc.ValidationFailed(
+            f"protocol must be a version this server serves: {served}",
+            {"field": "protocol", "served": list(PROTOCOLS)},
+        )
 
     def after(self) -> int | None:
         """The `after` query parameter: the cursor to resume after (None: from now)."""

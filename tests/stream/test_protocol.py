@@ -324,3 +324,34 @@ async def test_a_second_auth_frame_on_the_personal_stream_is_an_error_then_the_c
     assert again["type"] == "error" and again["error"]["code"] == "validation_error"
     assert closed.code == Close.BAD_REQUEST
     assert closed.reason == f"validation_error: {again['error']['message']}"
+
+
+@pytest.mark.parametrize("stream", ["match", "player"])
+async def test_a_client_may_ask_for_a_protocol_version(live: Live, stream: str) -> None:
+    """`?protocol=` is optional; the `hello` names the version served; a version not served is a
+    `validation_error` frame listing the served ones, then 4400 with them in the close reason."""
+    app, client = live
+    table = await drago(live)
+    _, key = await new_player(client, "Ada")
+
+    def connect(**query: Any) -> AsgiSocket:
+        if stream == "match":
+            return open_stream(app, table.match_id, spectate=True, **query)
+        return AsgiSocket(app, "/v1/players/me/stream", {"token": key, **query})
+
+    for query in ({}, {"protocol": "2"}):
+        async with connect(**query) as ws:
+            hello = await ws.recv()
+        assert hello["type"] == "hello" and hello["protocol"] == 2, query
+        if stream == "match":
+            check_server_frame(hello)
+    for asked in ("1", "3", "02", "two", ""):
+        async with connect(protocol=asked) as ws:
+            frame = await ws.recv()
+            closed = await ws.closed()
+        assert frame["type"] == "error" and frame["id"] is None, asked
+        assert frame["error"]["code"] == "validation_error"
+        assert frame["error"]["details"] == {"field": "protocol", "served": [2]}
+        assert closed.code == Close.BAD_REQUEST
+        assert closed.reason == f"validation_error: {frame['error']['message']}"
+        assert closed.reason.endswith("serves: 2")

@@ -500,6 +500,7 @@ class HelloFrame:
     """Seconds between the server's `ping` frames."""
     match_id: str
     protocol: Literal[2]
+    """The protocol version this stream speaks (`?protocol=`, else the newest)."""
     seat: int | None
     """The connection's seat; null for a spectator."""
     seq: int
@@ -553,6 +554,7 @@ class PlayerHelloFrame:
     heartbeat: float
     player_id: str
     protocol: Literal[2]
+    """The protocol version this stream speaks (`?protocol=`, else the newest)."""
     type: Literal["hello"]
 
 

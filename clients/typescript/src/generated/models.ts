@@ -238,6 +238,7 @@ export interface HelloFrame {
   /** Seconds between the server's `ping` frames. */
   heartbeat: number;
   match_id: string;
+  /** The protocol version this stream speaks (`?protocol=`, else the newest). */
   protocol: 2;
   /** The connection's seat; null for a spectator. */
   seat: number | null;
@@ -345,6 +346,7 @@ export interface PlayerHelloFrame {
   cursor: number;
   heartbeat: number;
   player_id: string;
+  /** The protocol version this stream speaks (`?protocol=`, else the newest). */
   protocol: 2;
   type: "hello";
 }
