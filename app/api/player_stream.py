@@ -11,7 +11,7 @@ A rotated key closes the stream (4401) at the next heartbeat.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -27,20 +27,18 @@ from app.api.frames import (
     player_hello_frame,
 )
 from app.api.session import Session
+from app.api.stream_edge import StreamEdge
 from app.service import errors as svc
 from app.service import players
 from app.service.auth import Caller, identify
 from app.service.ports import player_channel
-
-if TYPE_CHECKING:
-    from app.api.streaming import Streaming
 
 
 class PlayerSession(Session):
     __slots__ = ("caller",)
     kind = "player"
 
-    def __init__(self, edge: Streaming, ws: WebSocket) -> None:
+    def __init__(self, edge: StreamEdge, ws: WebSocket) -> None:
         super().__init__(edge, ws)
         self.caller: Caller | None = None
 

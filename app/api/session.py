@@ -14,13 +14,14 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Coroutine, Generator
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Coroutine
+from typing import Any, Final
 
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected, WebSocketState
 
 from app.api.asgi import SERVER_SEND
+from app.api.fast_lane import FastLane
 from app.api.frames import (
     PING,
     PROTOCOL,
@@ -35,13 +36,10 @@ from app.api.frames import (
     fit_reason,
     parse_client_frame,
 )
-from app.api.wire import DirectWire
+from app.api.stream_edge import StreamEdge
 from app.service import errors as svc
-from app.service.live import GoingAway, SlowConsumer
 from app.service.ports import MAX_SEQ
-
-if TYPE_CHECKING:
-    from app.api.streaming import Streaming
+from app.service.subscription import GoingAway, SlowConsumer
 
 log = logging.getLogger("app.stream")
 
@@ -56,10 +54,10 @@ class Session:
     # fewer cache lines to walk.
     __slots__ = (
         "_counters",
+        "_lane",
         "_outcome",
         "_server_send",
         "_tasks",
-        "_wire",
         "connection",
         "cursor",
         "edge",
@@ -69,7 +67,7 @@ class Session:
 
     kind = "stream"
 
-    def __init__(self, edge: Streaming, ws: WebSocket) -> None:
+    def __init__(self, edge: StreamEdge, ws: WebSocket) -> None:
         self.edge = edge
         self.ws = ws
         self.connection = f"{next(edge.connection_ids)}"  # the key of its frame budget
@@ -80,7 +78,7 @@ class Session:
         self._tasks: set[asyncio.Task[None]] = set()
         # The server's own `send` (see `app.api.asgi`): commit frames skip Starlette's wrappers.
         self._server_send = ws.scope.get(SERVER_SEND) or ws.send
-        self._wire: DirectWire | None = None  # after the handshake, where the server allows it
+        self._lane: FastLane | None = None  # after the handshake, unless DRAGO_STREAM_FAST_LANE=0
 
     def ended(self) -> bool:
         return self._outcome.done()
@@ -105,7 +103,8 @@ class Session:
         except (WebSocketDisconnect, WebSocketDisconnected):
             self.finished.set()
             return
-        self._wire = DirectWire.of(self._server_send)
+        if edge.fast_lane:
+            self._lane = FastLane(self._server_send, self._send_text)
         edge.sessions.add(self)
         counters.connections += 1
         try:
@@ -271,41 +270,3 @@ def _bearer(header: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise svc.Unauthorized("the Authorization header must be 'Bearer <token>'")
     return token.strip()
-
-
-def send_now(send: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
-    """Run a send coroutine synchronously as far as it goes: None when it finished (a WebSocket
-    send that only buffers its bytes, as uvicorn's does), else a task that finishes it. Errors it
-    meets synchronously are raised here."""
-    try:
-        waiting = send.send(None)
-    except StopIteration:
-        return None
-    return asyncio.ensure_future(_Rest(send, waiting).run())
-
-
-class _Rest:
-    """The rest of a coroutine that yielded `waiting` (a future) outside any task: awaited in a
-    task, it waits for what the coroutine waited for, then resumes it, as its own task would."""
-
-    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
-        self.coro, self.waiting = coro, waiting
-
-    async def run(self) -> None:
-        await self
-
-    def __await__(self) -> Generator[Any, None, None]:
-        waiting = self.waiting
-        while True:
-            try:
-                yield waiting
-            except BaseException as e:  # cancelled while waiting: the coroutine gets it
-                try:
-                    waiting = self.coro.throw(e)
-                except StopIteration:
-                    return
-                continue
-            try:
-                waiting = self.coro.send(None)
-            except StopIteration:
-                return

@@ -1,6 +1,7 @@
-"""Commit frames written as bytes serialized once per text (`app.api.wire`): the same bytes uvicorn
-would write, straight to the transport only when uvicorn's `send` would write at once, and in order
-with the frames that go through `send` while the transport is paused."""
+"""The stream fast lane (`app.api.fast_lane`): commit frames written as bytes serialized once per
+text, the same bytes uvicorn would write, straight to the transport only when uvicorn's `send`
+would write at once, and in order with the frames that go through `send` while the transport is
+paused; and a loud failure when the uvicorn internals it reads change."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from websockets.asyncio.client import connect
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from app.api.fast_lane import UVICORN_INTERNALS, _DirectWire, text_frame, uvicorn_internals_problem
 from app.api.match_stream import MatchSession
 from app.api.streaming import Streaming
-from app.api.wire import DirectWire, text_frame
 from app.main import create_app
 from app.settings import Settings
 from tests.api.conftest import TEST_SETTINGS
@@ -24,6 +25,13 @@ from tests.api.helpers import Table, new_table
 from tests.stream.servers import in_this_loop
 
 GUARD = 10.0
+
+
+@pytest.fixture(autouse=True)
+def fast_lane(monkeypatch: pytest.MonkeyPatch) -> bool:
+    """The fast lane's own tests: with it on (the stream suite's other tests run both ways)."""
+    monkeypatch.setenv("DRAGO_STREAM_FAST_LANE", "1")
+    return True
 
 
 @pytest.mark.parametrize("char", ["x", "é"])  # also non-ASCII: the length is the UTF-8 length
@@ -38,8 +46,8 @@ def test_a_text_frame_is_what_the_websockets_protocol_writes(char: str, size: in
 def test_other_servers_send_as_usual() -> None:
     async def send(message: Any) -> None: ...
 
-    assert DirectWire.of(send) is None
-    assert DirectWire.of(object()) is None
+    assert _DirectWire.of(send) is None
+    assert _DirectWire.of(object()) is None
 
 
 async def _act(table: Table) -> int:
@@ -76,14 +84,18 @@ async def test_spectators_get_the_same_frames_written_directly_and_in_order_unde
             first_a, first_b = await _commits(a, seq), await _commits(b, seq)
             assert first_a == first_b and first_a[-1]["seq"] == seq
             sessions = [s for s in edge.sessions if isinstance(s, MatchSession)]
-            assert len(sessions) == 2 and all(s._wire is not None for s in sessions)
+            assert len(sessions) == 2 and all(
+                s._lane is not None and s._lane.wire is not None for s in sessions
+            )
             frames = sessions[0]._frames
             assert frames is not None and frames is sessions[1]._frames
             frame = frames._commits[seq].plain[None]  # the spectators' frame of that commit
             assert frame.encoded == text_frame(frame.text)  # went directly, serialized once for both
 
             # Back-pressure on one connection: its frames wait in `send`, and still come in order.
-            paused = sessions[0]._wire._protocol  # type: ignore[union-attr]
+            lane = sessions[0]._lane
+            assert lane is not None and lane.wire is not None
+            paused = lane.wire._protocol
             paused.writable.clear()
             seqs = [await _act(table) for _ in range(3)]
             await asyncio.sleep(0.05)
@@ -92,3 +104,44 @@ async def test_spectators_get_the_same_frames_written_directly_and_in_order_unde
             got_a, got_b = await _commits(a, seqs[-1]), await _commits(b, seqs[-1])
             assert [f["seq"] for f in got_a] == [f["seq"] for f in got_b] == seqs
             assert got_a == got_b
+
+
+async def test_the_uvicorn_internals_the_fast_lane_reads_are_still_there() -> None:
+    """Fails when a uvicorn upgrade renames or drops what the direct write reads, with what to check."""
+    app = create_app(Settings(database_url="memory://", **TEST_SETTINGS))
+    async with (
+        in_this_loop(app, ws="websockets-sansio", ws_per_message_deflate=False) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        edge: Streaming = app.state.streaming
+        table = await new_table(http, "yutaka", 2)
+        url = f"ws://127.0.0.1:{port}/v1/matches/{table.match_id}/stream?spectate=1"
+        async with connect(url, compression=None) as ws:
+            assert json.loads(await ws.recv())["type"] == "hello"
+            (session,) = [s for s in edge.sessions if isinstance(s, MatchSession)]
+            protocol = getattr(session._server_send, "__self__", None)
+            assert protocol is not None, (
+                "uvicorn's WebSocket send is no longer a bound method of its protocol: the stream fast "
+                "lane (app/api/fast_lane.py, _DirectWire.of) cannot find the connection; check "
+                "uvicorn's websockets_sansio_impl and update it, or run with DRAGO_STREAM_FAST_LANE=0"
+            )
+            problem = uvicorn_internals_problem(protocol)
+            assert problem is None, problem
+            lane = session._lane
+            assert lane is not None and lane.wire is not None, "the direct wire is not in use under uvicorn"
+
+
+def test_changed_internals_are_named_and_the_lane_falls_back_to_send() -> None:
+    class Changed:  # a uvicorn protocol object that lost an attribute the direct write reads
+        def __init__(self) -> None:
+            for name in UVICORN_INTERNALS:
+                if name != "close_sent":
+                    setattr(self, name, None)
+
+    problem = uvicorn_internals_problem(Changed())
+    assert problem is not None
+    assert (
+        "close_sent" in problem
+        and "app/api/fast_lane.py" in problem
+        and "DRAGO_STREAM_FAST_LANE=0" in problem
+    )
