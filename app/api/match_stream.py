@@ -16,18 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import (
-    PONG,
-    ActionFrame,
-    AuthFrame,
-    Close,
-    InvalidAction,
-    PingFrame,
-    ProtocolError,
-    ack_frame,
-    error_frame,
-    hello_frame,
-)
+from app.api.client_frames import InvalidAction
+from app.api.closes import Close, ProtocolError
+from app.api.frame_text import PONG, ack_frame, error_frame, hello_frame
+from app.api.frames import ActionFrame, AuthFrame, PingFrame
 from app.api.ratelimit import client_ip
 from app.api.session import Session, log
 from app.api.stream_edge import StreamEdge

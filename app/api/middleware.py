@@ -38,8 +38,9 @@ from urllib.parse import unquote_to_bytes
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from app.api.closes import close_code, close_reason
 from app.api.errors import render
-from app.api.frames import close_code, close_reason, error_frame
+from app.api.frame_text import error_frame
 from app.api.logs import request_id
 from app.api.metrics import Metrics
 from app.service.errors import InternalError, PayloadTooLarge, ServiceError, Unavailable, ValidationFailed

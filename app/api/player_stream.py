@@ -15,17 +15,10 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import (
-    PING,
-    PONG,
-    AuthFrame,
-    Close,
-    InvalidAction,
-    PingFrame,
-    error_frame,
-    notice_frame,
-    player_hello_frame,
-)
+from app.api.client_frames import InvalidAction
+from app.api.closes import Close
+from app.api.frame_text import PING, PONG, error_frame, notice_frame, player_hello_frame
+from app.api.frames import AuthFrame, PingFrame
 from app.api.session import Session
 from app.api.stream_edge import StreamEdge
 from app.service import errors as svc

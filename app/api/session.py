@@ -5,7 +5,7 @@ URL, a Bearer header or an `auth` first frame; for match streams none means a sp
 `hello`, then its items after the cursor. A receiver answers client frames and a heartbeat sends
 `ping` frames. Whatever ends a session first — the client leaving, the hub dropping a slow
 consumer, a bad frame, the server going away — resolves its outcome once; then the tasks are
-cancelled and the socket is closed with that code (`app.api.frames.Close`).
+cancelled and the socket is closed with that code (`app.api.closes.Close`).
 """
 
 from __future__ import annotations
@@ -21,21 +21,11 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected, WebSocketState
 
 from app.api.asgi import SERVER_SEND
+from app.api.client_frames import InvalidAction, parse_client_frame
+from app.api.closes import Close, ProtocolError, close_code, close_reason, fit_reason
 from app.api.fast_lane import FastLane
-from app.api.frames import (
-    PING,
-    PROTOCOL,
-    PROTOCOLS,
-    AuthFrame,
-    Close,
-    InvalidAction,
-    ProtocolError,
-    close_code,
-    close_reason,
-    error_frame,
-    fit_reason,
-    parse_client_frame,
-)
+from app.api.frame_text import PING, error_frame
+from app.api.frames import PROTOCOL, PROTOCOLS, AuthFrame
 from app.api.stream_edge import StreamEdge
 from app.service import errors as svc
 from app.service.ports import MAX_SEQ

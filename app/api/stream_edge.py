@@ -12,7 +12,7 @@ import asyncio
 import itertools
 from typing import Any, Protocol
 
-from app.api.frames import commit_frame
+from app.api.frame_text import commit_frame
 from app.api.metrics import Metrics
 from app.service.context import Context
 from app.service.live import LiveHub

@@ -24,7 +24,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import Close
+from app.api.closes import Close
 from app.api.match_stream import MatchSession
 from app.api.metrics import Metrics
 from app.api.player_stream import PlayerSession

@@ -7,8 +7,8 @@ second tab, a bot and its watcher), so `MatchFrames` builds the JSON text of eac
 `(commit, viewer, with view)` and hands the same `str` to every connection of that viewer.
 
 `Streams` keeps one `MatchFrames` per match with open streams and drops it with the last one. The
-frame's encoding is the edge's (`app.api.frames.commit_frame`, handed in as `encode`), described
-and checked against the committed schema with the other frames there.
+frame's encoding is the edge's (`app.api.frame_text.commit_frame`, handed in as `encode`), checked
+against the committed schema (`app.api.frames`) with the other frames.
 """
 
 from __future__ import annotations

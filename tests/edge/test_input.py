@@ -11,7 +11,7 @@ import httpx
 import pytest
 from sqlalchemy import BigInteger
 
-from app.api.frames import Close
+from app.api.closes import Close
 from app.api.schemas import MAX_LIMIT, MAX_OFFSET, SEQ_LIMIT
 from app.openapi import generate
 from app.store.tables import metadata

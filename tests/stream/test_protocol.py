@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.api.frames import Close
+from app.api.closes import Close
 from tests.api.conftest import started
 from tests.api.helpers import Table, new_table
 from tests.players.support import new_player
