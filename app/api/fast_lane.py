@@ -149,16 +149,16 @@ class _DirectWire:
 class FastLane:
     """One connection's fast lane: `send_soon` sends a commit frame without waiting if it can."""
 
-    __slots__ = ("_send_text", "wire")
+    __slots__ = ("wire",)
 
-    def __init__(self, server_send: Any, send_text: SendText) -> None:
+    def __init__(self, server_send: Any) -> None:
         self.wire = _DirectWire.of(server_send)  # None: every frame through `send_text`
-        self._send_text = send_text
 
-    def send_soon(self, frame: ViewerFrame) -> asyncio.Task[None] | None:
+    def send_soon(self, frame: ViewerFrame, send_text: SendText) -> asyncio.Task[None] | None:
         """Send a commit frame now if the connection takes it at once (None), else a task that
-        finishes sending it. Where the server allows writing directly, the frame's bytes are
-        serialized once, kept with the frame, for all the connections that get it."""
+        finishes sending it with `send_text`. Where the server allows writing directly, the frame's
+        bytes are serialized once, kept with the frame, for all the connections that get it. (The
+        session passes its `send_text` per call: a lane holding it would be a reference cycle.)"""
         wire = self.wire
         if wire is not None:
             data = frame.encoded
@@ -166,7 +166,7 @@ class FastLane:
                 data = frame.encoded = text_frame(frame.text)
             if wire.write(data):
                 return None
-        return send_now(self._send_text(frame.text))
+        return send_now(send_text(frame.text))
 
 
 def send_now(send: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:

@@ -142,7 +142,7 @@ class MatchSession(Session):
                     return start  # this commit, and what follows, goes by the task
             frame = self._frame(events if end - start == count else events[start:end], view)
             start = end
-            self._sending = lane.send_soon(frame)
+            self._sending = lane.send_soon(frame, self._send_text)
             if self._sent(frame):
                 return count
             if self._sending is not None:

@@ -94,7 +94,7 @@ class Session:
             self.finished.set()
             return
         if edge.fast_lane:
-            self._lane = FastLane(self._server_send, self._send_text)
+            self._lane = FastLane(self._server_send)
         edge.sessions.add(self)
         counters.connections += 1
         try:

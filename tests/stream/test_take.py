@@ -59,7 +59,7 @@ def _session(views: bool = False, unknown: set[int] | None = None) -> tuple[Matc
     session._outcome = asyncio.get_running_loop().create_future()
     session._counters = StreamCounters()
     session._server_send = server_send
-    session._lane = FastLane(server_send, session._send_text)  # no direct wire: not uvicorn
+    session._lane = FastLane(server_send)  # no direct wire: not uvicorn
     session._frames = _Frames(unknown or set())  # type: ignore[assignment]
     session._pending, session._sending = [], None
     session.views, session.seat, session._by_token, session.cursor = views, 0, False, 0
