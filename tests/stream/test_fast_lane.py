@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from typing import Any
 
 import httpx
@@ -20,9 +21,11 @@ from app.api.match_stream import MatchSession
 from app.api.streaming import Streaming
 from app.main import create_app
 from app.settings import Settings
-from tests.api.conftest import TEST_SETTINGS
+from tests.api.conftest import TEST_SETTINGS, started
 from tests.api.helpers import Table, new_table
+from tests.stream.helpers import open_stream
 from tests.stream.servers import in_this_loop
+from tests.stream.test_protocol import recv_until, step
 
 GUARD = 10.0
 
@@ -145,3 +148,22 @@ def test_changed_internals_are_named_and_the_lane_falls_back_to_send() -> None:
         and "app/api/fast_lane.py" in problem
         and "DRAGO_STREAM_FAST_LANE=0" in problem
     )
+
+
+async def test_switched_off_every_frame_goes_through_the_sessions_own_task() -> None:
+    """`DRAGO_STREAM_FAST_LANE=0`: no lane, no direct push from the hub; the same commit frames."""
+    frames: dict[bool, list[Any]] = {}
+    for on in (True, False):
+        async with started("memory://", stream_fast_lane=on) as (app, client):
+            edge: Streaming = app.state.streaming
+            table = await new_table(client, "mount_drago", 2, seed="lane")
+            async with open_stream(app, table.match_id, spectate=True) as ws:
+                assert (await ws.recv())["type"] == "hello"
+                (session,) = [s for s in edge.sessions if isinstance(s, MatchSession)]
+                assert (session._lane is not None) is on
+                rng = random.Random(2)
+                for _ in range(4):
+                    seq = await step(table, rng)
+                got = await recv_until(ws, seq)
+            frames[on] = [[(e["seq"], e["type"], e["data"]) for e in f["events"]] for f in got]
+    assert frames[True] == frames[False]
