@@ -25,6 +25,7 @@ comma-separated list.
 | stream_heartbeat_seconds | DRAGO_STREAM_HEARTBEAT_SECONDS         | 20 (`ping` frame interval)       |
 | stream_auth_timeout_seconds | DRAGO_STREAM_AUTH_TIMEOUT_SECONDS   | 5 (wait for an `auth` frame)     |
 | stream_queue_limit       | DRAGO_STREAM_QUEUE_LIMIT               | 256 (events a stream may lag)    |
+| stream_fast_lane         | DRAGO_STREAM_FAST_LANE                 | on (`app.api.fast_lane`; 0: off) |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
 
@@ -70,6 +71,7 @@ class Settings(BaseSettings):
     stream_heartbeat_seconds: float = Field(default=20.0, gt=0)
     stream_auth_timeout_seconds: float = Field(default=5.0, gt=0)
     stream_queue_limit: int = Field(default=256, ge=1)
+    stream_fast_lane: bool = True
     bots_enabled: bool = True
     bot_workers: int = Field(default=1, ge=0, le=64)
     bot_default_level: Literal["random", "greedy", "ismcts"] = "greedy"

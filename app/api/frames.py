@@ -1,82 +1,33 @@
-"""The live stream's protocol: its frames, close codes and the JSON Schema of both.
+"""The live stream's protocol: its frames and their JSON Schema.
 
 `WS /v1/matches/{id}/stream` speaks JSON text frames, each an object with a `type`. The models
 here describe every frame in both directions; `frames_schema()` renders them as the committed
 `openapi/stream-frames.schema.json` (written by `python -m app.openapi`), where views, event data
 and actions refer to the games' own schemas, named as in `openapi.json` (`app.api.components`).
-The server's frames are encoded here too, one function per frame type (`hello_frame`,
-`commit_frame`, …), each checked against this schema in a test. A `commit` frame's text is built
-once per viewer and commit by `app.service.streams`, which the edge hands `commit_frame`.
-`docs/streams.md` is the prose version.
+The server's frames are written as text by `app.api.frame_text` and client frames read by
+`app.api.client_frames`, both checked against this schema in tests; the close codes are
+`app.api.closes`. `docs/streams.md` is the prose version.
 """
 
 from __future__ import annotations
 
-import enum
 import json
-from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-import orjson
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
 from app.api import examples
+from app.api.closes import CLOSE_CODES
 from app.api.components import prune, reference_games
-from app.api.errors import ErrorBody, validation_failed
+from app.api.errors import ErrorBody
 from app.api.schemas import SEQ_LIMIT, EventOut, ViewOut
-from app.games.codec import JSON
 from app.games.registry import GAMES
-from app.matches.views import timestamp
-from app.service import errors as svc
-from app.service.ports import StoredNotice
 
 PROTOCOL = 2
-
-
-class Close(enum.IntEnum):
-    """Close codes of the stream. 4xxx mirror the HTTP status of the same error."""
-
-    NORMAL = 1000  # the client closed
-    GOING_AWAY = 1001  # the server is shutting down: reconnect (to another process) with `after`
-    UNSUPPORTED_DATA = 1003  # a binary frame: frames are JSON text
-    TOO_BIG = 1009  # a frame over the size limit (the HTTP body limit)
-    INTERNAL_ERROR = 1011  # an unexpected server error: reconnect with `after`
-    TRY_AGAIN_LATER = 1013  # the service reported itself unavailable
-    SLOW_CONSUMER = 4008  # fell too far behind the live feed: reconnect with `after` = last seq seen
-    BAD_REQUEST = 4400  # a malformed frame, an unknown frame type, a bad query parameter or `after`
-    UNAUTHORIZED = 4401  # a bad token, or no `auth` frame in time
-    FORBIDDEN = 4403  # a token of another match
-    NOT_FOUND = 4404  # no such match
-    RATE_LIMITED = 4429  # over the stream-connection or frame budget: wait, then reconnect with `after`
-
-
-CLOSE_CODES: dict[int, str] = {
-    Close.NORMAL: "normal closure (the client closed)",
-    Close.GOING_AWAY: "the server is shutting down; reconnect (to another process) with after = last seq",
-    Close.UNSUPPORTED_DATA: "a binary frame; frames are JSON text",
-    Close.TOO_BIG: "a frame larger than the server's body limit",
-    Close.INTERNAL_ERROR: "unexpected server error (a failing database too); reconnect with after = last seq",
-    Close.TRY_AGAIN_LATER: "the service reported itself unavailable; reconnect later",
-    Close.SLOW_CONSUMER: "slow consumer: the client fell too far behind; reconnect with after = last seq",
-    Close.BAD_REQUEST: "bad request: malformed frame, unknown frame type, bad query parameter or after",
-    Close.UNAUTHORIZED: "unauthorized: bad token, or no auth frame in time",
-    Close.FORBIDDEN: "forbidden: the token belongs to another match",
-    Close.NOT_FOUND: "no such match",
-    Close.RATE_LIMITED: "rate limited: too many stream connections or frames; wait (the reason says how "
-    "long), then reconnect with after = last seq",
-}
-
-
-def close_code(error: svc.ServiceError) -> int:
-    """The close code for an error that ends a stream: the one error tree, mapped once more."""
-    status = error.http_status
-    if status in (400, 422):
-        return Close.BAD_REQUEST
-    if 400 <= status < 500:
-        return 4000 + status
-    if status == 503:
-        return Close.TRY_AGAIN_LATER
-    return Close.INTERNAL_ERROR
+"""The newest protocol version: what a stream speaks when the client names none (`?protocol=`)."""
+PROTOCOLS: tuple[int, ...] = (2,)
+"""Every version served (`docs/streams.md`: a version stays served at least six months after its
+successor ships); a stream asking for another is refused with 4400, these in the close reason."""
 
 
 class Frame(BaseModel):
@@ -90,7 +41,8 @@ ClientId = Annotated[StrictStr, Field(min_length=1, max_length=64)] | StrictInt
 
 class AuthFrame(Frame):
     """The first frame, when the URL carries neither `token` nor `spectate=1` (browsers cannot set
-    headers): within the auth timeout, else the stream closes with 4401."""
+    headers): within the auth timeout, else the stream closes with 4401. Only ever the first
+    frame: a later one is answered by an `error` frame, then the close (4400)."""
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"type": "auth", "token": "q3X…"}, {"type": "auth", "token": None}]}
@@ -179,7 +131,9 @@ class HelloFrame(Frame):
 
     model_config = ConfigDict(json_schema_extra=_hello_examples)
     type: Literal["hello"]
-    protocol: Literal[2]
+    protocol: Literal[2] = Field(
+        description="The protocol version this stream speaks (`?protocol=`, else the newest)."
+    )
     match_id: str
     seat: int | None = Field(description="The connection's seat; null for a spectator.")
     seq: int = Field(description="The match's seq now; `view` is the view at this seq.")
@@ -220,7 +174,9 @@ class PlayerHelloFrame(Frame):
         }
     )
     type: Literal["hello"]
-    protocol: Literal[2]
+    protocol: Literal[2] = Field(
+        description="The protocol version this stream speaks (`?protocol=`, else the newest)."
+    )
     player_id: str
     cursor: int = Field(description="The player's last notice cursor now.")
     after: int = Field(description="Notices with a greater cursor follow, in order.")
@@ -320,121 +276,6 @@ CLIENT_FRAMES: dict[str, type[Frame]] = {
     "ping": PingFrame,
     "pong": PongFrame,
 }
-
-# -- encoding server frames (one function per type; the tests check each against the schema) -------
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text, as the HTTP responses are rendered (UTF-8), by orjson (~5× the stdlib's
-    speed), which also embeds JSON already encoded (`orjson.Fragment`) as it is."""
-    return orjson.dumps(value).decode()
-
-
-PING = '{"type":"ping"}'
-PONG = '{"type":"pong"}'
-
-
-def hello_frame(
-    match_id: str, seat: int | None, seq: int, after: int, views: bool, heartbeat: float, view: bytes
-) -> str:
-    """`hello` on a match stream, with the viewer's `view` at `seq` as JSON already encoded."""
-    frame = {
-        "type": "hello",
-        "protocol": PROTOCOL,
-        "match_id": match_id,
-        "seat": seat,
-        "seq": seq,
-        "after": after,
-        "views": views,
-        "heartbeat": heartbeat,
-        "view": orjson.Fragment(view),  # embedded as it is: the view is encoded once per state
-    }
-    return dumps(frame)
-
-
-def commit_frame(seq: int, events: Sequence[JSON], view: bytes | None) -> str:
-    """`commit`: one commit's events (redacted for the viewer) and, when given, the viewer's view
-    at `seq` as JSON already encoded (the actor's HTTP reply embeds the same bytes)."""
-    frame: dict[str, Any] = {"type": "commit", "seq": seq, "events": events}
-    if view is not None:
-        frame["view"] = orjson.Fragment(view)
-    return dumps(frame)
-
-
-def player_hello_frame(player_id: str, cursor: int, after: int, heartbeat: float) -> str:
-    """`hello` on a player's personal stream."""
-    frame = {
-        "type": "hello",
-        "protocol": PROTOCOL,
-        "player_id": player_id,
-        "cursor": cursor,
-        "after": after,
-        "heartbeat": heartbeat,
-    }
-    return dumps(frame)
-
-
-def notice_frame(notice: StoredNotice) -> str:
-    """`notice`: one of a player's notices, at its cursor."""
-    body = {"type": notice.type, **notice.data, "recorded_at": timestamp(notice.recorded_at)}
-    return dumps({"type": "notice", "cursor": notice.cursor, "notice": body})
-
-
-def error_frame(frame_id: str | int | None, error: svc.ServiceError) -> str:
-    """`error`: a refused action (its `id`) or a refused connection (`id` null, then the close)."""
-    return dumps({"type": "error", "id": frame_id, **error.to_json()})
-
-
-def ack_frame(frame_id: str | int, seq: int) -> str:
-    """`ack`: the action with this `id` was applied; the match is at `seq`."""
-    return dumps({"type": "ack", "id": frame_id, "seq": seq})
-
-
-# -- parsing client frames ---------------------------------------------------------------------
-
-
-class ProtocolError(Exception):
-    """A frame the server cannot take at all: the stream closes with `code`."""
-
-    def __init__(self, reason: str, code: int = Close.BAD_REQUEST) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-
-class InvalidAction(Exception):
-    """An `action` frame with a usable `id` but invalid members: answered by an error frame."""
-
-    def __init__(self, frame_id: str | int, error: svc.ValidationFailed) -> None:
-        super().__init__(error.message)
-        self.frame_id = frame_id
-        self.error = error
-
-
-def parse_client_frame(text: str) -> Frame:
-    try:
-        raw = json.loads(text)
-    except ValueError:
-        raise ProtocolError("a frame is one JSON object") from None
-    kind = raw.get("type") if isinstance(raw, dict) else None
-    model = CLIENT_FRAMES.get(kind) if isinstance(kind, str) else None
-    if model is None:
-        raise ProtocolError(f"frames are JSON objects with a type in {sorted(CLIENT_FRAMES)}")
-    try:
-        return model.model_validate(raw)
-    except ValidationError as e:
-        error = validation_failed(e.errors())
-        frame_id = raw.get("id")
-        if model is ActionFrame and _usable_id(frame_id):
-            raise InvalidAction(frame_id, error) from None
-        raise ProtocolError(f"invalid {kind} frame: {error.message}") from None
-
-
-def _usable_id(value: object) -> bool:
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, str) and 1 <= len(value) <= 64)
-
 
 # -- the schema file ---------------------------------------------------------------------------
 

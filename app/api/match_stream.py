@@ -16,29 +16,20 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import (
-    PONG,
-    ActionFrame,
-    AuthFrame,
-    Close,
-    InvalidAction,
-    PingFrame,
-    ProtocolError,
-    ack_frame,
-    error_frame,
-    hello_frame,
-)
+from app.api.client_frames import InvalidAction
+from app.api.closes import Close, ProtocolError
+from app.api.frame_text import PONG, ack_frame, error_frame, hello_frame
+from app.api.frames import ActionFrame, AuthFrame, PingFrame
 from app.api.ratelimit import client_ip
-from app.api.session import Session, log, send_now
-from app.api.wire import text_frame
+from app.api.session import Session, log
+from app.api.stream_edge import StreamEdge
 from app.service import acting
 from app.service import errors as svc
 from app.service.auth import Caller, identify, seat_in
-from app.service.live import Subscription
 from app.service.streams import MatchFrames, ViewerFrame
+from app.service.subscription import Subscription
 
 if TYPE_CHECKING:
-    from app.api.streaming import Streaming
     from app.matches.fold import Match
 
 
@@ -56,7 +47,7 @@ class MatchSession(Session):
     )
     kind = "match"
 
-    def __init__(self, edge: Streaming, ws: WebSocket, match_id: str) -> None:
+    def __init__(self, edge: StreamEdge, ws: WebSocket, match_id: str) -> None:
         super().__init__(edge, ws)
         self.match_id = match_id
         self.seat: int | None = None
@@ -73,6 +64,7 @@ class MatchSession(Session):
 
     async def stream(self) -> None:
         edge, ctx = self.edge, self.edge.ctx
+        protocol = self.protocol()  # first: a client of another version understands nothing else
         if len(self.match_id) > 64:
             raise svc.NotFound("no such match")
         after = self.after()
@@ -93,7 +85,7 @@ class MatchSession(Session):
                 self.cursor = after
                 view = ctx.loader.renderings.view(state, self.seat).json_bytes()  # once per state and viewer
                 hello = hello_frame(
-                    self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view
+                    self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view, protocol
                 )
                 await self.send(hello)
                 self.spawn(self._receive())
@@ -101,13 +93,15 @@ class MatchSession(Session):
                 await self._send_commits(sub, frames)
 
     async def _send_commits(self, sub: Subscription, frames: MatchFrames) -> None:
-        """One frame per commit, in order. Live commits are sent by the hub's own push (`_take`, no
-        wake-up of this task per commit); this task sends the backlog and what the push declined
-        (a send still under way, a view that needs a load)."""
+        """One frame per commit, in order. With the fast lane (`app.api.fast_lane`), live commits
+        are sent by the hub's own push (`take`, no wake-up of this task per commit); this task
+        sends the backlog and what the push declined (a send still under way, a view that needs a
+        load). Without it, this task sends every frame (the plain send loop)."""
         self._frames = frames
+        lane = self._lane
         while True:
-            if not self._pending:
-                await sub.deliver_directly(self._take)  # returns when iterating is needed again
+            if not self._pending and lane is not None:
+                await sub.deliver_directly(self)  # returns when iterating is needed again
             if self._sending is not None:
                 await self._sending  # a direct send that could not finish at once goes first
                 self._sending = None
@@ -120,10 +114,11 @@ class MatchSession(Session):
                 if self._sent(frame):
                     return
 
-    def _take(self, events: Sequence[Any]) -> int:
-        """The hub's direct push (synchronous): send each commit of `events` once complete; return
-        how many events were taken. Declines the rest while a direct send is still under way (to
-        keep the order) and from a commit whose view needs a load (this session's task sends it)."""
+    def take(self, events: Sequence[Any]) -> int:
+        """The hub's direct push (synchronous; this session as the hub's `LiveSink`, with the fast
+        lane only): send each commit of `events` once complete; return how many events were taken.
+        Declines the rest while a direct send is still under way (to keep the order) and from a
+        commit whose view needs a load (this session's task sends it)."""
         if self._sending is not None:
             if not self._sending.done():
                 return 0
@@ -131,8 +126,8 @@ class MatchSession(Session):
             self._sending = None
         if self._outcome.done():  # ended: closing, nothing more goes out
             return len(events)
-        frames = self._frames
-        assert frames is not None
+        frames, lane = self._frames, self._lane
+        assert frames is not None and lane is not None
         start, count = 0, len(events)
         while start < count:  # commit by commit: seqs are gap-free, so `commit` says where one ends
             first = events[start]
@@ -146,26 +141,13 @@ class MatchSession(Session):
                     return start  # this commit, and what follows, goes by the task
             frame = self._frame(events if end - start == count else events[start:end], view)
             start = end
-            self._sending = self.send_soon(frame)
+            self._sending = lane.send_soon(frame, self._send_text)
             if self._sent(frame):
                 return count
             if self._sending is not None:
                 return start  # that send waits: what follows goes after it
         self._pending.extend(events[start:])  # a commit whose end is still to come
         return count
-
-    def send_soon(self, frame: ViewerFrame) -> asyncio.Task[None] | None:
-        """Send a commit frame now if the connection takes it at once (None), else a task that
-        finishes sending it. Where the server allows writing directly (`app.api.wire`), the frame's
-        bytes are serialized once, kept with the frame, for all the connections that get it."""
-        wire = self._wire
-        if wire is not None:
-            data = frame.encoded
-            if data is None:
-                data = frame.encoded = text_frame(frame.text)
-            if wire.write(data):
-                return None
-        return send_now(self._send_text(frame.text))
 
     def _frame(self, tail: Sequence[Any], view: Match | None) -> ViewerFrame:
         """The frame, for this viewer, of the commit that `tail` completes (the events pending
@@ -197,9 +179,8 @@ class MatchSession(Session):
                 await self._act(frame)
             elif isinstance(frame, PingFrame):
                 await self.send(PONG)
-            elif isinstance(frame, AuthFrame):
-                error = svc.ValidationFailed("already authenticated: auth is only ever the first frame")
-                await self.send(error_frame(None, error))
+            elif isinstance(frame, AuthFrame):  # an error frame, then the close (4400)
+                raise svc.ValidationFailed("already authenticated: auth is only ever the first frame")
             # a pong needs no answer
 
     async def _act(self, frame: ActionFrame) -> None:

@@ -37,8 +37,9 @@ from urllib.parse import unquote_to_bytes
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from app.api.closes import close_code, close_reason
 from app.api.errors import render
-from app.api.frames import close_code, error_frame
+from app.api.frame_text import error_frame
 from app.api.logs import request_id
 from app.api.metrics import Metrics
 from app.service.errors import InternalError, PayloadTooLarge, ServiceError, Unavailable, ValidationFailed
@@ -99,7 +100,7 @@ async def _refuse_socket(ws: WebSocket, error: ServiceError) -> None:
     with contextlib.suppress(Exception):  # the client went away first: nothing left to tell it
         await ws.accept()
         await ws.send_text(error_frame(None, error))
-        await ws.close(close_code(error))
+        await ws.close(close_code(error), close_reason(error))
 
 
 class BodyLimit:

@@ -11,36 +11,27 @@ A rotated key closes the stream (4401) at the next heartbeat.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import (
-    PING,
-    PONG,
-    AuthFrame,
-    Close,
-    InvalidAction,
-    PingFrame,
-    error_frame,
-    notice_frame,
-    player_hello_frame,
-)
+from app.api.client_frames import InvalidAction
+from app.api.closes import Close
+from app.api.frame_text import PING, PONG, error_frame, notice_frame, player_hello_frame
+from app.api.frames import AuthFrame, PingFrame
 from app.api.session import Session
+from app.api.stream_edge import StreamEdge
 from app.service import errors as svc
 from app.service import players
 from app.service.auth import Caller, identify
 from app.service.ports import player_channel
-
-if TYPE_CHECKING:
-    from app.api.streaming import Streaming
 
 
 class PlayerSession(Session):
     __slots__ = ("caller",)
     kind = "player"
 
-    def __init__(self, edge: Streaming, ws: WebSocket) -> None:
+    def __init__(self, edge: StreamEdge, ws: WebSocket) -> None:
         super().__init__(edge, ws)
         self.caller: Caller | None = None
 
@@ -50,6 +41,7 @@ class PlayerSession(Session):
 
     async def stream(self) -> None:
         edge, ctx = self.edge, self.edge.ctx
+        protocol = self.protocol()
         after = self.after()
         token = await self.credential(spectators=False)
         caller = self.caller = await identify(ctx, token)
@@ -59,7 +51,7 @@ class PlayerSession(Session):
         players.check_after(player, after)
         async with edge.hub.subscribe(player_channel(player.id), after) as sub:
             self.cursor = after
-            await self.send(player_hello_frame(player.id, player.cursor, after, edge.heartbeat))
+            await self.send(player_hello_frame(player.id, player.cursor, after, edge.heartbeat, protocol))
             self.spawn(self._receive())
             self.spawn(self.heartbeat())
             async for notice in sub:
@@ -85,7 +77,9 @@ class PlayerSession(Session):
                 return
             if isinstance(frame, PingFrame):
                 await self.send(PONG)
-            elif isinstance(frame, (AuthFrame, InvalidAction)) or frame.type == "action":
+            elif isinstance(frame, AuthFrame):  # an error frame, then the close (4400)
+                raise svc.ValidationFailed("already authenticated: auth is only ever the first frame")
+            elif isinstance(frame, InvalidAction) or frame.type == "action":
                 error = svc.ValidationFailed("the personal stream takes only ping and pong frames")
                 await self.send(
                     error_frame(

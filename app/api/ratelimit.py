@@ -35,9 +35,10 @@ from limits.strategies import SlidingWindowCounterRateLimiter as Sliding
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from app.api.closes import close_code
 from app.api.credentials import Malformed, bearer_of
 from app.api.errors import render
-from app.api.frames import close_code, error_frame
+from app.api.frame_text import error_frame
 from app.service.errors import RateLimited
 from app.settings import Settings
 

@@ -5,7 +5,7 @@ URL, a Bearer header or an `auth` first frame; for match streams none means a sp
 `hello`, then its items after the cursor. A receiver answers client frames and a heartbeat sends
 `ping` frames. Whatever ends a session first — the client leaving, the hub dropping a slow
 consumer, a bad frame, the server going away — resolves its outcome once; then the tasks are
-cancelled and the socket is closed with that code (`app.api.frames.Close`).
+cancelled and the socket is closed with that code (`app.api.closes.Close`).
 """
 
 from __future__ import annotations
@@ -14,31 +14,23 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Coroutine, Generator
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Coroutine
+from typing import Any, Final
 
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected, WebSocketState
 
 from app.api.asgi import SERVER_SEND
+from app.api.client_frames import InvalidAction, parse_client_frame
+from app.api.closes import Close, ProtocolError, close_code, close_reason, fit_reason
 from app.api.credentials import required_bearer
-from app.api.frames import (
-    PING,
-    AuthFrame,
-    Close,
-    InvalidAction,
-    ProtocolError,
-    close_code,
-    error_frame,
-    parse_client_frame,
-)
-from app.api.wire import DirectWire
+from app.api.fast_lane import FastLane
+from app.api.frame_text import PING, error_frame
+from app.api.frames import PROTOCOL, PROTOCOLS, AuthFrame
+from app.api.stream_edge import StreamEdge
 from app.service import errors as svc
-from app.service.live import GoingAway, SlowConsumer
 from app.service.ports import MAX_SEQ
-
-if TYPE_CHECKING:
-    from app.api.streaming import Streaming
+from app.service.subscription import GoingAway, SlowConsumer
 
 log = logging.getLogger("app.stream")
 
@@ -53,10 +45,10 @@ class Session:
     # fewer cache lines to walk.
     __slots__ = (
         "_counters",
+        "_lane",
         "_outcome",
         "_server_send",
         "_tasks",
-        "_wire",
         "connection",
         "cursor",
         "edge",
@@ -66,7 +58,7 @@ class Session:
 
     kind = "stream"
 
-    def __init__(self, edge: Streaming, ws: WebSocket) -> None:
+    def __init__(self, edge: StreamEdge, ws: WebSocket) -> None:
         self.edge = edge
         self.ws = ws
         self.connection = f"{next(edge.connection_ids)}"  # the key of its frame budget
@@ -77,7 +69,7 @@ class Session:
         self._tasks: set[asyncio.Task[None]] = set()
         # The server's own `send` (see `app.api.asgi`): commit frames skip Starlette's wrappers.
         self._server_send = ws.scope.get(SERVER_SEND) or ws.send
-        self._wire: DirectWire | None = None  # after the handshake, where the server allows it
+        self._lane: FastLane | None = None  # after the handshake, unless DRAGO_STREAM_FAST_LANE=0
 
     def ended(self) -> bool:
         return self._outcome.done()
@@ -102,7 +94,8 @@ class Session:
         except (WebSocketDisconnect, WebSocketDisconnected):
             self.finished.set()
             return
-        self._wire = DirectWire.of(self._server_send)
+        if edge.fast_lane:
+            self._lane = FastLane(self._server_send)
         edge.sessions.add(self)
         counters.connections += 1
         try:
@@ -130,7 +123,7 @@ class Session:
         log.info("stream closed", extra={**self.describe(), "code": code})
         if outcome is not None:
             with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
-                await self.ws.close(outcome[0], _reason(outcome[1]))
+                await self.ws.close(outcome[0], fit_reason(outcome[1]))
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(self._guard(work))
@@ -151,7 +144,7 @@ class Session:
         except svc.ServiceError as e:
             with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
                 await self.send(error_frame(None, e))
-            self.end(close_code(e), f"{e.code}: {e.message}")
+            self.end(close_code(e), close_reason(e))
         except Exception:
             log.exception("stream failed", extra=self.describe())
             self.end(Close.INTERNAL_ERROR, "internal error")
@@ -171,11 +164,26 @@ class Session:
 
     # The handshake
 
+    def protocol(self) -> int:
+        """The protocol version asked for (`?protocol=`), else the newest; refused unless served."""
+        asked = self.ws.query_params.get("protocol")
+        if asked is None:
+            return PROTOCOL
+        for version in PROTOCOLS:
+            if asked == str(version):
+                return version
+        served = ", ".join(map(str, PROTOCOLS))
+        raise svc.ValidationFailed(
+            f"protocol must be a version this server serves: {served}",
+            {"field": "protocol", "served": list(PROTOCOLS)},
+        )
+
     def after(self) -> int | None:
         """The `after` query parameter: the cursor to resume after (None: from now)."""
         after = self.ws.query_params.get("after")
         if after is not None and (not _AFTER.fullmatch(after) or int(after) > MAX_SEQ):
-            raise ProtocolError(f"after must be a whole number from 0 to {MAX_SEQ}")
+            message = f"after must be a whole number from 0 to {MAX_SEQ}"
+            raise svc.ValidationFailed(message, {"field": "after"})
         return None if after is None else int(after)
 
     def flag(self, name: str) -> bool:
@@ -184,7 +192,7 @@ class Session:
             return False
         if value.lower() in _TRUE:
             return True
-        raise ProtocolError(f"{name} must be 1 or 0")
+        raise svc.ValidationFailed(f"{name} must be 1 or 0", {"field": name})
 
     async def credential(self, *, spectators: bool) -> str | None:
         """The bearer credential: `?token=`, an Authorization header, or an `auth` first frame
@@ -193,7 +201,7 @@ class Session:
         tokens = [t for t in (header, self.ws.query_params.get("token")) if t is not None]
         spectate = spectators and self.flag("spectate")
         if len(tokens) + spectate > 1:
-            raise ProtocolError("send one of: token, Authorization, spectate=1")
+            raise svc.ValidationFailed("send one of: token, Authorization, spectate=1", {"field": "token"})
         if tokens:
             return tokens[0]
         if spectate:
@@ -244,49 +252,3 @@ class Session:
         while True:
             await asyncio.sleep(self.edge.heartbeat)
             await self.send(PING)
-
-
-def _reason(text: str) -> str:
-    """A close reason fits in 123 bytes of UTF-8."""
-    data = text.encode()
-    if len(data) <= 123:
-        return text
-    return data[:120].decode(errors="ignore") + "…"
-
-
-def send_now(send: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
-    """Run a send coroutine synchronously as far as it goes: None when it finished (a WebSocket
-    send that only buffers its bytes, as uvicorn's does), else a task that finishes it. Errors it
-    meets synchronously are raised here."""
-    try:
-        waiting = send.send(None)
-    except StopIteration:
-        return None
-    return asyncio.ensure_future(_Rest(send, waiting).run())
-
-
-class _Rest:
-    """The rest of a coroutine that yielded `waiting` (a future) outside any task: awaited in a
-    task, it waits for what the coroutine waited for, then resumes it, as its own task would."""
-
-    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
-        self.coro, self.waiting = coro, waiting
-
-    async def run(self) -> None:
-        await self
-
-    def __await__(self) -> Generator[Any, None, None]:
-        waiting = self.waiting
-        while True:
-            try:
-                yield waiting
-            except BaseException as e:  # cancelled while waiting: the coroutine gets it
-                try:
-                    waiting = self.coro.throw(e)
-                except StopIteration:
-                    return
-                continue
-            try:
-                waiting = self.coro.send(None)
-            except StopIteration:
-                return

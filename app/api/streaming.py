@@ -1,8 +1,8 @@
-"""The process's stream edge: its open WebSocket sessions, their settings, and going away.
+"""The process's stream edge as the app builds it: serving the two streams, and going away.
 
-`Streaming` serves the match streams (`app.api.match_stream`) and the personal player streams
-(`app.api.player_stream`), both built on `app.api.session.Session`, and keeps the per-process
-frame cache (`app.service.streams.Streams`) they share.
+`Streaming` is the `StreamEdge` (`app.api.stream_edge`: what the sessions share) that serves the
+match streams (`app.api.match_stream`) and the personal player streams (`app.api.player_stream`),
+both built on `app.api.session.Session`, and closes them all when the process goes away.
 
 Graceful shutdown: uvicorn closes open WebSockets with 1012 *before* the app's lifespan ends, so
 `Streaming` hooks SIGTERM/SIGINT: the first signal closes every stream with 1001 — those still
@@ -16,7 +16,6 @@ lifespan's end whatever is left gets 1001 the same way.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import signal
 import threading
 from collections.abc import Callable
@@ -25,41 +24,28 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from app.api.frames import Close, commit_frame
+from app.api.closes import Close
 from app.api.match_stream import MatchSession
 from app.api.metrics import Metrics
 from app.api.player_stream import PlayerSession
-from app.api.session import Session
+from app.api.stream_edge import StreamEdge
 from app.service.context import Context
 from app.service.live import LiveHub
-from app.service.streams import Streams
 from app.settings import Settings
 
 CLOSE_WAIT = 5.0  # seconds the lifespan's end waits for streams to send their close
 
 
-class Streaming:
-    """The process's stream edge: settings, open sessions, going away."""
+class Streaming(StreamEdge):
+    """The process's stream edge: serving streams, going away."""
 
     def __init__(
         self, ctx: Context, hub: LiveHub, settings: Settings, metrics: Metrics, limiter: Any = None
     ) -> None:
-        self.ctx = ctx
-        self.limiter = limiter
-        self.connection_ids = itertools.count(1)
-        self.hub = hub
-        self.streams = Streams(ctx.loader, commit_frame)
-        self.heartbeat = settings.stream_heartbeat_seconds
-        self.auth_timeout = settings.stream_auth_timeout_seconds
-        self.max_frame_bytes = settings.max_body_bytes
-        self.metrics = metrics
-        self.sessions: set[Session] = set()
-        self.closing = False
+        super().__init__(ctx, hub, settings, metrics, limiter)
         self._signalled = False
         self._draining: asyncio.Task[None] | None = None
         self._hooked: dict[int, tuple[Callable[[int, FrameType | None], Any], Any]] = {}
-        metrics.watch("drago_live", hub.stats, gauges=("matches", "subscribers"))
-        metrics.watch("drago_stream", self.streams.stats, gauges=("matches", "connections"))
         self._hook_signals()
 
     async def serve_match(self, ws: WebSocket, match_id: str) -> None:

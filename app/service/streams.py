@@ -7,8 +7,8 @@ second tab, a bot and its watcher), so `MatchFrames` builds the JSON text of eac
 `(commit, viewer, with view)` and hands the same `str` to every connection of that viewer.
 
 `Streams` keeps one `MatchFrames` per match with open streams and drops it with the last one. The
-frame's encoding is the edge's (`app.api.frames.commit_frame`, handed in as `encode`), described
-and checked against the committed schema with the other frames there.
+frame's encoding is the edge's (`app.api.frame_text.commit_frame`, handed in as `encode`), checked
+against the committed schema (`app.api.frames`) with the other frames.
 """
 
 from __future__ import annotations
@@ -65,14 +65,20 @@ class ViewerFrame:
 
 
 class _Commit:
-    """What a commit's frames share: the frames built so far by viewer (without and with the
-    view: two dicts, not a tuple key, as the lookup runs per connection), the seats it reissued."""
+    """What the frames of one run of a commit's events share: the frames built so far by viewer
+    (without and with the view: two dicts, not a tuple key, as the lookup runs per connection), the
+    events decoded, the seats it reissued. A run is the whole commit or, for a stream resumed
+    inside the commit, its rest: each run from another first seq is its own `_Commit` (in
+    `others` of the first one built), so a frame always holds exactly the events asked for."""
 
-    __slots__ = ("plain", "reissued", "viewed")
+    __slots__ = ("decoded", "first", "others", "plain", "reissued", "viewed")
 
     def __init__(self, events: Sequence[StoredEvent]) -> None:
+        self.first = events[0].seq
         self.plain: dict[Viewer, ViewerFrame] = {}
         self.viewed: dict[Viewer, ViewerFrame] = {}
+        self.decoded: list[Any] | None = None
+        self.others: dict[int, _Commit] | None = None
         self.reissued: frozenset[Any] = frozenset(
             e.data.get("seat") for e in events if e.type == SeatTokenReissued.TYPE
         )
@@ -97,8 +103,7 @@ class MatchFrames:
         self._loader = loader
         self._counters = counters
         self._capacity = capacity
-        self._commits: OrderedDict[int, _Commit] = OrderedDict()
-        self._decoded: OrderedDict[int, list[Any]] = OrderedDict()
+        self._commits: OrderedDict[int, _Commit] = OrderedDict()  # by the commit's last seq
         self._loading: asyncio.Task[Match] | None = None
         self.users = 0
 
@@ -109,6 +114,8 @@ class MatchFrames:
         (`view`, the state at the commit) when given. A hit (every connection of a viewer but its
         first) is two dict lookups: this runs once per connection and commit."""
         commit = self._commits.get(events[-1].seq)
+        if commit is not None and commit.first != events[0].seq:  # the rest of a commit, or all of it
+            commit = None if commit.others is None else commit.others.get(events[0].seq)
         if commit is not None:
             frame = (commit.plain if view is None else commit.viewed).get(viewer)
             if frame is not None:
@@ -118,18 +125,12 @@ class MatchFrames:
 
     def _build(self, events: Sequence[StoredEvent], viewer: Viewer, view: Match | None) -> ViewerFrame:
         seq = events[-1].seq
-        commit = self._commits.get(seq)
-        if commit is None:
-            commit = self._commits[seq] = _Commit(events)
-            if len(self._commits) > self._capacity:
-                self._commits.popitem(last=False)
-        decoded = self._decoded.get(seq)
-        if decoded is None:  # once per commit, whatever the number of viewers
-            decoded = self._decoded[seq] = [
+        commit = self._run(events)
+        decoded = commit.decoded
+        if decoded is None:  # once per run of a commit, whatever the number of viewers
+            decoded = commit.decoded = [
                 decode(self.game, e) if e.decoded is None else e.decoded for e in events
             ]
-            if len(self._decoded) > self._capacity:
-                self._decoded.popitem(last=False)
         state = view if view is not None else self.at_once(seq)[1]
         if state is not None and state.seq == seq:  # shared with the actor's reply
             records = self._loader.renderings.commit_records(state, events, viewer, decoded)
@@ -141,6 +142,24 @@ class MatchFrames:
         (commit.plain if view is None else commit.viewed)[viewer] = frame
         self._counters.frames_built += 1
         return frame
+
+    def _run(self, events: Sequence[StoredEvent]) -> _Commit:
+        """The `_Commit` of exactly these events (a commit, or its rest), made on first use."""
+        seq, first = events[-1].seq, events[0].seq
+        commit = self._commits.get(seq)
+        if commit is None:
+            commit = self._commits[seq] = _Commit(events)
+            if len(self._commits) > self._capacity:
+                self._commits.popitem(last=False)
+            return commit
+        if commit.first == first:
+            return commit
+        if commit.others is None:
+            commit.others = {}
+        run = commit.others.get(first)
+        if run is None:
+            run = commit.others[first] = _Commit(events)
+        return run
 
     async def current(self) -> Match:
         """The match as committed now (one load, shared by concurrent callers)."""
@@ -178,7 +197,6 @@ class MatchFrames:
                 await task  # also retrieves a failure nobody waited for
         self._loading = None
         self._commits.clear()
-        self._decoded.clear()
         self.state = None
 
     async def _load(self) -> Match:

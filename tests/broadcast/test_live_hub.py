@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import pytest
 
 from app.broadcast.memory import MemoryBroadcaster
-from app.service.live import RESYNC, GoingAway, LiveHub, SlowConsumer, Subscription
+from app.service.live import RESYNC, LiveHub
 from app.service.ports import EventStore, MessageHandler, Notifier, StoredEvent
+from app.service.subscription import GoingAway, SlowConsumer, Subscription
 from app.store.memory import MemoryEventStore
 from tests.broadcast.support import GUARD, append, create_match, eventually
 
@@ -416,12 +417,19 @@ async def test_the_last_leaver_closes_a_feed_whose_reader_swallowed_a_cancel(
 # --- direct delivery (the fan-out without a task wake-up per subscriber) --------------------------
 
 
+class Sink:
+    """A `LiveSink` whose `take` is the function given."""
+
+    def __init__(self, take: Callable[[Sequence[StoredEvent]], int]) -> None:
+        self.take = take
+
+
 async def test_direct_delivery_hands_live_events_to_the_sink_in_order(
     hub: LiveHub, store: FlakyStore
 ) -> None:
     await commit(hub, store, "m", 2)
     async with hub.subscribe("m", after=0) as sub:
-        await asyncio.wait_for(sub.deliver_directly(len), GUARD)  # a backlog: returns at once
+        await asyncio.wait_for(sub.deliver_directly(Sink(len)), GUARD)  # a backlog: returns at once
         assert await take(sub, 2) == [1, 2]
         got: list[int] = []
 
@@ -429,7 +437,7 @@ async def test_direct_delivery_hands_live_events_to_the_sink_in_order(
             got.extend(e.seq for e in events)
             return len(events)
 
-        parked = asyncio.ensure_future(sub.deliver_directly(sink))
+        parked = asyncio.ensure_future(sub.deliver_directly(Sink(sink)))
         await asyncio.sleep(0)
         await commit(hub, store, "m", 3)
         await commit(hub, store, "m")
@@ -450,7 +458,7 @@ async def test_what_the_sink_declines_is_iterated_next_exactly_once(hub: LiveHub
             got.extend(taken)
             return len(taken)
 
-        parked = asyncio.ensure_future(sub.deliver_directly(sink))
+        parked = asyncio.ensure_future(sub.deliver_directly(Sink(sink)))
         await asyncio.sleep(0)
         await commit(hub, store, "m", 5)
         await asyncio.wait_for(parked, GUARD)  # declined: the caller is back
@@ -467,7 +475,7 @@ async def test_an_offered_commit_reaches_the_sink_in_one_call(hub: LiveHub, stor
             calls.append([e.seq for e in events])
             return len(events)
 
-        parked = [asyncio.ensure_future(s.deliver_directly(sink)) for s in (sub, other)]
+        parked = [asyncio.ensure_future(s.deliver_directly(Sink(sink))) for s in (sub, other)]
         await asyncio.sleep(0)
         seq = await append(store, "m", 3)
         await hub.notify("m", seq, await store.read("m", 0))
@@ -488,13 +496,13 @@ async def test_a_failing_sink_raises_in_its_caller_and_going_away_unparks(
         def broken(events: Sequence[StoredEvent]) -> int:
             raise ConnectionResetError("the socket is gone")
 
-        parked = asyncio.ensure_future(sub.deliver_directly(broken))
+        parked = asyncio.ensure_future(sub.deliver_directly(Sink(broken)))
         await asyncio.sleep(0)
         await commit(hub, store, "m")
         with pytest.raises(ConnectionResetError):
             await asyncio.wait_for(parked, GUARD)
     async with hub.subscribe("m") as sub:
-        parked = asyncio.ensure_future(sub.deliver_directly(len))
+        parked = asyncio.ensure_future(sub.deliver_directly(Sink(len)))
         await asyncio.sleep(0)
         await hub.stop()
         await asyncio.wait_for(parked, GUARD)

@@ -16,8 +16,9 @@ import pytest
 from app.broadcast.base import Backoff
 from app.broadcast.postgres import PostgresBroadcaster
 from app.broadcast.redis import RedisBroadcaster
-from app.service.live import LiveHub, SlowConsumer
+from app.service.live import LiveHub
 from app.service.ports import Broadcaster
+from app.service.subscription import SlowConsumer
 from app.store.memory import MemoryEventStore
 from tests.broadcast.support import GUARD, append, create_match, kill_postgres_listener, kill_redis_listener
 

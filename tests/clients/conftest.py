@@ -42,8 +42,8 @@ def api(inproc: InProcess) -> AsyncClient:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     process = ServerProcess(tmp_path_factory.mktemp("server"), "memory://")
-    process.start()
     try:
+        process.start()  # inside: a start that fails still stops the process
         yield process
     finally:
         process.stop()

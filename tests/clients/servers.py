@@ -60,6 +60,14 @@ class ServerProcess:
                 [sys.executable, "-m", "app"], env=self.env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT
             )
         self.starts += 1
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop(check=False)  # a server that never got ready is not left running
+            raise
+
+    def _wait_ready(self) -> None:
+        assert self.proc is not None
         deadline = time.monotonic() + GUARD
         with httpx.Client(base_url=self.url) as http:
             while time.monotonic() < deadline:
@@ -73,8 +81,9 @@ class ServerProcess:
                 time.sleep(0.05)
         raise AssertionError(f"server not ready:\n{self.output()}")
 
-    def stop(self) -> None:
-        """SIGTERM, as a deployment stops a process, and wait for it to exit."""
+    def stop(self, *, check: bool = True) -> None:
+        """SIGTERM, as a deployment stops a process, and wait for it to exit (`check`: raise if
+        it needed a SIGKILL)."""
         proc, self.proc = self.proc, None
         if proc is None or proc.poll() is not None:
             return
@@ -84,7 +93,8 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(GUARD)
-            raise AssertionError(f"server did not stop on SIGTERM:\n{self.output()}") from None
+            if check:
+                raise AssertionError(f"server did not stop on SIGTERM:\n{self.output()}") from None
 
     def restart(self) -> None:
         self.stop()

@@ -39,8 +39,9 @@ class BotProcess:
     async def finish(self) -> Any:
         try:
             out, err = await asyncio.wait_for(self.proc.communicate(), GUARD)
-        except TimeoutError:
+        except BaseException:  # a hang, or the test failing: no process (nor its pipes) left behind
             self.proc.kill()
+            await self.proc.wait()
             raise
         assert self.proc.returncode == 0, err.decode(errors="replace")[-3000:]
         return json.loads(out.decode().strip().splitlines()[-1])
@@ -70,9 +71,14 @@ async def test_a_player_bot_plays_every_match_it_holds_a_seat_in(server: ServerP
             other = await api.join_seat(match.id, 1 - i % 2, f"Rival {i}")
             matches.append(match.id)
             opponents.append(asyncio.create_task(RandomBot(api, seed=i).play_seat(match.id, other.token)))
-        bot = await BotProcess.start(server.url, "--key", player.key, "--until-done", "--seed", "p")
-        result = await bot.finish()
-        finals = await asyncio.wait_for(asyncio.gather(*opponents), GUARD)
+        try:
+            bot = await BotProcess.start(server.url, "--key", player.key, "--until-done", "--seed", "p")
+            result = await bot.finish()
+            finals = await asyncio.wait_for(asyncio.gather(*opponents), GUARD)
+        finally:  # on a failure, the opponents' streams close now, not when collected
+            for opponent in opponents:
+                opponent.cancel()
+            await asyncio.gather(*opponents, return_exceptions=True)
     assert sorted(result["played"]) == sorted(matches)
     assert all(f.status == "finished" for f in finals)
 

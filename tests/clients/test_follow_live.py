@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 
 import pytest
@@ -21,8 +22,9 @@ pytestmark = pytest.mark.slow
 GUARD = 120.0  # seconds: a hang guard only
 
 
-async def collect(stream: object) -> list[models.CommitFrame]:
-    return [frame async for frame in stream]  # type: ignore[attr-defined]
+async def collect(stream: AsyncGenerator[models.CommitFrame, None]) -> list[models.CommitFrame]:
+    async with aclosing(stream) as frames:  # its socket closes here, also when cancelled: not at GC
+        return [frame async for frame in frames]
 
 
 def seqs(commits: list[models.CommitFrame]) -> list[int]:
@@ -97,10 +99,11 @@ async def test_a_player_follower_survives_a_restart(sqlite_server: ServerProcess
         all_ended = asyncio.Event()
 
         async def listen() -> None:
-            async for frame in api.follow_player(player.key, after=0):
-                notices.append(frame)
-                if sum(n.notice.type == "match_ended" for n in notices) == len(matches):
-                    all_ended.set()
+            async with aclosing(api.follow_player(player.key, after=0)) as frames:
+                async for frame in frames:
+                    notices.append(frame)
+                    if sum(n.notice.type == "match_ended" for n in notices) == len(matches):
+                        all_ended.set()
 
         listener = asyncio.create_task(listen())
         for match_id, tokens in matches:

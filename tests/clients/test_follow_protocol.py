@@ -86,6 +86,7 @@ def _no_wait(api: AsyncClient) -> Callable[[float], Awaitable[None]]:
 async def test_follow_resumes_after_the_last_seq_never_twice_never_skipping() -> None:
     async def first(ws: ServerConnection, q: dict[str, str]) -> None:
         assert "after" not in q and q["spectate"] == "1" and q["views"] == "1"
+        assert q["protocol"] == "2"  # the version the client speaks, on every connection
         for frame in (hello(2, 2), commit(3), commit(4)):
             await ws.send(frame)
         await ws.close(1001, "going away")
@@ -106,6 +107,7 @@ async def test_follow_resumes_after_the_last_seq_never_twice_never_skipping() ->
     queries: list[dict[str, str]] = []
     async with scripted([first, second, third], queries) as api:
         frames = [f async for f in api.follow("m", hellos=True, retry=FAST)]
+    assert all(q["protocol"] == "2" for q in queries)
     commits = [f for f in frames if isinstance(f, models.CommitFrame)]
     assert [e.seq for c in commits for e in c.events] == [3, 4, 5, 6, 7, 8]
     assert [type(f).__name__ for f in frames].count("HelloFrame") == 3
@@ -198,6 +200,7 @@ async def test_follow_player_resumes_after_the_last_cursor() -> None:
 
     async def first(ws: ServerConnection, q: dict[str, str]) -> None:
         assert "after" not in q and ws.request is not None
+        assert q["protocol"] == "2"
         assert ws.request.headers["Authorization"] == "Bearer pk_x"
         for frame in (player_hello(3, 3), notice(4), notice(5)):
             await ws.send(frame)

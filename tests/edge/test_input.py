@@ -11,7 +11,7 @@ import httpx
 import pytest
 from sqlalchemy import BigInteger
 
-from app.api.frames import Close
+from app.api.closes import Close
 from app.api.schemas import MAX_LIMIT, MAX_OFFSET, SEQ_LIMIT
 from app.openapi import generate
 from app.store.tables import metadata
@@ -82,7 +82,9 @@ async def test_streams_refuse_control_characters_with_4400(path: str, query: dic
     async with started("memory://") as (app, _), AsgiSocket(app, path, query) as ws:
         frame = await ws.recv()
         assert frame["type"] == "error" and frame["error"]["code"] == "validation_error"
-        assert (await ws.closed()).code == Close.BAD_REQUEST
+        closed = await ws.closed()
+        assert closed.code == Close.BAD_REQUEST
+        assert closed.reason == f"validation_error: {frame['error']['message']}"  # as docs/streams.md says
 
 
 @pytest.mark.parametrize("after", ["١", "²", "1.0", "-1", " 1", str(SEQ_LIMIT), "9" * 25])
@@ -92,6 +94,9 @@ async def test_the_stream_parses_after_as_ascii_digits_like_http(after: str) -> 
         r = await client.get(f"{table.url}/events", params={"after": after})
         assert r.status_code == 422, (after, r.text)
         async with open_stream(app, table.match_id, spectate=True, after=after) as ws:  # type: ignore[arg-type]
+            frame = await ws.recv()  # the documented error frame first, then the close
+            assert frame["error"]["code"] == "validation_error"
+            assert frame["error"]["details"] == {"field": "after"}
             assert (await ws.closed()).code == Close.BAD_REQUEST
 
 

@@ -11,7 +11,7 @@ import httpx
 import pydantic
 import pytest
 
-from app.api.frames import Close
+from app.api.closes import Close
 from app.api.ratelimit import credential_key
 from app.settings import Settings
 from tests.api.conftest import started

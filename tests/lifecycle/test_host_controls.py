@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from app.api.frames import Close
+from app.api.closes import Close
 from tests.api.conftest import running, started
 from tests.api.helpers import FakeClock, Table, create, error_of, join, new_table
 from tests.lifecycle.support import commits, drago, following, frames_through, kinds, moved_past

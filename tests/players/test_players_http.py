@@ -13,7 +13,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from app.api.frames import Close
+from app.api.closes import Close
 from app.api.logs import JsonFormatter
 from tests.api.conftest import started
 from tests.api.helpers import Table, create, error_of, join, unchanged

@@ -85,6 +85,7 @@ async def serving(
         **env,
     }
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("DRAGO_") and k != "DATABASE_URL"}
+    full_env["DRAGO_STREAM_FAST_LANE"] = os.environ.get("DRAGO_STREAM_FAST_LANE", "1")  # the suite runs both
     full_env.update(settings)
     if uvicorn_cli:
         cmd = [sys.executable, "-m", "uvicorn", "tests.api.bots:create", "--factory", "--host", "127.0.0.1"]

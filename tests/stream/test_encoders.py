@@ -10,7 +10,7 @@ import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
 import orjson
 
 from app.api import examples
-from app.api.frames import (
+from app.api.frame_text import (
     PING,
     PONG,
     ack_frame,

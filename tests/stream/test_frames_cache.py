@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any, cast
 
-from app.api.frames import commit_frame
+from app.api.frame_text import commit_frame
 from app.games.registry import get_game
 from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, StreamCounters

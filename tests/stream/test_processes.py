@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.api.frames import Close
+from app.api.closes import Close
 from tests.api.helpers import Table, new_table
 from tests.stream.helpers import Reader, check_server_frame
 from tests.stream.servers import RealSocket, serving

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from app.api.frames import Close
+from app.api.closes import Close
 from tests.api.conftest import started
 from tests.api.helpers import Table, new_table
+from tests.players.support import new_player
 from tests.stream.asgi import AsgiSocket, Closed
 from tests.stream.conftest import Live
-from tests.stream.helpers import Reader, check_server_frame, open_stream
+from tests.stream.helpers import Reader, check_server_frame, open_player_stream, open_stream
 
 
 async def step(table: Table, rng: random.Random) -> int:
@@ -127,11 +128,11 @@ REFUSALS: list[tuple[str, dict[str, Any], Any, int, str | None]] = [
     ("bad token in auth frame", {}, {"type": "auth", "token": "nope"}, Close.UNAUTHORIZED, "unauthorized"),
     ("empty token in auth frame", {}, {"type": "auth", "token": ""}, Close.UNAUTHORIZED, "unauthorized"),
     ("not bearer", {"headers": {"Authorization": "Basic eDp5"}}, None, Close.UNAUTHORIZED, "unauthorized"),
-    ("after not a number", {"spectate": True, "after": "x"}, None, Close.BAD_REQUEST, None),
-    ("after negative", {"spectate": True, "after": "-1"}, None, Close.BAD_REQUEST, None),
+    ("after not a number", {"spectate": True, "after": "x"}, None, Close.BAD_REQUEST, "validation_error"),
+    ("after negative", {"spectate": True, "after": "-1"}, None, Close.BAD_REQUEST, "validation_error"),
     ("after ahead", {"spectate": True, "after": 99}, None, Close.BAD_REQUEST, "validation_error"),
-    ("views not a flag", {"spectate": True, "views": "maybe"}, None, Close.BAD_REQUEST, None),
-    ("token and spectate", {"spectate": True, "token": "x"}, None, Close.BAD_REQUEST, None),
+    ("views not a flag", {"spectate": True, "views": "maybe"}, None, Close.BAD_REQUEST, "validation_error"),
+    ("token and spectate", {"spectate": True, "token": "x"}, None, Close.BAD_REQUEST, "validation_error"),
     ("first frame not auth", {}, {"type": "ping"}, Close.BAD_REQUEST, None),
     ("first frame not JSON", {}, "{nope", Close.BAD_REQUEST, None),
     ("first frame not an object", {}, [1, 2], Close.BAD_REQUEST, None),
@@ -161,6 +162,8 @@ async def test_refusals_close_with_their_code(
     for frame in frames:
         assert frame["id"] is None
         check_server_frame(frame)
+        # The close reason holds the error's code and message; the frame before it, the details.
+        assert closed.value.reason == f"{frame['error']['code']}: {frame['error']['message']}"
 
 
 async def test_unknown_match_and_a_token_of_another_match(live: Live) -> None:
@@ -178,6 +181,7 @@ async def test_unknown_match_and_a_token_of_another_match(live: Live) -> None:
             frame = await ws.recv()
             closed = await ws.closed()
         assert frame["error"]["code"] == error and closed.code == code, (match_id, frame, closed)
+        assert closed.reason == f"{error}: {frame['error']['message']}"
 
 
 async def test_no_auth_frame_in_time_is_unauthorized() -> None:
@@ -198,12 +202,30 @@ async def test_pings_pongs_and_frames_after_the_hello(live: Live) -> None:
         await ws.send({"type": "pong"})  # needs no answer
         await ws.send({"type": "ping"})
         assert await ws.recv() == {"type": "pong"}
-        await ws.send({"type": "auth", "token": table.tokens[0]})
-        again = await ws.recv()
-        assert again["type"] == "error" and again["error"]["code"] == "validation_error"
         await ws.send({"type": "subscribe"})
         closed = await ws.closed()
     assert closed.code == Close.BAD_REQUEST
+
+
+@pytest.mark.parametrize("credential", ["token", "spectate", "auth frame"])
+async def test_a_second_auth_frame_is_an_error_then_the_close(live: Live, credential: str) -> None:
+    """`auth` is only ever the first frame: another one is answered by an `error` frame, then the
+    stream closes with 4400 (the reason: the error's code and message)."""
+    app, _ = live
+    table = await drago(live)
+    kwargs: dict[str, Any] = {"token": table.tokens[0]} if credential == "token" else {}
+    async with open_stream(app, table.match_id, spectate=credential == "spectate", **kwargs) as ws:
+        if credential == "auth frame":
+            await ws.send({"type": "auth", "token": table.tokens[0]})
+        assert (await ws.recv())["type"] == "hello"
+        await ws.send({"type": "auth", "token": table.tokens[0]})
+        again = await ws.recv()
+        closed = await ws.closed()
+    check_server_frame(again)
+    assert again["type"] == "error" and again["id"] is None
+    assert again["error"]["code"] == "validation_error"
+    assert closed.code == Close.BAD_REQUEST
+    assert closed.reason == f"validation_error: {again['error']['message']}"
 
 
 @pytest.mark.parametrize(
@@ -287,3 +309,49 @@ async def test_hub_and_stream_counters_reach_metrics(live: Live) -> None:
         assert line in text, line
     text = (await client.get("/metrics")).text
     assert 'drago_stream_closes_total{code="client"} 1.0' in text
+
+
+async def test_a_second_auth_frame_on_the_personal_stream_is_an_error_then_the_close(live: Live) -> None:
+    app, client = live
+    _, key = await new_player(client, "Ada")
+    async with open_player_stream(app, key=key) as ws:
+        assert (await ws.recv())["type"] == "hello"
+        await ws.send({"type": "action", "id": 1, "action": {}})  # refused, the stream stays open
+        assert (await ws.recv())["error"]["code"] == "validation_error"
+        await ws.send({"type": "auth", "token": key})
+        again = await ws.recv()
+        closed = await ws.closed()
+    assert again["type"] == "error" and again["error"]["code"] == "validation_error"
+    assert closed.code == Close.BAD_REQUEST
+    assert closed.reason == f"validation_error: {again['error']['message']}"
+
+
+@pytest.mark.parametrize("stream", ["match", "player"])
+async def test_a_client_may_ask_for_a_protocol_version(live: Live, stream: str) -> None:
+    """`?protocol=` is optional; the `hello` names the version served; a version not served is a
+    `validation_error` frame listing the served ones, then 4400 with them in the close reason."""
+    app, client = live
+    table = await drago(live)
+    _, key = await new_player(client, "Ada")
+
+    def connect(**query: Any) -> AsgiSocket:
+        if stream == "match":
+            return open_stream(app, table.match_id, spectate=True, **query)
+        return AsgiSocket(app, "/v1/players/me/stream", {"token": key, **query})
+
+    for query in ({}, {"protocol": "2"}):
+        async with connect(**query) as ws:
+            hello = await ws.recv()
+        assert hello["type"] == "hello" and hello["protocol"] == 2, query
+        if stream == "match":
+            check_server_frame(hello)
+    for asked in ("1", "3", "02", "two", ""):
+        async with connect(protocol=asked) as ws:
+            frame = await ws.recv()
+            closed = await ws.closed()
+        assert frame["type"] == "error" and frame["id"] is None, asked
+        assert frame["error"]["code"] == "validation_error"
+        assert frame["error"]["details"] == {"field": "protocol", "served": [2]}
+        assert closed.code == Close.BAD_REQUEST
+        assert closed.reason == f"validation_error: {frame['error']['message']}"
+        assert closed.reason.endswith("serves: 2")

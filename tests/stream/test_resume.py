@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.api.frames import Close
+from app.api.closes import Close
 from app.matches import views
 from app.service import acting
 from app.service import streams as streams_module

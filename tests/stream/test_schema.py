@@ -9,8 +9,9 @@ import json
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
 import pytest
 
+from app.api.closes import Close
 from app.api.components import MATCH_EVENT, component_name
-from app.api.frames import CLIENT_FRAMES, Close, render_frames_schema
+from app.api.frames import CLIENT_FRAMES, render_frames_schema
 from app.games.registry import GAMES
 from app.openapi import DEFAULT_PATH, FRAMES_PATH
 from tests.stream.helpers import check_client_frame, check_server_frame

@@ -6,7 +6,13 @@ import asyncio
 
 import pytest
 
-from app.api.session import send_now
+from app.api.fast_lane import send_now
+
+
+@pytest.fixture(autouse=True)
+def fast_lane() -> bool:
+    """The fast lane's own unit tests: once (the stream suite's other tests run both ways)."""
+    return True
 
 
 async def test_a_send_that_only_buffers_finishes_at_once() -> None:

@@ -18,7 +18,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from app.api.frames import Close
+from app.api.closes import Close
 from tests.api.helpers import new_table
 from tests.stream.servers import ROOT, Server, free_port, serving
 

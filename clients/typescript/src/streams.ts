@@ -150,6 +150,9 @@ class Link {
   }
 }
 
+/** The stream protocol version this client speaks, sent as `?protocol=` (docs/streams.md). */
+export const PROTOCOL = 2;
+
 function streamUrl(base: string, path: string, query: Record<string, string>): string {
   const url = new URL(base.replace(/^http/, "ws") + path);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
@@ -183,7 +186,7 @@ export async function* follow(
   const link = new Link(transport, options.retry, signal);
   let last = options.after ?? null;
   for (;;) {
-    const query: Record<string, string> = { views: views ? "1" : "0" };
+    const query: Record<string, string> = { protocol: String(PROTOCOL), views: views ? "1" : "0" };
     if (last !== null) query.after = String(last);
     if (!credential) query.spectate = "1";
     const path = `/v1/matches/${encodeURIComponent(matchId)}/stream`;
@@ -241,7 +244,8 @@ export async function* followPlayer(
   const link = new Link(transport, options.retry, signal);
   let last = options.after ?? null;
   for (;;) {
-    const query: Record<string, string> = last === null ? {} : { after: String(last) };
+    const query: Record<string, string> = { protocol: String(PROTOCOL) };
+    if (last !== null) query.after = String(last);
     const url = streamUrl(transport.baseUrl, "/v1/players/me/stream", query);
     const connection = new Connection(WS, url, JSON.stringify({ type: "auth", token: key }));
     const release = abortable(connection, signal);

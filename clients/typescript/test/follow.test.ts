@@ -63,6 +63,7 @@ test("follow resumes after the last seq: never twice, never a gap", async () => 
     [
       (ws, q) => {
         assert.equal(q.get("after"), null);
+        assert.equal(q.get("protocol"), "2"); // the version the client speaks
         send(ws, hello(2, 2), commit([3]), commit([4]));
         ws.close(1001, "going away");
       },
@@ -141,6 +142,7 @@ test("followPlayer resumes after the last cursor", async () => {
     [
       (ws, q) => {
         assert.equal(q.get("after"), null);
+        assert.equal(q.get("protocol"), "2");
         send(ws, playerHello(3, 3), notice(4), notice(5));
         ws.close(1011, "internal error");
       },

@@ -24,6 +24,7 @@ import json
 import logging
 import random
 import sys
+from contextlib import aclosing
 from typing import Any
 
 from drago_client import games, models
@@ -75,9 +76,11 @@ class RandomBot:
 
     async def play_seat(self, match_id: str, token: str) -> models.Match:
         """Play the token's seat until the match ends; its final public summary."""
-        async for frame in self.api.follow(match_id, token, hellos=True):
-            if frame.view is not None and self.on_turn(frame.view):
-                await self.act(match_id, frame.view, token)
+        # aclosing: the stream's socket closes when this returns or fails, not when collected.
+        async with aclosing(self.api.follow(match_id, token, hellos=True)) as frames:
+            async for frame in frames:
+                if frame.view is not None and self.on_turn(frame.view):
+                    await self.act(match_id, frame.view, token)
         return await self.api.get_match(match_id)
 
     async def play_player(self, key: str, *, until_done: bool = False) -> list[str]:
@@ -95,18 +98,19 @@ class RandomBot:
             task.add_done_callback(tasks.discard)
 
         try:
-            async for frame in self.api.follow_player(key, hellos=True):
-                if isinstance(frame, models.PlayerHelloFrame):
-                    for item in await self._all(key, to_act="me"):  # missed nothing, yet maybe on turn
-                        decide(item.match.id)
-                    if until_done and not await self._unfinished(key):
-                        break
-                elif frame.notice.type in ("your_turn", "match_started"):
-                    decide(frame.notice.match_id)
-                elif frame.notice.type == "match_ended":
-                    seen.add(frame.notice.match_id)
-                    if until_done and not await self._unfinished(key):
-                        break
+            async with aclosing(self.api.follow_player(key, hellos=True)) as frames:  # closed on break
+                async for frame in frames:
+                    if isinstance(frame, models.PlayerHelloFrame):
+                        for item in await self._all(key, to_act="me"):  # missed nothing, yet maybe on turn
+                            decide(item.match.id)
+                        if until_done and not await self._unfinished(key):
+                            break
+                    elif frame.notice.type in ("your_turn", "match_started"):
+                        decide(frame.notice.match_id)
+                    elif frame.notice.type == "match_ended":
+                        seen.add(frame.notice.match_id)
+                        if until_done and not await self._unfinished(key):
+                            break
         finally:
             for task in tasks:
                 task.cancel()

@@ -457,7 +457,8 @@ class ActionFrame:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AuthFrame:
     """The first frame, when the URL carries neither `token` nor `spectate=1` (browsers cannot set
-    headers): within the auth timeout, else the stream closes with 4401.
+    headers): within the auth timeout, else the stream closes with 4401. Only ever the first frame:
+    a later one is answered by an `error` frame, then the close (4400).
     """
 
     token: str | None
@@ -499,6 +500,7 @@ class HelloFrame:
     """Seconds between the server's `ping` frames."""
     match_id: str
     protocol: Literal[2]
+    """The protocol version this stream speaks (`?protocol=`, else the newest)."""
     seat: int | None
     """The connection's seat; null for a spectator."""
     seq: int
@@ -552,6 +554,7 @@ class PlayerHelloFrame:
     heartbeat: float
     player_id: str
     protocol: Literal[2]
+    """The protocol version this stream speaks (`?protocol=`, else the newest)."""
     type: Literal["hello"]
 
 

@@ -31,6 +31,8 @@ from drago_client.errors import BY_CODE, ApiError, DecodeError, RateLimited, Str
 from drago_client.retry import Retry
 from drago_client.transport import USER_AGENT, AsyncTransport
 
+PROTOCOL = 2
+"""The stream protocol version this client speaks, sent as `?protocol=` (docs/streams.md)."""
 RETRYABLE = frozenset({1001, 1006, 1011, 1012, 1013, 4008})
 """Close codes after which the protocol says: reconnect with `after` (docs/streams.md)."""
 RATE_LIMITED = 4429
@@ -160,7 +162,7 @@ async def follow(
     credential = token if token is not None else transport.token
     path = f"/v1/matches/{quote(match_id, safe='')}/stream"
     while True:
-        query = {"views": "1" if views else "0"}
+        query = {"protocol": str(PROTOCOL), "views": "1" if views else "0"}
         if last is not None:
             query["after"] = str(last)
         if credential is None:
@@ -226,7 +228,9 @@ async def follow_player(
     if credential is None:
         raise ValueError("follow_player needs a player key")
     while True:
-        query = {} if last is None else {"after": str(last)}
+        query = {"protocol": str(PROTOCOL)}
+        if last is not None:
+            query["after"] = str(last)
         close = _Close()
         try:
             url = stream_url(transport.base_url, "/v1/players/me/stream", query)

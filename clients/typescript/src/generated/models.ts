@@ -36,7 +36,8 @@ export interface ActionReply {
 
 /**
  * The first frame, when the URL carries neither `token` nor `spectate=1` (browsers cannot set
- * headers): within the auth timeout, else the stream closes with 4401.
+ * headers): within the auth timeout, else the stream closes with 4401. Only ever the first frame: a
+ * later one is answered by an `error` frame, then the close (4400).
  */
 export interface AuthFrame {
   /** The seat token from `joinSeat`, or null to watch as a spectator. */
@@ -237,6 +238,7 @@ export interface HelloFrame {
   /** Seconds between the server's `ping` frames. */
   heartbeat: number;
   match_id: string;
+  /** The protocol version this stream speaks (`?protocol=`, else the newest). */
   protocol: 2;
   /** The connection's seat; null for a spectator. */
   seat: number | null;
@@ -344,6 +346,7 @@ export interface PlayerHelloFrame {
   cursor: number;
   heartbeat: number;
   player_id: string;
+  /** The protocol version this stream speaks (`?protocol=`, else the newest). */
   protocol: 2;
   type: "hello";
 }

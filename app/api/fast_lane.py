@@ -1,0 +1,207 @@
+"""The stream fast lane: commit frames sent by the live hub's own push, written as bytes built once.
+
+Two shortcuts serve a fan-out to many connections, and both live here, behind `FastLane`:
+
+- **No task wake-up per connection and commit.** The hub hands a match session each commit as it
+  arrives (`app.service.subscription.LiveSink`), and the session sends it at once: `send_now` runs
+  the send coroutine synchronously as far as it goes (a WebSocket send that only buffers its bytes,
+  as uvicorn's does, finishes there) and leaves only a send that must wait to a task.
+- **Bytes serialized once per frame, not per connection.** A server's WebSocket frames are not
+  masked, so a text frame's bytes are the same for every connection that gets that text:
+  `text_frame` builds them (what `websockets`' own `Frame.serialize`, the code uvicorn's protocol
+  uses, writes for the text: a test compares them), the stream keeps them with the frame for all
+  the connections of its viewer, and `FastLane` writes them to a connection's transport under
+  exactly the conditions in which uvicorn's `websocket.send` would write at once: handshake done,
+  nothing closing or closed, no extension negotiated, no fragmented message under way, and the
+  transport not paused (back-pressure). Otherwise the frame goes through the server's `send` as
+  usual, which waits or raises as it always did; the order of frames is kept because both write
+  synchronously into the same transport buffer.
+
+The second shortcut reads private attributes of uvicorn's sans-I/O WebSocket protocol
+(`--ws websockets-sansio`, its default; `UVICORN_INTERNALS` lists them). Under any other server, or
+when `uvicorn_internals_problem()` finds them changed, only the first shortcut is taken.
+`DRAGO_STREAM_FAST_LANE=0` turns both off: each session's own task then sends every frame through
+the server's `send` (the plain send loop), the same frames in the same order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+from collections.abc import Callable, Coroutine, Generator
+from functools import cache
+from typing import Any, Final
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Opcode
+from websockets.protocol import State
+
+from app.service.streams import ViewerFrame
+
+log = logging.getLogger("app.stream")
+
+_FIN_TEXT: Final = 0x80 | Opcode.TEXT.value  # the first byte of an unfragmented text frame
+_TEXT_7: Final = struct.Struct("!BB")
+_TEXT_16: Final = struct.Struct("!BBH")
+_TEXT_64: Final = struct.Struct("!BBQ")
+
+UVICORN_INTERNALS: Final = (
+    "conn",
+    "writable",
+    "transport",
+    "disconnected",
+    "close_sent",
+    "initial_response",
+    "handshake_complete",
+)
+"""What the direct write reads of a `WebSocketsSansIOProtocol` (and of its `conn`, a `websockets`
+`ServerProtocol`: `state`, `extensions`, `expect_continuation_frame`)."""
+
+_CONN_INTERNALS: Final = ("state", "extensions", "expect_continuation_frame")
+
+SendText = Callable[[str], Coroutine[Any, Any, None]]
+
+
+def text_frame(text: str) -> bytes:
+    """A complete, unmasked WebSocket text frame of `text`, as a server writes it (RFC 6455 5.2:
+    FIN and the text opcode, then the payload's length in 7, 7+16 or 7+64 bits, no mask), built
+    directly: a third of the time of `websockets`' general `Frame.serialize`."""
+    data = text.encode()
+    size = len(data)
+    if size < 126:
+        return _TEXT_7.pack(_FIN_TEXT, size) + data
+    if size < 1 << 16:
+        return _TEXT_16.pack(_FIN_TEXT, 126, size) + data
+    return _TEXT_64.pack(_FIN_TEXT, 127, size) + data
+
+
+def uvicorn_internals_problem(protocol: Any) -> str | None:
+    """What is missing from a live uvicorn protocol object for the direct write, or None."""
+    missing = [name for name in UVICORN_INTERNALS if not hasattr(protocol, name)]
+    conn = getattr(protocol, "conn", None)
+    missing += [f"conn.{name}" for name in _CONN_INTERNALS if conn is not None and not hasattr(conn, name)]
+    if not hasattr(getattr(protocol, "transport", None), "write"):
+        missing.append("transport.write")
+    if not hasattr(getattr(protocol, "writable", None), "is_set"):
+        missing.append("writable.is_set")
+    if not missing:
+        return None
+    return (
+        f"uvicorn's WebSocketsSansIOProtocol lacks {', '.join(missing)}: the stream fast lane "
+        "(app/api/fast_lane.py) writes frames directly only under the conditions in which uvicorn's "
+        "own send() would; compare them with that send() in the installed uvicorn and update "
+        "`_DirectWire.write`, or run with DRAGO_STREAM_FAST_LANE=0"
+    )
+
+
+@cache
+def _warn_once(problem: str) -> None:
+    log.warning("stream frames go through the server's send: %s", problem)
+
+
+class _DirectWire:
+    """Writes serialized frames straight to one uvicorn WebSocket connection's transport."""
+
+    __slots__ = ("_conn", "_protocol", "_writable", "_write")
+
+    def __init__(self, protocol: Any) -> None:
+        # What `write` reads per frame, looked up once: the protocol keeps these objects for the
+        # connection's life (its `conn`, its `writable` event, the transport it was made with).
+        self._protocol = protocol
+        self._conn = protocol.conn
+        self._writable = protocol.writable
+        self._write = protocol.transport.write
+
+    @classmethod
+    def of(cls, send: Any) -> _DirectWire | None:
+        """The direct wire behind a server's ASGI `send` after the handshake, or None when that
+        server is not uvicorn's sans-I/O protocol (as it was when this was written) or the
+        connection negotiated an extension."""
+        protocol = getattr(send, "__self__", None)
+        if not isinstance(protocol, WebSocketsSansIOProtocol):
+            return None
+        problem = uvicorn_internals_problem(protocol)
+        if problem is not None:
+            _warn_once(problem)
+            return None
+        if not protocol.handshake_complete or protocol.conn.extensions:
+            return None
+        return cls(protocol)
+
+    def write(self, wire: bytes) -> bool:
+        """Write one serialized frame now if `send` would (True); False: send it the usual way."""
+        p = self._protocol
+        conn = self._conn
+        if (  # the handshake is complete (`of`), and that never changes
+            self._writable.is_set()
+            and not p.disconnected
+            and not p.close_sent
+            and p.initial_response is None
+            and conn.state is State.OPEN
+            and not conn.expect_continuation_frame
+        ):
+            self._write(wire)
+            return True
+        return False
+
+
+class FastLane:
+    """One connection's fast lane: `send_soon` sends a commit frame without waiting if it can."""
+
+    __slots__ = ("wire",)
+
+    def __init__(self, server_send: Any) -> None:
+        self.wire = _DirectWire.of(server_send)  # None: every frame through `send_text`
+
+    def send_soon(self, frame: ViewerFrame, send_text: SendText) -> asyncio.Task[None] | None:
+        """Send a commit frame now if the connection takes it at once (None), else a task that
+        finishes sending it with `send_text`. Where the server allows writing directly, the frame's
+        bytes are serialized once, kept with the frame, for all the connections that get it. (The
+        session passes its `send_text` per call: a lane holding it would be a reference cycle.)"""
+        wire = self.wire
+        if wire is not None:
+            data = frame.encoded
+            if data is None:
+                data = frame.encoded = text_frame(frame.text)
+            if wire.write(data):
+                return None
+        return send_now(send_text(frame.text))
+
+
+def send_now(send: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
+    """Run a send coroutine synchronously as far as it goes: None when it finished (a WebSocket
+    send that only buffers its bytes, as uvicorn's does), else a task that finishes it. Errors it
+    meets synchronously are raised here."""
+    try:
+        waiting = send.send(None)
+    except StopIteration:
+        return None
+    return asyncio.ensure_future(_Rest(send, waiting).run())
+
+
+class _Rest:
+    """The rest of a coroutine that yielded `waiting` (a future) outside any task: awaited in a
+    task, it waits for what the coroutine waited for, then resumes it, as its own task would."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.coro, self.waiting = coro, waiting
+
+    async def run(self) -> None:
+        await self
+
+    def __await__(self) -> Generator[Any, None, None]:
+        waiting = self.waiting
+        while True:
+            try:
+                yield waiting
+            except BaseException as e:  # cancelled while waiting: the coroutine gets it
+                try:
+                    waiting = self.coro.throw(e)
+                except StopIteration:
+                    return
+                continue
+            try:
+                waiting = self.coro.send(None)
+            except StopIteration:
+                return
