@@ -25,6 +25,9 @@ comma-separated list.
 | stream_heartbeat_seconds | DRAGO_STREAM_HEARTBEAT_SECONDS         | 20 (`ping` frame interval)       |
 | stream_auth_timeout_seconds | DRAGO_STREAM_AUTH_TIMEOUT_SECONDS   | 5 (wait for an `auth` frame)     |
 | stream_queue_limit       | DRAGO_STREAM_QUEUE_LIMIT               | 256 (events a stream may lag)    |
+| max_open_seeks           | DRAGO_MAX_OPEN_SEEKS                   | 5 (open seeks per player)        |
+| seek_group_wait_seconds  | DRAGO_SEEK_GROUP_WAIT_SECONDS          | 15 (wait for a larger group)     |
+| matcher_interval_seconds | DRAGO_MATCHER_INTERVAL_SECONDS         | 0.5 (0: no matcher here)         |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
 
@@ -81,6 +84,9 @@ class Settings(BaseSettings):
     idempotency_ttl_seconds: float = Field(default=86_400.0, gt=0)
     samples_per_seat: int = Field(default=10_000, ge=0)
     require_player_key: bool = False
+    max_open_seeks: int = Field(default=5, ge=1, le=1000)
+    seek_group_wait_seconds: float = Field(default=15.0, ge=0, le=86_400)
+    matcher_interval_seconds: float = Field(default=0.5, ge=0)
     rate_limit_enabled: bool = True
     rate_limit_storage_url: str = Field(default="memory://", pattern=r"^(memory|redis|rediss)://")
     rate_limit_create_per_ip: str = "60/minute"

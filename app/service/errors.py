@@ -21,7 +21,9 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     │   ├── AlreadyResigned     already_resigned
     │   ├── MatchNotStarted     match_not_started
     │   ├── MatchStarted        match_started
-    │   └── MatchNotFinished    match_not_finished
+    │   ├── MatchNotFinished    match_not_finished
+    │   ├── TooManySeeks        too_many_seeks
+    │   └── SeekClosed          seek_closed
     ├── PayloadTooLarge         payload_too_large       413
     ├── RateLimited             rate_limited            429
     ├── InternalError           internal_error          500
@@ -142,6 +144,16 @@ class MatchStarted(Conflict):
 class MatchNotFinished(Conflict):
     code = "match_not_finished"
     default_message = "the match is still running; its secret and full log are revealed after the end"
+
+
+class TooManySeeks(Conflict):
+    code = "too_many_seeks"
+    default_message = "this player holds the most open seeks a player may"
+
+
+class SeekClosed(Conflict):
+    code = "seek_closed"
+    default_message = "this seek is no longer open"
 
 
 class PayloadTooLarge(ServiceError):

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -208,4 +209,32 @@ snapshots = Table(
     Column("version", String(), nullable=False),
     Column("data", LargeBinary(), nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
+)
+
+# Matchmaking (`app.service.seek_ports`): seeks live here, not in a connection. `key` is a digest of
+# game, options and settings; `counts` the acceptable player counts (a JSON list). The matcher reads
+# the open seeks oldest first; a player's open seeks are counted for the cap.
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("player_id", String(), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(), nullable=False),
+    Column("game", String(), nullable=False),
+    Column("counts", Json, nullable=False),
+    Column("options", Json, nullable=False),
+    Column("settings", Json, nullable=False),
+    Column("key", String(), nullable=False),
+    Column("opponents", String(), nullable=False),
+    Column("bot", Boolean(create_constraint=False), nullable=False),
+    Column("bots_after_s", Float(), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("status", String(), nullable=False),
+    Column("match_id", String(), ForeignKey("matches.id", ondelete="SET NULL"), nullable=True),
+    Column("seat", Integer(), nullable=True),
+    CheckConstraint("status IN ('open', 'matched', 'cancelled', 'expired')", name="status"),
+    CheckConstraint("opponents IN ('humans', 'bots', 'any')", name="opponents"),
+    Index(None, "status", "created_at", "id"),
+    Index(None, "player_id", "status"),
 )

@@ -9,7 +9,8 @@ PUBLIC = [
     "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "Client", "Conflict", "DecodeError",
     "DragoError", "Forbidden", "IdempotencyKeyReused", "IllegalAction", "InternalError", "MatchNotFinished",
     "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NotFound", "NotYourTurn",
-    "PayloadTooLarge", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "StreamClosed", "TransportError",
+    "PayloadTooLarge", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "SeekClosed", "StreamClosed",
+    "TooManySeeks", "TransportError",
     "Unauthorized", "Unavailable", "Unknown", "ValidationError", "VersionConflict", "__version__", "decode",
     "encode", "games", "models",
 ]  # fmt: skip

@@ -41,6 +41,21 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def cancel_seek(
+        self,
+        seek_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.Seek:
+        """Cancel an open seek."""
+        return cast(
+            models.Seek,
+            await self._send(
+                Call("DELETE", f"/v1/seeks/{quote(str(seek_id), safe='')}", auth="token", token=token),
+                models.Seek,
+            ),
+        )
+
     async def create_match(
         self,
         game: str,
@@ -104,6 +119,54 @@ class AsyncApi(AsyncTransport):
         return cast(
             models.PlayerKey,
             await self._send(Call("POST", "/v1/players", body={"name": name}), models.PlayerKey),
+        )
+
+    async def create_seek(
+        self,
+        game: str,
+        players: int | Sequence[int],
+        *,
+        bots_after_s: int | float | None = None,
+        clock: models.PerDecisionClock | models.BankClock | None = None,
+        drafts: bool | None = None,
+        expires_s: int | float | None = None,
+        on_timeout: Literal["bot", "forfeit"] | None = None,
+        opponents: Literal["humans", "bots", "any"] | None = None,
+        options: Mapping[str, Any] | None = None,
+        takeover_after: int | None = None,
+        token: str | None = None,
+    ) -> models.Seek:
+        """Seek a match (quick play).
+
+        The seek waits in the database until the matcher seats it in a match with compatible seekers
+        (the same game, options and settings, a common player count, opponents each accepts), it is
+        cancelled, or it expires. The player learns of the match on its personal stream
+        (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
+        `too_many_seeks`); see docs/matchmaking.md.
+        """
+        return cast(
+            models.Seek,
+            await self._send(
+                Call(
+                    "POST",
+                    "/v1/seeks",
+                    body={
+                        "bots_after_s": bots_after_s,
+                        "clock": clock,
+                        "drafts": drafts,
+                        "expires_s": expires_s,
+                        "game": game,
+                        "on_timeout": on_timeout,
+                        "opponents": opponents,
+                        "options": options,
+                        "players": players,
+                        "takeover_after": takeover_after,
+                    },
+                    auth="token",
+                    token=token,
+                ),
+                models.Seek,
+            ),
         )
 
     async def get_game(
@@ -280,6 +343,33 @@ class AsyncApi(AsyncTransport):
                 ),
                 models.MatchPage,
             ),
+        )
+
+    async def list_my_seeks(
+        self,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.SeekPage:
+        """The player's seeks in every status, newest first."""
+        return cast(
+            models.SeekPage,
+            await self._send(
+                Call("GET", "/v1/players/me/seeks", query={"limit": limit}, auth="token", token=token),
+                models.SeekPage,
+            ),
+        )
+
+    async def list_seeks(
+        self,
+        *,
+        game: str | None = None,
+        limit: int | None = None,
+    ) -> models.SeekPage:
+        """Open seeks, oldest first (public)."""
+        return cast(
+            models.SeekPage,
+            await self._send(Call("GET", "/v1/seeks", query={"game": game, "limit": limit}), models.SeekPage),
         )
 
     async def my_matches(
@@ -488,6 +578,21 @@ class SyncApi(SyncTransport):
             ),
         )
 
+    def cancel_seek(
+        self,
+        seek_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.Seek:
+        """Cancel an open seek."""
+        return cast(
+            models.Seek,
+            self._send(
+                Call("DELETE", f"/v1/seeks/{quote(str(seek_id), safe='')}", auth="token", token=token),
+                models.Seek,
+            ),
+        )
+
     def create_match(
         self,
         game: str,
@@ -550,6 +655,54 @@ class SyncApi(SyncTransport):
         """
         return cast(
             models.PlayerKey, self._send(Call("POST", "/v1/players", body={"name": name}), models.PlayerKey)
+        )
+
+    def create_seek(
+        self,
+        game: str,
+        players: int | Sequence[int],
+        *,
+        bots_after_s: int | float | None = None,
+        clock: models.PerDecisionClock | models.BankClock | None = None,
+        drafts: bool | None = None,
+        expires_s: int | float | None = None,
+        on_timeout: Literal["bot", "forfeit"] | None = None,
+        opponents: Literal["humans", "bots", "any"] | None = None,
+        options: Mapping[str, Any] | None = None,
+        takeover_after: int | None = None,
+        token: str | None = None,
+    ) -> models.Seek:
+        """Seek a match (quick play).
+
+        The seek waits in the database until the matcher seats it in a match with compatible seekers
+        (the same game, options and settings, a common player count, opponents each accepts), it is
+        cancelled, or it expires. The player learns of the match on its personal stream
+        (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
+        `too_many_seeks`); see docs/matchmaking.md.
+        """
+        return cast(
+            models.Seek,
+            self._send(
+                Call(
+                    "POST",
+                    "/v1/seeks",
+                    body={
+                        "bots_after_s": bots_after_s,
+                        "clock": clock,
+                        "drafts": drafts,
+                        "expires_s": expires_s,
+                        "game": game,
+                        "on_timeout": on_timeout,
+                        "opponents": opponents,
+                        "options": options,
+                        "players": players,
+                        "takeover_after": takeover_after,
+                    },
+                    auth="token",
+                    token=token,
+                ),
+                models.Seek,
+            ),
         )
 
     def get_game(
@@ -725,6 +878,33 @@ class SyncApi(SyncTransport):
                 ),
                 models.MatchPage,
             ),
+        )
+
+    def list_my_seeks(
+        self,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.SeekPage:
+        """The player's seeks in every status, newest first."""
+        return cast(
+            models.SeekPage,
+            self._send(
+                Call("GET", "/v1/players/me/seeks", query={"limit": limit}, auth="token", token=token),
+                models.SeekPage,
+            ),
+        )
+
+    def list_seeks(
+        self,
+        *,
+        game: str | None = None,
+        limit: int | None = None,
+    ) -> models.SeekPage:
+        """Open seeks, oldest first (public)."""
+        return cast(
+            models.SeekPage,
+            self._send(Call("GET", "/v1/seeks", query={"game": game, "limit": limit}), models.SeekPage),
         )
 
     def my_matches(

@@ -24,6 +24,7 @@ __all__ = [
     "CommitFrame",
     "CreateMatch",
     "CreatePlayer",
+    "CreateSeek",
     "CreatedMatch",
     "Draft",
     "ErrorBody",
@@ -57,6 +58,8 @@ __all__ = [
     "Seat",
     "SeatClock",
     "SeatToken",
+    "Seek",
+    "SeekPage",
     "ServerFrame",
     "SubmitAction",
 ]
@@ -127,6 +130,30 @@ class CreatePlayer:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CreateSeek:
+    bots_after_s: int | float | None = None
+    """After this many seconds without a full group, server bots fill the missing seats."""
+    clock: PerDecisionClock | BankClock | None = None
+    """The match's turn clock."""
+    drafts: bool = False
+    """Private turn drafts with `undo` and `finish_turn`."""
+    expires_s: int | float | None = None
+    """Seconds until the seek expires (default 3600)."""
+    game: str
+    """A game name from `listGames`."""
+    on_timeout: Literal["bot", "forfeit"] = "bot"
+    opponents: Literal["humans", "bots", "any"] = "humans"
+    """Which seekers this seek accepts: `humans` (players not marked as bots), `bots` (players marked
+    as bots) or `any`.
+    """
+    options: Mapping[str, Any] | None = None
+    """Game options; seeks match only with equal options."""
+    players: int | tuple[int, ...]
+    """A player count, or the list of acceptable counts (Mount Drago plays 2 to 5)."""
+    takeover_after: int = 3
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreatedMatch:
     clock: tuple[SeatClock, ...]
     """Deadlines of the seats to act, under a clock."""
@@ -185,6 +212,8 @@ class ErrorBody:
         "rate_limited",
         "seat_not_held",
         "seat_taken",
+        "seek_closed",
+        "too_many_seeks",
         "unauthorized",
         "unavailable",
         "validation_error",
@@ -416,6 +445,37 @@ class SeatToken:
     seat: int
     token: str
     """The seat's secret bearer token, shown this once."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seek:
+    bot: bool
+    """Whether the seeking player is a bot."""
+    bots_after_s: float | None
+    bots_welcome: bool
+    """Whether players marked as bots may match this seek."""
+    created_at: datetime.datetime
+    expires_at: datetime.datetime
+    game: str
+    match_id: str | None
+    """The match, once matched."""
+    name: str
+    """The seeking player's name."""
+    opponents: Literal["humans", "bots", "any"]
+    options: Mapping[str, Any]
+    player_id: str
+    players: tuple[int, ...]
+    """The acceptable player counts."""
+    seat: int | None
+    """The seat in it, once matched."""
+    seek_id: str
+    settings: Mapping[str, Any]
+    status: Literal["open", "matched", "cancelled", "expired"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeekPage:
+    items: tuple[Seek, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -19,6 +19,11 @@ export class Api extends Transport {
     return this.call<M.Match>({ method: "POST", path: `/v1/matches/${enc(matchId)}/abort`, auth: "host", token: hostToken }, options);
   }
 
+  /** Cancel an open seek. */
+  cancelSeek(seekId: string, options: CallOptions = {}): Promise<M.Seek> {
+    return this.call<M.Seek>({ method: "DELETE", path: `/v1/seeks/${enc(seekId)}`, auth: "token" }, options);
+  }
+
   /**
    * Create a match.
    *
@@ -38,6 +43,19 @@ export class Api extends Transport {
    */
   createPlayer(body: M.CreatePlayer, options: CallOptions = {}): Promise<M.PlayerKey> {
     return this.call<M.PlayerKey>({ method: "POST", path: `/v1/players`, body }, options);
+  }
+
+  /**
+   * Seek a match (quick play).
+   *
+   * The seek waits in the database until the matcher seats it in a match with compatible seekers
+   * (the same game, options and settings, a common player count, opponents each accepts), it is
+   * cancelled, or it expires. The player learns of the match on its personal stream
+   * (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
+   * `too_many_seeks`); see docs/matchmaking.md.
+   */
+  createSeek(body: M.CreateSeek, options: CallOptions = {}): Promise<M.Seek> {
+    return this.call<M.Seek>({ method: "POST", path: `/v1/seeks`, body, auth: "token" }, options);
   }
 
   /** A game: player counts, payload schemas, drawing data. */
@@ -113,6 +131,16 @@ export class Api extends Transport {
    */
   listMatches(query: { status?: "waiting" | "active" | "finished" | "aborted" | null; game?: string | null; open?: boolean | null; limit?: number | null; offset?: number } = {}, options: CallOptions = {}): Promise<M.MatchPage> {
     return this.call<M.MatchPage>({ method: "GET", path: `/v1/matches`, query }, options);
+  }
+
+  /** The player's seeks in every status, newest first. */
+  listMySeeks(query: { limit?: number } = {}, options: CallOptions = {}): Promise<M.SeekPage> {
+    return this.call<M.SeekPage>({ method: "GET", path: `/v1/players/me/seeks`, query, auth: "token" }, options);
+  }
+
+  /** Open seeks, oldest first (public). */
+  listSeeks(query: { game?: string | null; limit?: number } = {}, options: CallOptions = {}): Promise<M.SeekPage> {
+    return this.call<M.SeekPage>({ method: "GET", path: `/v1/seeks`, query }, options);
   }
 
   /**

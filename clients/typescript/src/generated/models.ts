@@ -115,6 +115,30 @@ export interface CreatePlayer {
   name: string;
 }
 
+export interface CreateSeek {
+  /** After this many seconds without a full group, server bots fill the missing seats. */
+  bots_after_s?: number | null;
+  /** The match's turn clock. */
+  clock?: PerDecisionClock | BankClock | null;
+  /** Private turn drafts with `undo` and `finish_turn`. */
+  drafts?: boolean;
+  /** Seconds until the seek expires (default 3600). */
+  expires_s?: number | null;
+  /** A game name from `listGames`. */
+  game: string;
+  on_timeout?: "bot" | "forfeit";
+  /**
+   * Which seekers this seek accepts: `humans` (players not marked as bots), `bots` (players marked
+   * as bots) or `any`.
+   */
+  opponents?: "humans" | "bots" | "any";
+  /** Game options; seeks match only with equal options. */
+  options?: Record<string, unknown> | null;
+  /** A player count, or the list of acceptable counts (Mount Drago plays 2 to 5). */
+  players: number | number[];
+  takeover_after?: number;
+}
+
 export interface CreatedMatch {
   /** Deadlines of the seats to act, under a clock. */
   clock: SeatClock[];
@@ -155,7 +179,7 @@ export interface Draft {
 
 export interface ErrorBody {
   /** Machine code, one of the error tree's (`x-status` gives each one's HTTP status). */
-  code: "already_resigned" | "already_seated" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "not_found" | "not_your_turn" | "payload_too_large" | "rate_limited" | "seat_not_held" | "seat_taken" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
+  code: "already_resigned" | "already_seated" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "not_found" | "not_your_turn" | "payload_too_large" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
   /** Structured details (e.g. the offending field). */
   details?: unknown | null;
   /** What went wrong, in words for the caller. */
@@ -432,6 +456,35 @@ export interface SeatToken {
   seat: number;
   /** The seat's secret bearer token, shown this once. */
   token: string;
+}
+
+export interface Seek {
+  /** Whether the seeking player is a bot. */
+  bot: boolean;
+  bots_after_s: number | null;
+  /** Whether players marked as bots may match this seek. */
+  bots_welcome: boolean;
+  created_at: string;
+  expires_at: string;
+  game: string;
+  /** The match, once matched. */
+  match_id: string | null;
+  /** The seeking player's name. */
+  name: string;
+  opponents: "humans" | "bots" | "any";
+  options: Record<string, unknown>;
+  player_id: string;
+  /** The acceptable player counts. */
+  players: number[];
+  /** The seat in it, once matched. */
+  seat: number | null;
+  seek_id: string;
+  settings: Record<string, unknown>;
+  status: "open" | "matched" | "cancelled" | "expired";
+}
+
+export interface SeekPage {
+  items: Seek[];
 }
 
 export type ServerFrame = HelloFrame | CommitFrame | AckFrame | ErrorFrame | PingFrame | PongFrame;

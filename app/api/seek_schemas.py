@@ -1,0 +1,95 @@
+"""Request and response models of `/v1/seeks` (matchmaking), apart from the match models."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
+
+from app.api.schemas import MAX_PLAYERS, MIN_PLAYERS, BankClock, Model, Out, PerDecisionClock
+from app.matches.settings import MAX_TAKEOVER_AFTER
+from app.service.seek_ports import SeekRecord
+from app.service.seeks import MAX_BOTS_AFTER_S, MAX_EXPIRY_S, SeekRequest
+
+Count = Annotated[StrictInt, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
+Counts = Annotated[list[Count], Field(min_length=1, max_length=MAX_PLAYERS)]
+Seconds = StrictInt | StrictFloat
+
+
+class CreateSeek(Model):
+    game: StrictStr = Field(
+        min_length=1, max_length=64, pattern=r"^[a-z0-9_]+$", description="A game name from `listGames`.",
+        examples=["mount_drago"],
+    )  # fmt: skip
+    players: Count | Counts = Field(
+        description="A player count, or the list of acceptable counts (Mount Drago plays 2 to 5).",
+        examples=[2, [3, 4, 5]],
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="Game options; seeks match only with equal options."
+    )
+    clock: PerDecisionClock | BankClock | None = Field(None, description="The match's turn clock.")
+    on_timeout: Literal["bot", "forfeit"] = "bot"
+    takeover_after: StrictInt = Field(3, ge=1, le=MAX_TAKEOVER_AFTER)
+    drafts: StrictBool = Field(False, description="Private turn drafts with `undo` and `finish_turn`.")
+    opponents: Literal["humans", "bots", "any"] = Field(
+        "humans",
+        description="Which seekers this seek accepts: `humans` (players not marked as bots), `bots` "
+        "(players marked as bots) or `any`.",
+    )
+    bots_after_s: Seconds | None = Field(
+        None,
+        ge=0,
+        le=MAX_BOTS_AFTER_S,
+        description="After this many seconds without a full group, server bots fill the missing seats.",
+    )
+    expires_s: Seconds | None = Field(
+        None, ge=1, le=MAX_EXPIRY_S, description="Seconds until the seek expires (default 3600)."
+    )
+
+    def request(self) -> SeekRequest:
+        settings = {
+            "clock": None if self.clock is None else self.clock.model_dump(),
+            "on_timeout": self.on_timeout,
+            "takeover_after": self.takeover_after,
+            "drafts": self.drafts,
+        }
+        return SeekRequest(
+            self.game, self.players, self.options, settings, self.opponents,
+            None if self.bots_after_s is None else float(self.bots_after_s),
+            None if self.expires_s is None else float(self.expires_s),
+        )  # fmt: skip
+
+
+class SeekOut(Out):
+    seek_id: str
+    player_id: str
+    name: str = Field(description="The seeking player's name.")
+    bot: bool = Field(description="Whether the seeking player is a bot.")
+    game: str
+    players: list[int] = Field(description="The acceptable player counts.")
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    opponents: Literal["humans", "bots", "any"]
+    bots_welcome: bool = Field(description="Whether players marked as bots may match this seek.")
+    bots_after_s: float | None
+    created_at: datetime
+    expires_at: datetime
+    status: Literal["open", "matched", "cancelled", "expired"]
+    match_id: str | None = Field(description="The match, once matched.")
+    seat: int | None = Field(description="The seat in it, once matched.")
+
+    @classmethod
+    def of(cls, s: SeekRecord) -> SeekOut:
+        settings = {k: v for k, v in s.settings.items() if k != "lifecycle"}
+        return cls(
+            seek_id=s.id, player_id=s.player_id, name=s.name, bot=s.bot, game=s.game, players=list(s.counts),
+            options=dict(s.options), settings=settings, opponents=s.opponents,
+            bots_welcome=s.opponents != "humans", bots_after_s=s.bots_after_s, created_at=s.created_at,
+            expires_at=s.expires_at, status=s.status, match_id=s.match_id, seat=s.seat,
+        )  # fmt: skip
+
+
+class SeekPage(Out):
+    items: list[SeekOut]

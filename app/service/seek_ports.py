@@ -1,0 +1,100 @@
+"""The port of matchmaking's store: seeks, and the claim that turns a group of them into a match.
+
+A seek lives in the database, not in a connection: `SeekStore` keeps them beside the event store
+(the same database, the same transactions). `claim` is the one write that matters: it takes a group
+of open seeks, creates the match with the seekers seated (match row, seats, first commit) and writes
+the players' notices, all in ONE transaction, or writes nothing when any of the seeks is no longer
+open (another process claimed, cancelled or expired it first). So any number of processes may match
+at once with no leader and no double match: PostgreSQL locks the seeks `FOR UPDATE SKIP LOCKED`,
+SQLite has one writer at a time. Each implementation (`app.store.seeks_memory`, `seeks_sqlite`,
+`seeks_postgres`) runs the same contract tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol
+
+from app.games.codec import JSON
+from app.service.ports import MatchRecord, NewEvent, Notice, SeatRecord, StoredNotice
+
+SeekStatus = Literal["open", "matched", "cancelled", "expired"]
+Opponents = Literal["humans", "bots", "any"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeekRecord:
+    """A seek as stored.
+
+    `counts` are the acceptable player counts (ascending); `options` the game options as the seeker
+    sent them and `settings` the match settings normalized, both as canonical JSON; `key` is a digest
+    of game, options and settings (seeks can only match within one key). `bot` says whether the
+    seeking player is a bot; `opponents` which seekers it accepts (`humans`, `bots`, `any`);
+    `bots_after_s` after how long server bots may fill the missing seats (None: never). `match_id`
+    and `seat` are set once the seek is matched.
+    """
+
+    id: str
+    player_id: str
+    name: str
+    game: str
+    counts: tuple[int, ...]
+    options: Mapping[str, JSON]
+    settings: Mapping[str, JSON]
+    key: str
+    opponents: Opponents
+    bot: bool
+    bots_after_s: float | None
+    created_at: datetime
+    expires_at: datetime
+    status: SeekStatus = "open"
+    match_id: str | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeekClaim:
+    """A group of open seeks becoming one match: `seats` maps each seek id to its seat; the match,
+    its seats and its first commit are written as `EventStore.create_match` writes them, the notices
+    as an append's."""
+
+    seats: Mapping[str, int]
+    match: MatchRecord
+    seat_rows: tuple[SeatRecord, ...]
+    events: tuple[NewEvent, ...]
+    notices: tuple[Notice, ...]
+
+
+class SeekStore(Protocol):
+    async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
+        """Insert `seek` unless its player holds `max_open` open, unexpired seeks already (False)."""
+        ...
+
+    async def get_seek(self, seek_id: str) -> SeekRecord | None: ...
+
+    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[SeekRecord]:
+        """Open seeks not expired at `now`, oldest first (`created_at`, then id)."""
+        ...
+
+    async def player_seeks(self, player_id: str, limit: int) -> list[SeekRecord]:
+        """A player's seeks in every status, newest first."""
+        ...
+
+    async def cancel_seek(self, seek_id: str) -> bool:
+        """Mark an open seek cancelled; False when it is not open (any more)."""
+        ...
+
+    async def expire_seeks(self, now: datetime) -> int:
+        """Mark every open seek whose `expires_at` is at or before `now` expired; returns how many."""
+        ...
+
+    async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
+        """Claim the seeks and create the match in one transaction (see the module docstring).
+
+        Returns the notices written, or None when a seek was not open: then nothing is written."""
+        ...
+
+
+__all__ = ["Opponents", "SeekClaim", "SeekRecord", "SeekStatus", "SeekStore"]

@@ -1,0 +1,121 @@
+"""`SeekStore` on PostgreSQL: `PostgresSeekStore`, on the event store's own pool.
+
+`claim` runs one transaction: it locks the group's seeks `FOR UPDATE SKIP LOCKED` while they are
+open, and gives up (rolls back, writes nothing) unless it got every one of them, so two processes
+that planned overlapping groups never wait on each other and never both win; then it marks them
+matched, creates the match (`app.store.postgres_sql.CREATE_MATCH`, one statement) and writes the
+notices with the players' next cursors. `add_seek` locks the player's row so that the cap on open
+seeks holds under concurrent requests.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from app.service.ports import StoredNotice
+from app.service.seek_ports import SeekClaim, SeekRecord
+from app.store import postgres_sql as sql
+from app.store.postgres import PostgresEventStore
+from app.store.rows import json_text
+
+COLUMNS = (
+    "id, player_id, name, game, counts, options, settings, key, opponents, bot, bots_after_s, "
+    "created_at, expires_at, status, match_id, seat"
+)
+_INSERT = (
+    f"INSERT INTO seeks ({COLUMNS}) VALUES "
+    "($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+)
+_SELECT = f"SELECT {COLUMNS} FROM seeks"
+_LOCK_PLAYER = "SELECT 1 FROM players WHERE id = $1 FOR UPDATE"
+_COUNT_OPEN = "SELECT count(*) FROM seeks WHERE player_id = $1 AND status = 'open' AND expires_at > $2"
+_LOCK_SEEKS = "SELECT id FROM seeks WHERE id = ANY($1::text[]) AND status = 'open' FOR UPDATE SKIP LOCKED"
+_MATCHED = (
+    "UPDATE seeks SET status = 'matched', match_id = $1, seat = s.seat "
+    "FROM unnest($2::text[], $3::int[]) AS s (id, seat) WHERE seeks.id = s.id"
+)
+_NEXT_CURSOR = "UPDATE players SET cursor = cursor + 1 WHERE id = $1 RETURNING cursor"
+_INSERT_NOTICE = (
+    "INSERT INTO notices (player_id, cursor, type, data, recorded_at) VALUES ($1, $2, $3, $4::jsonb, $5)"
+)
+
+
+def _seek(r: Any) -> SeekRecord:
+    return SeekRecord(
+        *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
+        *(r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]),
+    )
+
+
+class PostgresSeekStore:
+    def __init__(self, store: PostgresEventStore) -> None:
+        self._store = store
+
+    async def _fetch(self, query: str, *args: Any) -> list[Any]:
+        return list(await (await self._store.pool()).fetch(query, *args))
+
+    async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
+        s = seek
+        async with (await self._store.pool()).acquire() as conn, conn.transaction():
+            await conn.execute(_LOCK_PLAYER, s.player_id)
+            if await conn.fetchval(_COUNT_OPEN, s.player_id, now) >= max_open:
+                return False
+            await conn.execute(
+                _INSERT,
+                *(s.id, s.player_id, s.name, s.game, json_text(list(s.counts)), json_text(s.options)),
+                *(json_text(s.settings), s.key, s.opponents, s.bot, s.bots_after_s, s.created_at),
+                *(s.expires_at, s.status, s.match_id, s.seat),
+            )
+            return True
+
+    async def get_seek(self, seek_id: str) -> SeekRecord | None:
+        rows = await self._fetch(f"{_SELECT} WHERE id = $1", seek_id)
+        return _seek(rows[0]) if rows else None
+
+    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[SeekRecord]:
+        where = "status = 'open' AND expires_at > $1 AND ($3::text IS NULL OR game = $3)"
+        query = f"{_SELECT} WHERE {where} ORDER BY created_at, id LIMIT $2"
+        return [_seek(r) for r in await self._fetch(query, now, limit, game)]
+
+    async def player_seeks(self, player_id: str, limit: int) -> list[SeekRecord]:
+        query = f"{_SELECT} WHERE player_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
+        return [_seek(r) for r in await self._fetch(query, player_id, limit)]
+
+    async def cancel_seek(self, seek_id: str) -> bool:
+        query = "UPDATE seeks SET status = 'cancelled' WHERE id = $1 AND status = 'open'"
+        return str(await (await self._store.pool()).execute(query, seek_id)) == "UPDATE 1"
+
+    async def expire_seeks(self, now: datetime) -> int:
+        query = "UPDATE seeks SET status = 'expired' WHERE status = 'open' AND expires_at <= $1"
+        return int(str(await (await self._store.pool()).execute(query, now)).split()[-1])
+
+    async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
+        ids = list(claim.seats)
+        m = claim.match
+        async with (await self._store.pool()).acquire() as conn:
+            tx = conn.transaction()
+            await tx.start()
+            try:
+                locked = await conn.fetch(_LOCK_SEEKS, ids)
+                if len(locked) != len(ids):
+                    await tx.rollback()
+                    return None
+                await conn.execute(
+                    sql.CREATE_MATCH, *sql.create_match_args(m, list(claim.seat_rows), list(claim.events))
+                )
+                await conn.execute(_MATCHED, m.id, ids, [claim.seats[i] for i in ids])
+                written = []
+                for n in claim.notices:
+                    cursor = await conn.fetchval(_NEXT_CURSOR, n.player_id)
+                    await conn.execute(
+                        _INSERT_NOTICE, n.player_id, cursor, n.type, json_text(n.data), m.created_at
+                    )
+                    written.append(StoredNotice(n.player_id, cursor, n.type, dict(n.data), m.created_at))
+            except BaseException:
+                await tx.rollback()
+                raise
+            await tx.commit()
+            return tuple(written)

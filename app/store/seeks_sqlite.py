@@ -1,0 +1,128 @@
+"""`SeekStore` on SQLite: `SqliteSeekStore`, on the event store's own writer and reader threads.
+
+Every write is one unit of work on the ONE writer connection, inside `BEGIN IMMEDIATE` (see
+`app.store.sqlite_threads`): SQLite's write lock makes each the only writer of the file while it
+runs, also against other processes on the same file. So `claim` checks that every seek is still
+open and writes the match in the same locked transaction; a seek gone raises inside the job's
+savepoint, which rolls back the job alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from app.service.ports import StoredNotice
+from app.service.seek_ports import SeekClaim, SeekRecord
+from app.store import sqlite_writes as writes
+from app.store.rows import json_text, parse_sqlite_time, sqlite_time
+from app.store.sqlite import SqliteEventStore
+
+COLUMNS = (
+    "id, player_id, name, game, counts, options, settings, key, opponents, bot, bots_after_s, "
+    "created_at, expires_at, status, match_id, seat"
+)
+_INSERT = f"INSERT INTO seeks ({COLUMNS}) VALUES ({', '.join('?' * 16)})"
+_COUNT_OPEN = "SELECT count(*) FROM seeks WHERE player_id = ? AND status = 'open' AND expires_at > ?"
+_SELECT = f"SELECT {COLUMNS} FROM seeks"
+_MATCHED = "UPDATE seeks SET status = 'matched', match_id = ?, seat = ? WHERE id = ? AND status = 'open'"
+_NEXT_CURSOR = "UPDATE players SET cursor = cursor + 1 WHERE id = ? RETURNING cursor"
+_INSERT_NOTICE = "INSERT INTO notices (player_id, cursor, type, data, recorded_at) VALUES (?, ?, ?, ?, ?)"
+
+
+class _Gone(Exception):
+    """A seek of the claim was not open: the job rolls back."""
+
+
+def seek_row(s: SeekRecord) -> tuple[Any, ...]:
+    return (
+        *(s.id, s.player_id, s.name, s.game, json_text(list(s.counts)), json_text(s.options)),
+        *(json_text(s.settings), s.key, s.opponents, int(s.bot), s.bots_after_s),
+        *(sqlite_time(s.created_at), sqlite_time(s.expires_at), s.status, s.match_id, s.seat),
+    )
+
+
+def _seek(r: Any) -> SeekRecord:
+    return SeekRecord(
+        *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
+        *(r[7], r[8], bool(r[9]), r[10], parse_sqlite_time(r[11]), parse_sqlite_time(r[12])),
+        *(r[13], r[14], r[15]),
+    )
+
+
+def _add(conn: sqlite3.Connection, row: tuple[Any, ...], max_open: int, now: str) -> bool:
+    if conn.execute(_COUNT_OPEN, (row[1], now)).fetchone()[0] >= max_open:
+        return False
+    conn.execute(_INSERT, row)
+    return True
+
+
+def _claim(conn: sqlite3.Connection, claim: SeekClaim) -> tuple[StoredNotice, ...]:
+    m = claim.match
+    writes.create_match(  # first: the seeks' match_id refers to it
+        conn,
+        writes.match_row(m),
+        [writes.seat_row(s, m.id) for s in claim.seat_rows],
+        writes.event_rows(m.id, 0, list(claim.events), sqlite_time(m.created_at)),
+    )
+    for seek_id, seat in claim.seats.items():
+        if conn.execute(_MATCHED, (m.id, seat, seek_id)).rowcount != 1:
+            raise _Gone(seek_id)  # the job's savepoint rolls back the match and the seeks
+    written = []
+    when = sqlite_time(m.created_at)
+    for n in claim.notices:
+        cursor = conn.execute(_NEXT_CURSOR, (n.player_id,)).fetchone()[0]
+        conn.execute(_INSERT_NOTICE, (n.player_id, cursor, n.type, json_text(n.data), when))
+        written.append(StoredNotice(n.player_id, cursor, n.type, dict(n.data), m.created_at))
+    return tuple(written)
+
+
+def _rows(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[SeekRecord]:
+    return [_seek(r) for r in conn.execute(query, args).fetchall()]
+
+
+class SqliteSeekStore:
+    def __init__(self, store: SqliteEventStore) -> None:
+        self.writer = store.writer
+        self.readers = store.readers
+
+    async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
+        work = functools.partial(_add, row=seek_row(seek), max_open=max_open, now=sqlite_time(now))
+        return await self.writer.run(work)
+
+    async def get_seek(self, seek_id: str) -> SeekRecord | None:
+        found = await self.readers.run(
+            functools.partial(_rows, query=f"{_SELECT} WHERE id = ?", args=(seek_id,))
+        )
+        return found[0] if found else None
+
+    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[SeekRecord]:
+        query = f"{_SELECT} WHERE status = 'open' AND expires_at > ?"
+        args: tuple[Any, ...] = (sqlite_time(now),)
+        if game is not None:
+            query, args = query + " AND game = ?", (*args, game)
+        query += " ORDER BY created_at, id LIMIT ?"
+        return await self.readers.run(functools.partial(_rows, query=query, args=(*args, limit)))
+
+    async def player_seeks(self, player_id: str, limit: int) -> list[SeekRecord]:
+        query = f"{_SELECT} WHERE player_id = ? ORDER BY created_at DESC, id DESC LIMIT ?"
+        return await self.readers.run(functools.partial(_rows, query=query, args=(player_id, limit)))
+
+    async def cancel_seek(self, seek_id: str) -> bool:
+        query = "UPDATE seeks SET status = 'cancelled' WHERE id = ? AND status = 'open'"
+        return await self.writer.run(lambda conn: conn.execute(query, (seek_id,)).rowcount == 1)
+
+    async def expire_seeks(self, now: datetime) -> int:
+        query = "UPDATE seeks SET status = 'expired' WHERE status = 'open' AND expires_at <= ?"
+        at = sqlite_time(now)
+        return await self.writer.run(lambda conn: int(conn.execute(query, (at,)).rowcount))
+
+    async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
+        try:
+            return await self.writer.run(functools.partial(_claim, claim=claim))
+        except _Gone:
+            return None

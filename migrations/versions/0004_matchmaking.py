@@ -1,0 +1,54 @@
+"""Matchmaking: the seeks table (`app.store.tables.seeks`).
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-12-05
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects import postgresql
+
+revision: str = "0004"
+down_revision: str | Sequence[str] | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+Json = sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), "postgresql")
+
+
+def upgrade() -> None:
+    op.create_table(
+        "seeks",
+        sa.Column("id", sa.String(), nullable=False),
+        sa.Column("player_id", sa.String(), nullable=False),
+        sa.Column("name", sa.String(), nullable=False),
+        sa.Column("game", sa.String(), nullable=False),
+        sa.Column("counts", Json, nullable=False),
+        sa.Column("options", Json, nullable=False),
+        sa.Column("settings", Json, nullable=False),
+        sa.Column("key", sa.String(), nullable=False),
+        sa.Column("opponents", sa.String(), nullable=False),
+        sa.Column("bot", sa.Boolean(create_constraint=False), nullable=False),
+        sa.Column("bots_after_s", sa.Float(), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("status", sa.String(), nullable=False),
+        sa.Column("match_id", sa.String(), nullable=True),
+        sa.Column("seat", sa.Integer(), nullable=True),
+        sa.CheckConstraint("status IN ('open', 'matched', 'cancelled', 'expired')", name="status"),
+        sa.CheckConstraint("opponents IN ('humans', 'bots', 'any')", name="opponents"),
+        sa.ForeignKeyConstraint(["player_id"], ["players.id"], ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["match_id"], ["matches.id"], ondelete="SET NULL"),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_seeks_status_created_at_id", "seeks", ["status", "created_at", "id"])
+    op.create_index("ix_seeks_player_id_status", "seeks", ["player_id", "status"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_seeks_player_id_status", table_name="seeks")
+    op.drop_index("ix_seeks_status_created_at_id", table_name="seeks")
+    op.drop_table("seeks")
