@@ -229,10 +229,11 @@ class PlayerHelloFrame(Frame):
 
 class Notice(BaseModel):
     """A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
-    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`."""
+    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`; `seek_matched`
+    (with `seek_id`): a seek of the player's was seated in the match (docs/matchmaking.md)."""
 
     model_config = ConfigDict(extra="forbid")
-    type: Literal["match_started", "your_turn", "seat_taken_over", "match_ended"]
+    type: Literal["match_started", "your_turn", "seat_taken_over", "match_ended", "seek_matched"]
     match_id: str
     seat: int
     seq: int
@@ -240,6 +241,7 @@ class Notice(BaseModel):
     deadline: str | None = None
     reason: str | None = None
     winners: list[int] | None = None
+    seek_id: str | None = None
 
 
 class NoticeFrame(Frame):

@@ -178,7 +178,7 @@ def build(mm: Matchmaking, group: Group, now: datetime) -> tuple[SeekClaim, Load
         Notice(
             seek.player_id,
             SEEK_MATCHED,
-            {"seek_id": seek.id, "match_id": record.id, "seat": seat_of[seek.id]},
+            {"match_id": record.id, "seat": seat_of[seek.id], "seq": match.seq, "seek_id": seek.id},
         )
         for seek in group.seeks
     ]

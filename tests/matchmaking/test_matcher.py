@@ -4,17 +4,26 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from datetime import UTC, datetime, timedelta
 
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
 import pytest
 
+from app.api.frames import notice_frame
 from app.games.chance import seeded
+from app.openapi import FRAMES_PATH
 from app.service.matcher import Group, compatible, match_once, plan
 from app.service.seek_ports import SeekRecord
 from app.service.seeks import Matchmaking, SeekRequest, create_seek, seek_key
 from tests.matchmaking.conftest import FakeClock, matchmaking, new_player
 
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+PLAYER_FRAME = jsonschema.Draft202012Validator(
+    {
+        "$ref": "#/$defs/PlayerServerFrame",
+        "$defs": json.loads(FRAMES_PATH.read_text(encoding="utf-8"))["$defs"],
+    }
+)
 
 
 async def _match_of(mm: Matchmaking, seek_id: str) -> tuple[SeekRecord, str]:
@@ -46,7 +55,14 @@ async def test_two_seekers_become_a_started_match(mm: Matchmaking, clock: FakeCl
         told = await mm.ctx.store.read_notices(who.player_id)
         kinds = [n.type for n in told]
         assert kinds[0] == "seek_matched" and "match_started" in kinds
-        assert told[0].data == {"seek_id": seek.id, "match_id": match_id, "seat": seek.seat}
+        assert told[0].data == {
+            "seek_id": seek.id,
+            "match_id": match_id,
+            "seat": seek.seat,
+            "seq": record.seq,
+        }
+        frame = json.loads(notice_frame(told[0]))
+        PLAYER_FRAME.validate(frame)  # the personal stream's committed frame schema knows it
     assert await match_once(mm) == 0  # nothing left
 
 

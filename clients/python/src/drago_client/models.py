@@ -572,7 +572,8 @@ class HelloFrame:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Notice:
     """A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
-    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`.
+    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`; `seek_matched`
+    (with `seek_id`): a seek of the player's was seated in the match (docs/matchmaking.md).
     """
 
     deadline: str | None = None
@@ -580,8 +581,9 @@ class Notice:
     reason: str | None = None
     recorded_at: str
     seat: int
+    seek_id: str | None = None
     seq: int
-    type: Literal["match_started", "your_turn", "seat_taken_over", "match_ended"]
+    type: Literal["match_started", "your_turn", "seat_taken_over", "match_ended", "seek_matched"]
     winners: tuple[int, ...] | None = None
 
 

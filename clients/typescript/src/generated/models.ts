@@ -317,7 +317,8 @@ export interface MatchPage {
 
 /**
  * A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
- * or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`.
+ * or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`; `seek_matched`
+ * (with `seek_id`): a seek of the player's was seated in the match (docs/matchmaking.md).
  */
 export interface Notice {
   deadline?: string | null;
@@ -325,8 +326,9 @@ export interface Notice {
   reason?: string | null;
   recorded_at: string;
   seat: number;
+  seek_id?: string | null;
   seq: number;
-  type: "match_started" | "your_turn" | "seat_taken_over" | "match_ended";
+  type: "match_started" | "your_turn" | "seat_taken_over" | "match_ended" | "seek_matched";
   winners?: number[] | null;
 }
 
