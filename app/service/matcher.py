@@ -23,31 +23,19 @@ Planning (`plan`, pure), oldest seek first:
   server bots, at the smallest count the group accepts (fewest bots). The level is the matchmaking's
   `bot_level` (the server's default bot level): with no ratings yet there is no group rating to be
   close to.
-- Seats are shuffled with the match's own randomness: `chance.seeded(f"{secret}:seats")`, the
-  match secret that is revealed with the match, so the seat order is checkable afterwards.
+- Seats are shuffled with the match's own randomness (`app.service.seated`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
 import logging
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
-from app.games.chance import seeded
-from app.games.codec import to_json
-from app.matches import decide
-from app.matches.fairness import commitment, new_secret, rng_for
-from app.matches.fold import Match, advance
-from app.matches.settings import stored_settings
-from app.service.cache import Loaded
-from app.service.committing import notices, projection
-from app.service.ports import MatchRecord, NewEvent, Notice, SeatRecord, player_channel
+from app.service.seated import NewMatch, Person, announce, seated_match
 from app.service.seek_ports import SeekClaim, SeekRecord
 from app.service.seeks import Matchmaking
 from app.service.tasks import cancel_and_wait
@@ -130,89 +118,33 @@ def plan(seeks: Sequence[SeekRecord], now: datetime, group_wait_s: float) -> lis
     return groups
 
 
-def build(mm: Matchmaking, group: Group, now: datetime) -> tuple[SeekClaim, Loaded]:
+def build(mm: Matchmaking, group: Group, now: datetime) -> tuple[SeekClaim, NewMatch]:
     """The match of `group` with its seekers seated, and the claim that writes it."""
-    ctx = mm.ctx
     first = group.seeks[0]
-    rules = ctx.games[first.game]
-    settings = stored_settings(first.settings)
-    raw = dict(first.options)
-    if settings.drafts:  # as at creation: a drafted turn never ends by itself
-        raw["explicit_end_turn"] = True
-    options = rules.parse_options(group.players, raw)
-    secret = new_secret()
-    deal = rules.start(group.players, options, rng_for(secret, 0), None)
-    settings = dataclasses.replace(settings, lifecycle=True)
-    record = MatchRecord(
-        id=uuid.uuid4().hex, game=first.game, players=group.players, options=to_json(options),
-        status="waiting", seq=0, created_at=now, updated_at=now, secret=secret,
-        commitment=commitment(secret, to_json(deal)), settings=to_json(settings),
-        visibility=settings.visibility,
-    )  # fmt: skip
-    order: list[SeekRecord | None] = [*group.seeks, *([None] * group.bots)]
-    seeded(f"{secret}:seats").shuffle(order)
-    level = mm.bot_level or ctx.config.default_bot_level
-    bots = {s: level for s, seek in enumerate(order) if seek is None}
-    empty = ctx.loader.empty(record, ())
-    dealt = advance(empty, [deal], now)
-    events: list[Any] = [deal, *decide.seat_bots(dealt, bots)]
-    match: Match = advance(empty, events, now)
-    for seat, seek in enumerate(order):
-        if seek is not None:
-            joined = decide.join(match, seat, seek.name, seek.player_id)
-            match = advance(match, joined, now)
-            events.extend(joined)
-    update = projection(ctx, record, match)
-    record = dataclasses.replace(
-        record, seq=match.seq, status=update.status, to_act=update.to_act, deadline_at=update.deadline_at,
-        open_seats=update.open_seats, bot_due=update.bot_due,
-    )  # fmt: skip
-    seats = tuple(
-        SeatRecord(record.id, s, match.seats[s].name, None, True, now, None, bots[s])
-        if seek is None
-        else SeatRecord(record.id, s, seek.name, None, False, now, seek.player_id, None)
-        for s, seek in enumerate(order)
+    new = seated_match(
+        mm.ctx,
+        game=first.game,
+        players=group.players,
+        options=first.options,
+        settings=first.settings,
+        people=[Person(s.id, s.player_id, s.name) for s in group.seeks],
+        bot_level=mm.bot_level or mm.ctx.config.default_bot_level,
+        now=now,
+        extra=[(s.id, SEEK_MATCHED, {"seek_id": s.id}) for s in group.seeks],
     )
-    seat_of = {seek.id: s for s, seek in enumerate(order) if seek is not None}
-    told = [
-        Notice(
-            seek.player_id,
-            SEEK_MATCHED,
-            {"match_id": record.id, "seat": seat_of[seek.id], "seq": match.seq, "seek_id": seek.id},
-        )
-        for seek in group.seeks
-    ]
-    told += notices(dealt, match, None, match.seq)
-    claim = SeekClaim(
-        seats=seat_of,
-        match=record,
-        seat_rows=seats,
-        events=tuple(NewEvent(e.TYPE, to_json(e)) for e in events),
-        notices=tuple(told),
-    )
-    return claim, Loaded(record, match, seats)
+    return SeekClaim(dict(new.seat_of), new.write), new
 
 
 async def form(mm: Matchmaking, group: Group) -> str | None:
     """Claim `group` and create its match; the match id, or None when another process was first."""
-    ctx = mm.ctx
-    claim, loaded = build(mm, group, ctx.clock())
+    claim, new = build(mm, group, mm.ctx.clock())
     written = await mm.store.claim(claim)
     if written is None:
         mm.metrics["lost_claims"] += 1
         return None
     mm.metrics["matched"] += 1
-    ctx.loader.remember(loaded)
-    ctx.metrics.match_created(loaded.record.game)
-    match_id = loaded.record.id
-    with contextlib.suppress(Exception):  # the match stands; readers catch up on their next read
-        await ctx.notifier.notify(match_id, loaded.match.seq)
-        for player in dict.fromkeys(n.player_id for n in written):
-            cursor = max(n.cursor for n in written if n.player_id == player)
-            await ctx.notifier.notify(player_channel(player), cursor)
-    if loaded.match.bots_to_act:
-        ctx.bots.wake(match_id)
-    return match_id
+    await announce(mm.ctx, new, written)
+    return new.loaded.record.id
 
 
 async def match_once(mm: Matchmaking) -> int:

@@ -55,16 +55,22 @@ class SeekRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class SeekClaim:
-    """A group of open seeks becoming one match: `seats` maps each seek id to its seat; the match,
-    its seats and its first commit are written as `EventStore.create_match` writes them, the notices
-    as an append's."""
+class MatchWrite:
+    """A match created with its players seated: the match, its seats and its first commit, written
+    as `EventStore.create_match` writes them, and the notices, written as an append's."""
 
-    seats: Mapping[str, int]
     match: MatchRecord
     seat_rows: tuple[SeatRecord, ...]
     events: tuple[NewEvent, ...]
     notices: tuple[Notice, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeekClaim:
+    """A group of open seeks becoming one match: `seats` maps each seek id to its seat."""
+
+    seats: Mapping[str, int]
+    write: MatchWrite
 
 
 class SeekStore(Protocol):
@@ -97,4 +103,4 @@ class SeekStore(Protocol):
         ...
 
 
-__all__ = ["Opponents", "SeekClaim", "SeekRecord", "SeekStatus", "SeekStore"]
+__all__ = ["MatchWrite", "Opponents", "SeekClaim", "SeekRecord", "SeekStatus", "SeekStore"]

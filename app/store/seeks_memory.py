@@ -68,13 +68,13 @@ class MemorySeekStore:
             seeks = [self._seeks.get(i) for i in claim.seats]
             if any(s is None or s.status != "open" for s in seeks):
                 return None
-            m = claim.match
-            await self._store.create_match(m, claim.seat_rows, claim.events)
+            w = claim.write
+            await self._store.create_match(w.match, w.seat_rows, w.events)
             for seek_id, seat in claim.seats.items():
                 self._seeks[seek_id] = dataclasses.replace(
-                    self._seeks[seek_id], status="matched", match_id=m.id, seat=seat
+                    self._seeks[seek_id], status="matched", match_id=w.match.id, seat=seat
                 )
-            return await self._store.write_notices(claim.notices, m.created_at)
+            return await self._store.write_notices(w.notices, w.match.created_at)
 
 
 def _open(seek: SeekRecord, now: datetime) -> bool:

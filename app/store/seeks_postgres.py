@@ -13,10 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import asyncpg
 import orjson
 
-from app.service.ports import StoredNotice
-from app.service.seek_ports import SeekClaim, SeekRecord
+from app.service.ports import Notice, StoredNotice
+from app.service.seek_ports import MatchWrite, SeekClaim, SeekRecord
 from app.store import postgres_sql as sql
 from app.store.postgres import PostgresEventStore
 from app.store.rows import json_text
@@ -94,28 +95,23 @@ class PostgresSeekStore:
 
     async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
         ids = list(claim.seats)
-        m = claim.match
-        async with (await self._store.pool()).acquire() as conn:
-            tx = conn.transaction()
-            await tx.start()
-            try:
-                locked = await conn.fetch(_LOCK_SEEKS, ids)
-                if len(locked) != len(ids):
-                    await tx.rollback()
-                    return None
-                await conn.execute(
-                    sql.CREATE_MATCH, *sql.create_match_args(m, list(claim.seat_rows), list(claim.events))
-                )
-                await conn.execute(_MATCHED, m.id, ids, [claim.seats[i] for i in ids])
-                written = []
-                for n in claim.notices:
-                    cursor = await conn.fetchval(_NEXT_CURSOR, n.player_id)
-                    await conn.execute(
-                        _INSERT_NOTICE, n.player_id, cursor, n.type, json_text(n.data), m.created_at
-                    )
-                    written.append(StoredNotice(n.player_id, cursor, n.type, dict(n.data), m.created_at))
-            except BaseException:
-                await tx.rollback()
-                raise
-            await tx.commit()
-            return tuple(written)
+        async with (await self._store.pool()).acquire() as conn, conn.transaction():
+            locked = await conn.fetch(_LOCK_SEEKS, ids)
+            if len(locked) != len(ids):
+                return None  # the transaction ends with nothing written
+            written = await write_match(conn, claim.write)
+            await conn.execute(_MATCHED, claim.write.match.id, ids, [claim.seats[i] for i in ids])
+            return written
+
+
+async def write_match(conn: asyncpg.Connection, w: MatchWrite) -> tuple[StoredNotice, ...]:
+    """Create a seated match and write its notices (inside the caller's transaction)."""
+    m = w.match
+    await conn.execute(sql.CREATE_MATCH, *sql.create_match_args(m, list(w.seat_rows), list(w.events)))
+    return tuple([await write_notice(conn, n, m.created_at) for n in w.notices])
+
+
+async def write_notice(conn: asyncpg.Connection, n: Notice, at: datetime) -> StoredNotice:
+    cursor = await conn.fetchval(_NEXT_CURSOR, n.player_id)
+    await conn.execute(_INSERT_NOTICE, n.player_id, cursor, n.type, json_text(n.data), at)
+    return StoredNotice(n.player_id, cursor, n.type, dict(n.data), at)

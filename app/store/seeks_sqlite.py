@@ -16,8 +16,8 @@ from typing import Any
 
 import orjson
 
-from app.service.ports import StoredNotice
-from app.service.seek_ports import SeekClaim, SeekRecord
+from app.service.ports import Notice, StoredNotice
+from app.service.seek_ports import MatchWrite, SeekClaim, SeekRecord
 from app.store import sqlite_writes as writes
 from app.store.rows import json_text, parse_sqlite_time, sqlite_time
 from app.store.sqlite import SqliteEventStore
@@ -34,8 +34,9 @@ _NEXT_CURSOR = "UPDATE players SET cursor = cursor + 1 WHERE id = ? RETURNING cu
 _INSERT_NOTICE = "INSERT INTO notices (player_id, cursor, type, data, recorded_at) VALUES (?, ?, ?, ?, ?)"
 
 
-class _Gone(Exception):
-    """A seek of the claim was not open: the job rolls back."""
+class Gone(Exception):
+    """A row the write depends on changed (a seek not open, a challenge at another version): the
+    job rolls back."""
 
 
 def seek_row(s: SeekRecord) -> tuple[Any, ...]:
@@ -61,24 +62,34 @@ def _add(conn: sqlite3.Connection, row: tuple[Any, ...], max_open: int, now: str
     return True
 
 
-def _claim(conn: sqlite3.Connection, claim: SeekClaim) -> tuple[StoredNotice, ...]:
-    m = claim.match
-    writes.create_match(  # first: the seeks' match_id refers to it
+def write_match(conn: sqlite3.Connection, w: MatchWrite) -> tuple[StoredNotice, ...]:
+    """Create a seated match and write its notices (inside the caller's transaction)."""
+    m = w.match
+    writes.create_match(
         conn,
         writes.match_row(m),
-        [writes.seat_row(s, m.id) for s in claim.seat_rows],
-        writes.event_rows(m.id, 0, list(claim.events), sqlite_time(m.created_at)),
+        [writes.seat_row(s, m.id) for s in w.seat_rows],
+        writes.event_rows(m.id, 0, list(w.events), sqlite_time(m.created_at)),
     )
-    for seek_id, seat in claim.seats.items():
-        if conn.execute(_MATCHED, (m.id, seat, seek_id)).rowcount != 1:
-            raise _Gone(seek_id)  # the job's savepoint rolls back the match and the seeks
     written = []
     when = sqlite_time(m.created_at)
-    for n in claim.notices:
-        cursor = conn.execute(_NEXT_CURSOR, (n.player_id,)).fetchone()[0]
-        conn.execute(_INSERT_NOTICE, (n.player_id, cursor, n.type, json_text(n.data), when))
-        written.append(StoredNotice(n.player_id, cursor, n.type, dict(n.data), m.created_at))
+    for n in w.notices:
+        written.append(write_notice(conn, n, when, m.created_at))
     return tuple(written)
+
+
+def write_notice(conn: sqlite3.Connection, n: Notice, when: str, at: datetime) -> StoredNotice:
+    cursor = conn.execute(_NEXT_CURSOR, (n.player_id,)).fetchone()[0]
+    conn.execute(_INSERT_NOTICE, (n.player_id, cursor, n.type, json_text(n.data), when))
+    return StoredNotice(n.player_id, cursor, n.type, dict(n.data), at)
+
+
+def _claim(conn: sqlite3.Connection, claim: SeekClaim) -> tuple[StoredNotice, ...]:
+    written = write_match(conn, claim.write)  # first: the seeks' match_id refers to it
+    for seek_id, seat in claim.seats.items():
+        if conn.execute(_MATCHED, (claim.write.match.id, seat, seek_id)).rowcount != 1:
+            raise Gone(seek_id)  # the job's savepoint rolls back the match and the seeks
+    return written
 
 
 def _rows(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[SeekRecord]:
@@ -124,5 +135,5 @@ class SqliteSeekStore:
     async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
         try:
             return await self.writer.run(functools.partial(_claim, claim=claim))
-        except _Gone:
+        except Gone:
             return None
