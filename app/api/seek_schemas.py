@@ -1,4 +1,4 @@
-"""Request and response models of `/v1/seeks` (matchmaking), apart from the match models."""
+"""Request and response models of matchmaking (`/v1/seeks`, `/v1/challenges`, the bot flag)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from app.api.schemas import MAX_PLAYERS, MIN_PLAYERS, BankClock, Model, Out, PerDecisionClock
 from app.matches.settings import MAX_TAKEOVER_AFTER
+from app.service.challenges import ChallengeRequest, ChallengeView
 from app.service.seek_ports import SeekRecord
 from app.service.seeks import MAX_BOTS_AFTER_S, MAX_EXPIRY_S, SeekRequest
 
@@ -93,3 +94,93 @@ class SeekOut(Out):
 
 class SeekPage(Out):
     items: list[SeekOut]
+
+
+PlayerIdStr = Annotated[StrictStr, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class CreateChallenge(Model):
+    to: list[PlayerIdStr] = Field(
+        min_length=1, max_length=MAX_PLAYERS - 1, description="The invited players' ids (`player_id`)."
+    )
+    game: StrictStr = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9_]+$", examples=["yutaka"])
+    players: Count | None = Field(
+        None, description="Seats: the challenger and everyone invited (the default)."
+    )
+    options: dict[str, Any] = Field(default_factory=dict, description="Game options.")
+    clock: PerDecisionClock | BankClock | None = Field(None, description="The match's turn clock.")
+    on_timeout: Literal["bot", "forfeit"] = "bot"
+    takeover_after: StrictInt = Field(3, ge=1, le=MAX_TAKEOVER_AFTER)
+    drafts: StrictBool = False
+    expires_s: Seconds | None = Field(
+        None, ge=1, le=MAX_EXPIRY_S, description="Seconds until the challenge expires (default 86400)."
+    )
+
+    def request(self) -> ChallengeRequest:
+        settings = {
+            "clock": None if self.clock is None else self.clock.model_dump(),
+            "on_timeout": self.on_timeout,
+            "takeover_after": self.takeover_after,
+            "drafts": self.drafts,
+        }
+        expires = None if self.expires_s is None else float(self.expires_s)
+        return ChallengeRequest(self.to, self.game, self.players, self.options, settings, expires)
+
+
+class DeclineChallenge(Model):
+    reason: StrictStr | None = Field(None, max_length=200, description="Why, in a few words (optional).")
+
+
+class InvitedOut(Out):
+    player_id: str
+    name: str
+    bot: bool = Field(description="Whether this player says it is a bot.")
+    answer: Literal["accepted", "declined"] | None
+
+
+class ChallengeOut(Out):
+    challenge_id: str
+    player_id: str = Field(description="The challenger.")
+    name: str
+    bot: bool = Field(description="Whether the challenger says it is a bot.")
+    to: list[InvitedOut]
+    game: str
+    players: int
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    status: Literal["open", "accepted", "declined", "expired"]
+    reason: str | None = Field(description="The reason given with a decline.")
+    created_at: datetime
+    expires_at: datetime
+    match_id: str | None = Field(description="The match, once everyone accepted.")
+
+    @classmethod
+    def of(cls, v: ChallengeView) -> ChallengeOut:
+        c = v.challenge
+        to = [
+            InvitedOut(player_id=p, name=n, bot=v.bots.get(p, False), answer=c.answers.get(p))  # type: ignore[arg-type]
+            for p, n in zip(c.to_ids, c.to_names, strict=True)
+        ]
+        return cls(
+            challenge_id=c.id, player_id=c.from_id, name=c.from_name, bot=v.bots.get(c.from_id, False), to=to,
+            game=c.game, players=c.players, options=dict(c.options),
+            settings={k: val for k, val in c.settings.items() if k != "lifecycle"},
+            status="expired" if v.expired else c.status, reason=c.reason, created_at=c.created_at,
+            expires_at=c.expires_at, match_id=c.match_id,
+        )  # fmt: skip
+
+
+class ChallengePage(Out):
+    items: list[ChallengeOut]
+
+
+class UpdatePlayer(Model):
+    bot: StrictBool = Field(
+        description="Whether this player is a bot (shown on its profile, seeks, challenges)."
+    )
+
+
+class ProfileOut(Out):
+    player_id: str
+    name: str
+    bot: bool

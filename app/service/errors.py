@@ -23,7 +23,8 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     │   ├── MatchStarted        match_started
     │   ├── MatchNotFinished    match_not_finished
     │   ├── TooManySeeks        too_many_seeks
-    │   └── SeekClosed          seek_closed
+    │   ├── SeekClosed          seek_closed
+    │   └── ChallengeClosed     challenge_closed
     ├── PayloadTooLarge         payload_too_large       413
     ├── RateLimited             rate_limited            429
     ├── InternalError           internal_error          500
@@ -154,6 +155,11 @@ class TooManySeeks(Conflict):
 class SeekClosed(Conflict):
     code = "seek_closed"
     default_message = "this seek is no longer open"
+
+
+class ChallengeClosed(Conflict):
+    code = "challenge_closed"
+    default_message = "this challenge is no longer open"
 
 
 class PayloadTooLarge(ServiceError):

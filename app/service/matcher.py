@@ -148,9 +148,11 @@ async def form(mm: Matchmaking, group: Group) -> str | None:
 
 
 async def match_once(mm: Matchmaking) -> int:
-    """One pass: expire what is due, plan over the open seeks, claim each group; matches formed."""
+    """One pass: expire the seeks and challenges that are due, plan over the open seeks, claim each
+    group; returns how many matches it formed."""
     now = mm.ctx.clock()
     await mm.store.expire_seeks(now)
+    await mm.store.expire_challenges(now)
     seeks = await mm.store.open_seeks(now, mm.scan)
     formed = 0
     for group in plan(seeks, now, mm.group_wait_s):

@@ -12,8 +12,8 @@ SQLite has one writer at a time. Each implementation (`app.store.seeks_memory`, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, Protocol
 
@@ -21,6 +21,7 @@ from app.games.codec import JSON
 from app.service.ports import MatchRecord, NewEvent, Notice, SeatRecord, StoredNotice
 
 SeekStatus = Literal["open", "matched", "cancelled", "expired"]
+ChallengeStatus = Literal["open", "accepted", "declined", "expired"]
 Opponents = Literal["humans", "bots", "any"]
 
 
@@ -73,6 +74,30 @@ class SeekClaim:
     write: MatchWrite
 
 
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    """A challenge as stored: `from_id` invites `to_ids` to a match of `players` seats. `answers`
+    maps each invited player who answered to `accepted` or `declined`; `version` counts the writes
+    (an update is conditional on the version it read)."""
+
+    id: str
+    from_id: str
+    from_name: str
+    to_ids: tuple[str, ...]
+    to_names: tuple[str, ...]
+    game: str
+    players: int
+    options: Mapping[str, JSON]
+    settings: Mapping[str, JSON]
+    created_at: datetime
+    expires_at: datetime
+    status: ChallengeStatus = "open"
+    answers: Mapping[str, str] = field(default_factory=dict)
+    reason: str | None = None
+    match_id: str | None = None
+    version: int = 1
+
+
 class SeekStore(Protocol):
     async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
         """Insert `seek` unless its player holds `max_open` open, unexpired seeks already (False)."""
@@ -102,5 +127,48 @@ class SeekStore(Protocol):
         Returns the notices written, or None when a seek was not open: then nothing is written."""
         ...
 
+    # Challenges and the players' bot flag live beside the seeks.
 
-__all__ = ["MatchWrite", "Opponents", "SeekClaim", "SeekRecord", "SeekStatus", "SeekStore"]
+    async def add_challenge(
+        self, challenge: ChallengeRecord, notices: Sequence[Notice]
+    ) -> tuple[StoredNotice, ...]:
+        """Insert a challenge and write its notices in one transaction (`KeyError`: a player unknown)."""
+        ...
+
+    async def get_challenge(self, challenge_id: str) -> ChallengeRecord | None: ...
+
+    async def player_challenges(self, player_id: str, limit: int) -> list[ChallengeRecord]:
+        """Challenges the player sent or received, newest first."""
+        ...
+
+    async def update_challenge(
+        self, challenge: ChallengeRecord, write: MatchWrite | None, notices: Sequence[Notice], at: datetime
+    ) -> tuple[StoredNotice, ...] | None:
+        """Replace the challenge by `challenge` if the stored one is at `challenge.version - 1`, create
+        the match of `write` and write the notices (recorded at `at`), in one transaction; None
+        (nothing written) when another write came first."""
+        ...
+
+    async def expire_challenges(self, now: datetime) -> int:
+        """Mark open challenges whose `expires_at` is at or before `now` expired; how many."""
+        ...
+
+    async def player_bot(self, player_id: str) -> bool | None:
+        """Whether the player says it is a bot; None for an unknown player."""
+        ...
+
+    async def set_player_bot(self, player_id: str, bot: bool) -> bool:
+        """Set the player's bot flag; False for an unknown player."""
+        ...
+
+
+__all__ = [
+    "ChallengeRecord",
+    "ChallengeStatus",
+    "MatchWrite",
+    "Opponents",
+    "SeekClaim",
+    "SeekRecord",
+    "SeekStatus",
+    "SeekStore",
+]

@@ -121,10 +121,11 @@ async def create_seek(mm: Matchmaking, caller: Caller, req: SeekRequest) -> Seek
     counts, options, settings = check_seek(ctx, req)
     expires, bots_after = _check_times(req)
     now = ctx.clock()
+    bot = bool(await mm.store.player_bot(player.id))
     seek = SeekRecord(
         id=uuid.uuid4().hex, player_id=player.id, name=player.name, game=req.game, counts=counts,
         options=options, settings=settings, key=seek_key(req.game, options, settings),
-        opponents=req.opponents, bot=False, bots_after_s=bots_after, created_at=now,
+        opponents=req.opponents, bot=bot, bots_after_s=bots_after, created_at=now,
         expires_at=now + timedelta(seconds=expires),
     )  # fmt: skip
     if not await mm.store.add_seek(seek, mm.max_open, now):

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Sequence
 from datetime import datetime
 
-from app.service.ports import StoredNotice
-from app.service.seek_ports import SeekClaim, SeekRecord
+from app.service.ports import Notice, StoredNotice
+from app.service.seek_ports import ChallengeRecord, MatchWrite, SeekClaim, SeekRecord
 from app.store.memory import MemoryEventStore
 
 
@@ -21,6 +22,8 @@ class MemorySeekStore:
     def __init__(self, store: MemoryEventStore) -> None:
         self._store = store
         self._seeks: dict[str, SeekRecord] = {}
+        self._challenges: dict[str, ChallengeRecord] = {}
+        self._bots: set[str] = set()  # players marked as bots
         self._lock = asyncio.Lock()
 
     async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
@@ -75,6 +78,58 @@ class MemorySeekStore:
                     self._seeks[seek_id], status="matched", match_id=w.match.id, seat=seat
                 )
             return await self._store.write_notices(w.notices, w.match.created_at)
+
+    async def add_challenge(
+        self, challenge: ChallengeRecord, notices: Sequence[Notice]
+    ) -> tuple[StoredNotice, ...]:
+        async with self._lock:
+            for p in (challenge.from_id, *challenge.to_ids):
+                if await self._store.get_player(p) is None:
+                    raise KeyError(f"player {p}")
+            if challenge.id in self._challenges:
+                raise ValueError(f"challenge {challenge.id} exists")
+            self._challenges[challenge.id] = challenge
+            return await self._store.write_notices(notices, challenge.created_at)
+
+    async def get_challenge(self, challenge_id: str) -> ChallengeRecord | None:
+        return self._challenges.get(challenge_id)
+
+    async def player_challenges(self, player_id: str, limit: int) -> list[ChallengeRecord]:
+        found = [c for c in self._challenges.values() if player_id == c.from_id or player_id in c.to_ids]
+        found.sort(key=lambda c: (c.created_at, c.id), reverse=True)
+        return found[:limit]
+
+    async def update_challenge(
+        self, challenge: ChallengeRecord, write: MatchWrite | None, notices: Sequence[Notice], at: datetime
+    ) -> tuple[StoredNotice, ...] | None:
+        async with self._lock:
+            stored = self._challenges.get(challenge.id)
+            if stored is None or stored.version != challenge.version - 1:
+                return None
+            written: tuple[StoredNotice, ...] = ()
+            if write is not None:
+                await self._store.create_match(write.match, write.seat_rows, write.events)
+                written = await self._store.write_notices(write.notices, write.match.created_at)
+            self._challenges[challenge.id] = challenge
+            return written + await self._store.write_notices(notices, at)
+
+    async def expire_challenges(self, now: datetime) -> int:
+        async with self._lock:
+            due = [c for c in self._challenges.values() if c.status == "open" and c.expires_at <= now]
+            for c in due:
+                self._challenges[c.id] = dataclasses.replace(c, status="expired", version=c.version + 1)
+            return len(due)
+
+    async def player_bot(self, player_id: str) -> bool | None:
+        if await self._store.get_player(player_id) is None:
+            return None
+        return player_id in self._bots
+
+    async def set_player_bot(self, player_id: str, bot: bool) -> bool:
+        if await self._store.get_player(player_id) is None:
+            return False
+        (self._bots.add if bot else self._bots.discard)(player_id)
+        return True
 
 
 def _open(seek: SeekRecord, now: datetime) -> bool:

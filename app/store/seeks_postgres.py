@@ -10,6 +10,7 @@ seeks holds under concurrent requests.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +18,8 @@ import asyncpg
 import orjson
 
 from app.service.ports import Notice, StoredNotice
-from app.service.seek_ports import MatchWrite, SeekClaim, SeekRecord
+from app.service.seek_ports import ChallengeRecord, MatchWrite, SeekClaim, SeekRecord
+from app.store import challenges_sql as ch
 from app.store import postgres_sql as sql
 from app.store.postgres import PostgresEventStore
 from app.store.rows import json_text
@@ -44,6 +46,25 @@ _INSERT_NOTICE = (
 )
 
 
+_CH_INSERT = (
+    f"INSERT INTO challenges ({ch.COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8::jsonb, "
+    "$9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16)"
+)
+_CH_SELECT = (
+    "SELECT id, from_id, from_name, to_ids::text, to_names::text, game, players, options::text, "
+    "settings::text, created_at, expires_at, status, answers::text, reason, match_id, version FROM challenges"
+)
+_CH_UPDATE = (
+    "UPDATE challenges SET status = $1, answers = $2::jsonb, reason = $3, match_id = $4, version = $5 "
+    "WHERE id = $6 AND version = $7"
+)
+_CH_MINE = f"{_CH_SELECT} WHERE from_id = $1 OR to_ids ? $1 ORDER BY created_at DESC, id DESC LIMIT $2"
+
+
+def _same(at: datetime) -> datetime:
+    return at
+
+
 def _seek(r: Any) -> SeekRecord:
     return SeekRecord(
         *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
@@ -51,7 +72,72 @@ def _seek(r: Any) -> SeekRecord:
     )
 
 
-class PostgresSeekStore:
+class _Conflict(Exception):
+    pass
+
+
+async def _ch_notices(
+    conn: asyncpg.Connection, notices: Sequence[Notice], at: datetime
+) -> tuple[StoredNotice, ...]:
+    return tuple([await write_notice(conn, n, at) for n in notices])
+
+
+class PostgresChallenges:
+    """The challenge and bot-flag methods of `PostgresSeekStore`."""
+
+    _store: PostgresEventStore
+
+    async def add_challenge(
+        self, challenge: ChallengeRecord, notices: Sequence[Notice]
+    ) -> tuple[StoredNotice, ...]:
+        try:
+            async with (await self._store.pool()).acquire() as conn, conn.transaction():
+                await conn.execute(_CH_INSERT, *ch.values(challenge, _same))
+                return await _ch_notices(conn, notices, challenge.created_at)
+        except asyncpg.IntegrityConstraintViolationError as e:
+            raise KeyError(f"challenge {challenge.id}: {e}") from e
+
+    async def get_challenge(self, challenge_id: str) -> ChallengeRecord | None:
+        rows = await (await self._store.pool()).fetch(f"{_CH_SELECT} WHERE id = $1", challenge_id)
+        return ch.record(rows[0], _same) if rows else None
+
+    async def player_challenges(self, player_id: str, limit: int) -> list[ChallengeRecord]:
+        rows = await (await self._store.pool()).fetch(_CH_MINE, player_id, limit)
+        return [ch.record(r, _same) for r in rows]
+
+    async def update_challenge(
+        self, challenge: ChallengeRecord, write: MatchWrite | None, notices: Sequence[Notice], at: datetime
+    ) -> tuple[StoredNotice, ...] | None:
+        row = ch.values(challenge, _same)
+        try:
+            async with (await self._store.pool()).acquire() as conn, conn.transaction():
+                written = () if write is None else await write_match(conn, write)
+                done = await conn.execute(_CH_UPDATE, *row[11:], challenge.id, challenge.version - 1)
+                if done != "UPDATE 1":
+                    raise _Conflict
+                return written + await _ch_notices(conn, notices, at)
+        except _Conflict:
+            return None
+
+    async def expire_challenges(self, now: datetime) -> int:
+        query = (
+            "UPDATE challenges SET status = 'expired', version = version + 1 "
+            "WHERE status = 'open' AND expires_at <= $1"
+        )
+        return int(str(await (await self._store.pool()).execute(query, now)).split()[-1])
+
+    async def player_bot(self, player_id: str) -> bool | None:
+        rows = await (await self._store.pool()).fetch("SELECT bot FROM players WHERE id = $1", player_id)
+        return bool(rows[0][0]) if rows else None
+
+    async def set_player_bot(self, player_id: str, bot: bool) -> bool:
+        done = await (await self._store.pool()).execute(
+            "UPDATE players SET bot = $2 WHERE id = $1", player_id, bot
+        )
+        return str(done) == "UPDATE 1"
+
+
+class PostgresSeekStore(PostgresChallenges):
     def __init__(self, store: PostgresEventStore) -> None:
         self._store = store
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 import orjson
 
 from app.service.ports import Notice, StoredNotice
-from app.service.seek_ports import MatchWrite, SeekClaim, SeekRecord
+from app.service.seek_ports import ChallengeRecord, MatchWrite, SeekClaim, SeekRecord
+from app.store import challenges_sql as ch
 from app.store import sqlite_writes as writes
 from app.store.rows import json_text, parse_sqlite_time, sqlite_time
 from app.store.sqlite import SqliteEventStore
@@ -92,6 +94,48 @@ def _claim(conn: sqlite3.Connection, claim: SeekClaim) -> tuple[StoredNotice, ..
     return written
 
 
+_CH_INSERT = f"INSERT INTO challenges ({ch.COLUMNS}) VALUES ({', '.join('?' * 16)})"
+_CH_SELECT = f"SELECT {ch.COLUMNS} FROM challenges"
+_CH_UPDATE = (
+    "UPDATE challenges SET status = ?, answers = ?, reason = ?, match_id = ?, version = ? "
+    "WHERE id = ? AND version = ?"
+)
+_CH_MINE = (
+    f"{_CH_SELECT} WHERE from_id = ? OR EXISTS (SELECT 1 FROM json_each(challenges.to_ids) WHERE value = ?) "
+    "ORDER BY created_at DESC, id DESC LIMIT ?"
+)
+
+
+def _notices(conn: sqlite3.Connection, notices: Sequence[Notice], at: datetime) -> tuple[StoredNotice, ...]:
+    when = sqlite_time(at)
+    return tuple(write_notice(conn, n, when, at) for n in notices)
+
+
+def _add_challenge(
+    conn: sqlite3.Connection, c: ChallengeRecord, notices: Sequence[Notice]
+) -> tuple[StoredNotice, ...]:
+    conn.execute(_CH_INSERT, ch.values(c, sqlite_time))
+    return _notices(conn, notices, c.created_at)
+
+
+def _update_challenge(
+    conn: sqlite3.Connection,
+    c: ChallengeRecord,
+    write: MatchWrite | None,
+    notices: Sequence[Notice],
+    at: datetime,
+) -> tuple[StoredNotice, ...]:
+    written: tuple[StoredNotice, ...] = () if write is None else write_match(conn, write)
+    row = ch.values(c, sqlite_time)
+    if conn.execute(_CH_UPDATE, (*row[11:], c.id, c.version - 1)).rowcount != 1:
+        raise Gone(c.id)
+    return written + _notices(conn, notices, at)
+
+
+def _challenges(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[ChallengeRecord]:
+    return [ch.record(r, parse_sqlite_time) for r in conn.execute(query, args).fetchall()]
+
+
 def _rows(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[SeekRecord]:
     return [_seek(r) for r in conn.execute(query, args).fetchall()]
 
@@ -137,3 +181,46 @@ class SqliteSeekStore:
             return await self.writer.run(functools.partial(_claim, claim=claim))
         except Gone:
             return None
+
+    async def add_challenge(
+        self, challenge: ChallengeRecord, notices: Sequence[Notice]
+    ) -> tuple[StoredNotice, ...]:
+        try:
+            return await self.writer.run(functools.partial(_add_challenge, c=challenge, notices=notices))
+        except sqlite3.IntegrityError as e:
+            raise KeyError(f"challenge {challenge.id}: {e}") from e
+
+    async def get_challenge(self, challenge_id: str) -> ChallengeRecord | None:
+        work = functools.partial(_challenges, query=f"{_CH_SELECT} WHERE id = ?", args=(challenge_id,))
+        found = await self.readers.run(work)
+        return found[0] if found else None
+
+    async def player_challenges(self, player_id: str, limit: int) -> list[ChallengeRecord]:
+        work = functools.partial(_challenges, query=_CH_MINE, args=(player_id, player_id, limit))
+        return await self.readers.run(work)
+
+    async def update_challenge(
+        self, challenge: ChallengeRecord, write: MatchWrite | None, notices: Sequence[Notice], at: datetime
+    ) -> tuple[StoredNotice, ...] | None:
+        work = functools.partial(_update_challenge, c=challenge, write=write, notices=notices, at=at)
+        try:
+            return await self.writer.run(work)
+        except Gone:
+            return None
+
+    async def expire_challenges(self, now: datetime) -> int:
+        query = (
+            "UPDATE challenges SET status = 'expired', version = version + 1 "
+            "WHERE status = 'open' AND expires_at <= ?"
+        )
+        at = sqlite_time(now)
+        return await self.writer.run(lambda conn: int(conn.execute(query, (at,)).rowcount))
+
+    async def player_bot(self, player_id: str) -> bool | None:
+        query = "SELECT bot FROM players WHERE id = ?"
+        rows = await self.readers.run(lambda conn: conn.execute(query, (player_id,)).fetchall())
+        return bool(rows[0][0]) if rows else None
+
+    async def set_player_bot(self, player_id: str, bot: bool) -> bool:
+        query = "UPDATE players SET bot = ? WHERE id = ?"
+        return await self.writer.run(lambda conn: conn.execute(query, (int(bot), player_id)).rowcount == 1)

@@ -146,6 +146,8 @@ players = Table(
     Column("key_hash", String(), nullable=False, unique=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("cursor", BigInteger(), nullable=False, server_default="0"),  # the last notice's
+    # Whether the player says it is a bot (`PATCH /v1/players/me`); seeks and challenges show it.
+    Column("bot", Boolean(create_constraint=False), nullable=False, server_default=false()),
     CheckConstraint("cursor >= 0", name="cursor"),
 )
 
@@ -237,4 +239,31 @@ seeks = Table(
     CheckConstraint("opponents IN ('humans', 'bots', 'any')", name="opponents"),
     Index(None, "status", "created_at", "id"),
     Index(None, "player_id", "status"),
+)
+
+# Challenges: a player invites named players (`to_ids`, a JSON list) to a match; `answers` maps each
+# invited player who answered to "accepted" or "declined"; `version` orders the writes (each update
+# is conditional on the version it read). The match is created when the last one accepts.
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("from_id", String(), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("from_name", String(), nullable=False),
+    Column("to_ids", Json, nullable=False),
+    Column("to_names", Json, nullable=False),
+    Column("game", String(), nullable=False),
+    Column("players", Integer(), nullable=False),
+    Column("options", Json, nullable=False),
+    Column("settings", Json, nullable=False),
+    Column("status", String(), nullable=False),
+    Column("answers", Json, nullable=False),
+    Column("reason", String(), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("match_id", String(), ForeignKey("matches.id", ondelete="SET NULL"), nullable=True),
+    Column("version", Integer(), nullable=False),
+    CheckConstraint("status IN ('open', 'accepted', 'declined', 'expired')", name="status"),
+    Index(None, "from_id", "created_at"),
+    Index(None, "status", "expires_at"),
 )

@@ -1,4 +1,4 @@
-"""Matchmaking: the seeks table (`app.store.tables.seeks`).
+"""Matchmaking: the seeks and challenges tables, and `players.bot` (`app.store.tables`).
 
 Revision ID: 0004
 Revises: 0003
@@ -46,9 +46,41 @@ def upgrade() -> None:
     )
     op.create_index("ix_seeks_status_created_at_id", "seeks", ["status", "created_at", "id"])
     op.create_index("ix_seeks_player_id_status", "seeks", ["player_id", "status"])
+    with op.batch_alter_table("players") as b:
+        b.add_column(sa.Column("bot", sa.Boolean(create_constraint=False), nullable=False, server_default=sa.false()))
+    op.create_table(
+        "challenges",
+        sa.Column("id", sa.String(), nullable=False),
+        sa.Column("from_id", sa.String(), nullable=False),
+        sa.Column("from_name", sa.String(), nullable=False),
+        sa.Column("to_ids", Json, nullable=False),
+        sa.Column("to_names", Json, nullable=False),
+        sa.Column("game", sa.String(), nullable=False),
+        sa.Column("players", sa.Integer(), nullable=False),
+        sa.Column("options", Json, nullable=False),
+        sa.Column("settings", Json, nullable=False),
+        sa.Column("status", sa.String(), nullable=False),
+        sa.Column("answers", Json, nullable=False),
+        sa.Column("reason", sa.String(), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("match_id", sa.String(), nullable=True),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.CheckConstraint("status IN ('open', 'accepted', 'declined', 'expired')", name="status"),
+        sa.ForeignKeyConstraint(["from_id"], ["players.id"], ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["match_id"], ["matches.id"], ondelete="SET NULL"),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_challenges_from_id_created_at", "challenges", ["from_id", "created_at"])
+    op.create_index("ix_challenges_status_expires_at", "challenges", ["status", "expires_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_challenges_status_expires_at", table_name="challenges")
+    op.drop_index("ix_challenges_from_id_created_at", table_name="challenges")
+    op.drop_table("challenges")
+    with op.batch_alter_table("players") as b:
+        b.drop_column("bot")
     op.drop_index("ix_seeks_player_id_status", table_name="seeks")
     op.drop_index("ix_seeks_status_created_at_id", table_name="seeks")
     op.drop_table("seeks")

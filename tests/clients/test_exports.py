@@ -6,7 +6,8 @@ import drago_client
 from drago_client import errors
 
 PUBLIC = [
-    "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "Client", "Conflict", "DecodeError",
+    "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "ChallengeClosed", "Client", "Conflict",
+    "DecodeError",
     "DragoError", "Forbidden", "IdempotencyKeyReused", "IllegalAction", "InternalError", "MatchNotFinished",
     "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NotFound", "NotYourTurn",
     "PayloadTooLarge", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "SeekClosed", "StreamClosed",

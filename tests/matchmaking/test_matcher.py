@@ -8,7 +8,6 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
-import pytest
 
 from app.api.frames import notice_frame
 from app.games.chance import seeded

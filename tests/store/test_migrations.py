@@ -42,6 +42,7 @@ TABLES = {
     "notices",
     "snapshots",
     "seeks",
+    "challenges",
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.api.routes import games, health, matches, play, players, seats, seeks, stream
+from app.api.routes import challenges, games, health, matches, play, players, seats, seeks, stream
 
 ROUTERS = (
     games.router,
@@ -11,6 +11,7 @@ ROUTERS = (
     play.router,
     players.router,
     seeks.router,
+    challenges.router,
     stream.router,
     health.router,
 )

@@ -14,7 +14,8 @@
  *         ├── Conflict              (409): IllegalAction, NotYourTurn, MatchOver, VersionConflict,
  *         │                         SeatTaken, SeatNotHeld, AlreadySeated, AlreadyResigned,
  *         │                         MatchNotStarted, MatchStarted, MatchNotFinished,
- *         │                         TooManySeeks (too_many_seeks), SeekClosed (seek_closed)
+ *         │                         TooManySeeks (too_many_seeks), SeekClosed (seek_closed),
+ *         │                         ChallengeClosed (challenge_closed)
  *         ├── PayloadTooLarge       payload_too_large       413
  *         ├── RateLimited           rate_limited            429 (retryAfter, seconds)
  *         ├── InternalError         internal_error          500
@@ -120,6 +121,9 @@ export class TooManySeeks extends Conflict {
 export class SeekClosed extends Conflict {
   static override readonly code = "seek_closed";
 }
+export class ChallengeClosed extends Conflict {
+  static override readonly code = "challenge_closed";
+}
 export class PayloadTooLarge extends error("payload_too_large", 413) {}
 /** 429 (or a stream closed with 4429): `retryAfter` is the server's `Retry-After`, in seconds. */
 export class RateLimited extends error("rate_limited", 429) {
@@ -133,7 +137,8 @@ export const BY_CODE: Readonly<Record<string, typeof ApiError>> = Object.fromEnt
   [
     ValidationError, IdempotencyKeyReused, Unauthorized, Forbidden, NotFound, MethodNotAllowed, IllegalAction,
     NotYourTurn, MatchOver, VersionConflict, SeatTaken, SeatNotHeld, AlreadySeated, AlreadyResigned,
-    MatchNotStarted, MatchStarted, MatchNotFinished, TooManySeeks, SeekClosed, PayloadTooLarge, RateLimited, InternalError, Unavailable,
+    MatchNotStarted, MatchStarted, MatchNotFinished, TooManySeeks, SeekClosed, ChallengeClosed,
+    PayloadTooLarge, RateLimited, InternalError, Unavailable,
   ].map((cls) => [cls.code, cls]),
 );
 

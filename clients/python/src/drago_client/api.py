@@ -41,6 +41,26 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def accept_challenge(
+        self,
+        challenge_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Accept a challenge (the last acceptance starts the match)."""
+        return cast(
+            models.Challenge,
+            await self._send(
+                Call(
+                    "POST",
+                    f"/v1/challenges/{quote(str(challenge_id), safe='')}/accept",
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
     async def cancel_seek(
         self,
         seek_id: str,
@@ -53,6 +73,50 @@ class AsyncApi(AsyncTransport):
             await self._send(
                 Call("DELETE", f"/v1/seeks/{quote(str(seek_id), safe='')}", auth="token", token=token),
                 models.Seek,
+            ),
+        )
+
+    async def create_challenge(
+        self,
+        game: str,
+        to: Sequence[str],
+        *,
+        clock: models.PerDecisionClock | models.BankClock | None = None,
+        drafts: bool | None = None,
+        expires_s: int | float | None = None,
+        on_timeout: Literal["bot", "forfeit"] | None = None,
+        options: Mapping[str, Any] | None = None,
+        players: int | None = None,
+        takeover_after: int | None = None,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Challenge named players to a match.
+
+        Each invited player is told on its personal stream (`challenge_received`) and sees the
+        challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
+        expires after a day unless `expires_s` says otherwise.
+        """
+        return cast(
+            models.Challenge,
+            await self._send(
+                Call(
+                    "POST",
+                    "/v1/challenges",
+                    body={
+                        "clock": clock,
+                        "drafts": drafts,
+                        "expires_s": expires_s,
+                        "game": game,
+                        "on_timeout": on_timeout,
+                        "options": options,
+                        "players": players,
+                        "takeover_after": takeover_after,
+                        "to": to,
+                    },
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
             ),
         )
 
@@ -169,6 +233,28 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def decline_challenge(
+        self,
+        challenge_id: str,
+        *,
+        reason: str | None = None,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Decline a challenge, with an optional reason."""
+        return cast(
+            models.Challenge,
+            await self._send(
+                Call(
+                    "POST",
+                    f"/v1/challenges/{quote(str(challenge_id), safe='')}/decline",
+                    body={"reason": reason},
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
     async def get_game(
         self,
         game: str,
@@ -205,6 +291,16 @@ class AsyncApi(AsyncTransport):
     ) -> str:
         """Prometheus metrics."""
         return cast(str, await self._send(Call("GET", "/metrics", text=True)))
+
+    async def get_player(
+        self,
+        player_id: str,
+    ) -> models.Profile:
+        """A player's public profile (name, whether it is a bot)."""
+        return cast(
+            models.Profile,
+            await self._send(Call("GET", f"/v1/players/{quote(str(player_id), safe='')}"), models.Profile),
+        )
 
     async def get_view(
         self,
@@ -342,6 +438,21 @@ class AsyncApi(AsyncTransport):
                     query={"status": status, "game": game, "open": open, "limit": limit, "offset": offset},
                 ),
                 models.MatchPage,
+            ),
+        )
+
+    async def list_my_challenges(
+        self,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.ChallengePage:
+        """Challenges the player sent or received, newest first."""
+        return cast(
+            models.ChallengePage,
+            await self._send(
+                Call("GET", "/v1/players/me/challenges", query={"limit": limit}, auth="token", token=token),
+                models.ChallengePage,
             ),
         )
 
@@ -551,6 +662,24 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def update_me(
+        self,
+        bot: bool,
+        *,
+        token: str | None = None,
+    ) -> models.Profile:
+        """Say whether this player is a bot.
+
+        `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and
+        seeks choose whether they accept bots as opponents.
+        """
+        return cast(
+            models.Profile,
+            await self._send(
+                Call("PATCH", "/v1/players/me", body={"bot": bot}, auth="token", token=token), models.Profile
+            ),
+        )
+
 
 class SyncApi(SyncTransport):
     """The API's routes on the blocking transport."""
@@ -578,6 +707,26 @@ class SyncApi(SyncTransport):
             ),
         )
 
+    def accept_challenge(
+        self,
+        challenge_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Accept a challenge (the last acceptance starts the match)."""
+        return cast(
+            models.Challenge,
+            self._send(
+                Call(
+                    "POST",
+                    f"/v1/challenges/{quote(str(challenge_id), safe='')}/accept",
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
     def cancel_seek(
         self,
         seek_id: str,
@@ -590,6 +739,50 @@ class SyncApi(SyncTransport):
             self._send(
                 Call("DELETE", f"/v1/seeks/{quote(str(seek_id), safe='')}", auth="token", token=token),
                 models.Seek,
+            ),
+        )
+
+    def create_challenge(
+        self,
+        game: str,
+        to: Sequence[str],
+        *,
+        clock: models.PerDecisionClock | models.BankClock | None = None,
+        drafts: bool | None = None,
+        expires_s: int | float | None = None,
+        on_timeout: Literal["bot", "forfeit"] | None = None,
+        options: Mapping[str, Any] | None = None,
+        players: int | None = None,
+        takeover_after: int | None = None,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Challenge named players to a match.
+
+        Each invited player is told on its personal stream (`challenge_received`) and sees the
+        challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
+        expires after a day unless `expires_s` says otherwise.
+        """
+        return cast(
+            models.Challenge,
+            self._send(
+                Call(
+                    "POST",
+                    "/v1/challenges",
+                    body={
+                        "clock": clock,
+                        "drafts": drafts,
+                        "expires_s": expires_s,
+                        "game": game,
+                        "on_timeout": on_timeout,
+                        "options": options,
+                        "players": players,
+                        "takeover_after": takeover_after,
+                        "to": to,
+                    },
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
             ),
         )
 
@@ -705,6 +898,28 @@ class SyncApi(SyncTransport):
             ),
         )
 
+    def decline_challenge(
+        self,
+        challenge_id: str,
+        *,
+        reason: str | None = None,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Decline a challenge, with an optional reason."""
+        return cast(
+            models.Challenge,
+            self._send(
+                Call(
+                    "POST",
+                    f"/v1/challenges/{quote(str(challenge_id), safe='')}/decline",
+                    body={"reason": reason},
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
     def get_game(
         self,
         game: str,
@@ -740,6 +955,16 @@ class SyncApi(SyncTransport):
     ) -> str:
         """Prometheus metrics."""
         return cast(str, self._send(Call("GET", "/metrics", text=True)))
+
+    def get_player(
+        self,
+        player_id: str,
+    ) -> models.Profile:
+        """A player's public profile (name, whether it is a bot)."""
+        return cast(
+            models.Profile,
+            self._send(Call("GET", f"/v1/players/{quote(str(player_id), safe='')}"), models.Profile),
+        )
 
     def get_view(
         self,
@@ -877,6 +1102,21 @@ class SyncApi(SyncTransport):
                     query={"status": status, "game": game, "open": open, "limit": limit, "offset": offset},
                 ),
                 models.MatchPage,
+            ),
+        )
+
+    def list_my_challenges(
+        self,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.ChallengePage:
+        """Challenges the player sent or received, newest first."""
+        return cast(
+            models.ChallengePage,
+            self._send(
+                Call("GET", "/v1/players/me/challenges", query={"limit": limit}, auth="token", token=token),
+                models.ChallengePage,
             ),
         )
 
@@ -1079,5 +1319,23 @@ class SyncApi(SyncTransport):
                     token=token,
                 ),
                 models.ActionReply,
+            ),
+        )
+
+    def update_me(
+        self,
+        bot: bool,
+        *,
+        token: str | None = None,
+    ) -> models.Profile:
+        """Say whether this player is a bot.
+
+        `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and
+        seeks choose whether they accept bots as opponents.
+        """
+        return cast(
+            models.Profile,
+            self._send(
+                Call("PATCH", "/v1/players/me", body={"bot": bot}, auth="token", token=token), models.Profile
             ),
         )

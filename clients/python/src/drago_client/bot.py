@@ -101,7 +101,9 @@ class RandomBot:
                         decide(item.match.id)
                     if until_done and not await self._unfinished(key):
                         break
-                elif frame.notice.type in ("your_turn", "match_started"):
+                elif frame.notice.match_id is None:  # a challenge's notice, before any match
+                    continue
+                elif frame.notice.type in ("your_turn", "match_started", "seek_matched"):
                     decide(frame.notice.match_id)
                 elif frame.notice.type == "match_ended":
                     seen.add(frame.notice.match_id)

@@ -24,7 +24,8 @@
         │   ├── MatchStarted        match_started
         │   ├── MatchNotFinished    match_not_finished
         │   ├── TooManySeeks        too_many_seeks
-        │   └── SeekClosed          seek_closed
+        │   ├── SeekClosed          seek_closed
+        │   └── ChallengeClosed     challenge_closed
         ├── PayloadTooLarge         payload_too_large       413
         ├── RateLimited             rate_limited            429  (`retry_after`, seconds)
         ├── InternalError           internal_error          500
@@ -174,6 +175,10 @@ class TooManySeeks(Conflict):
 
 class SeekClosed(Conflict):
     code = "seek_closed"
+
+
+class ChallengeClosed(Conflict):
+    code = "challenge_closed"
 
 
 class PayloadTooLarge(ApiError):

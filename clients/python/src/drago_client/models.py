@@ -20,12 +20,16 @@ __all__ = [
     "AuthFrame",
     "BankClock",
     "BotSeat",
+    "Challenge",
+    "ChallengePage",
     "ClientFrame",
     "CommitFrame",
+    "CreateChallenge",
     "CreateMatch",
     "CreatePlayer",
     "CreateSeek",
     "CreatedMatch",
+    "DeclineChallenge",
     "Draft",
     "ErrorBody",
     "ErrorEnvelope",
@@ -37,6 +41,7 @@ __all__ = [
     "GameList",
     "Health",
     "HelloFrame",
+    "Invited",
     "JoinSeat",
     "Match",
     "MatchPage",
@@ -52,6 +57,7 @@ __all__ = [
     "PlayerMatchPage",
     "PlayerServerFrame",
     "PongFrame",
+    "Profile",
     "Reveal",
     "SampleRequest",
     "Samples",
@@ -62,6 +68,7 @@ __all__ = [
     "SeekPage",
     "ServerFrame",
     "SubmitAction",
+    "UpdatePlayer",
 ]
 
 
@@ -87,6 +94,51 @@ class BotSeat:
     level: Literal["random", "greedy", "ismcts"] | None = None
     """Null: the server's default."""
     seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Challenge:
+    bot: bool
+    """Whether the challenger says it is a bot."""
+    challenge_id: str
+    created_at: datetime.datetime
+    expires_at: datetime.datetime
+    game: str
+    match_id: str | None
+    """The match, once everyone accepted."""
+    name: str
+    options: Mapping[str, Any]
+    player_id: str
+    """The challenger."""
+    players: int
+    reason: str | None
+    """The reason given with a decline."""
+    settings: Mapping[str, Any]
+    status: Literal["open", "accepted", "declined", "expired"]
+    to: tuple[Invited, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChallengePage:
+    items: tuple[Challenge, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateChallenge:
+    clock: PerDecisionClock | BankClock | None = None
+    """The match's turn clock."""
+    drafts: bool = False
+    expires_s: int | float | None = None
+    """Seconds until the challenge expires (default 86400)."""
+    game: str
+    on_timeout: Literal["bot", "forfeit"] = "bot"
+    options: Mapping[str, Any] | None = None
+    """Game options."""
+    players: int | None = None
+    """Seats: the challenger and everyone invited (the default)."""
+    takeover_after: int = 3
+    to: tuple[str, ...]
+    """The invited players' ids (`player_id`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -187,6 +239,12 @@ class CreatedMatch:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DeclineChallenge:
+    reason: str | None = None
+    """Why, in a few words (optional)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Draft:
     can_finish: bool
     steps: int
@@ -197,6 +255,7 @@ class ErrorBody:
     code: Literal[
         "already_resigned",
         "already_seated",
+        "challenge_closed",
         "forbidden",
         "idempotency_key_reused",
         "illegal_action",
@@ -294,6 +353,15 @@ class Health:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Invited:
+    answer: Literal["accepted", "declined"] | None
+    bot: bool
+    """Whether this player says it is a bot."""
+    name: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class JoinSeat:
     invite: str | None = None
     """The invite code of an unlisted match."""
@@ -380,6 +448,13 @@ class PlayerMatchPage:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Player:
     created_at: datetime.datetime
+    name: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Profile:
+    bot: bool
     name: str
     player_id: str
 
@@ -489,6 +564,12 @@ class SubmitAction:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class UpdatePlayer:
+    bot: bool
+    """Whether this player is a bot (shown on its profile, seeks, challenges)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AckFrame:
     """The action with this `id` was applied; the match is at `seq` (its events come in a `commit`
     frame, before or after this one).
@@ -573,17 +654,33 @@ class HelloFrame:
 class Notice:
     """A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
     or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`; `seek_matched`
-    (with `seek_id`): a seek of the player's was seated in the match (docs/matchmaking.md).
+    (with `seek_id`): a seek of the player's was seated in the match; `challenge_received` (from
+    `player_id` named `name`, for `game`), `challenge_accepted` (by `player_id`; with the match once
+    everyone has accepted) and `challenge_declined` (by `player_id`, with an optional `reason`) of
+    the challenge `challenge_id` (docs/matchmaking.md).
     """
 
+    challenge_id: str | None = None
     deadline: str | None = None
-    match_id: str
+    game: str | None = None
+    match_id: str | None = None
+    name: str | None = None
+    player_id: str | None = None
     reason: str | None = None
     recorded_at: str
-    seat: int
+    seat: int | None = None
     seek_id: str | None = None
-    seq: int
-    type: Literal["match_started", "your_turn", "seat_taken_over", "match_ended", "seek_matched"]
+    seq: int | None = None
+    type: Literal[
+        "match_started",
+        "your_turn",
+        "seat_taken_over",
+        "match_ended",
+        "seek_matched",
+        "challenge_received",
+        "challenge_accepted",
+        "challenge_declined",
+    ]
     winners: tuple[int, ...] | None = None
 
 

@@ -19,9 +19,25 @@ export class Api extends Transport {
     return this.call<M.Match>({ method: "POST", path: `/v1/matches/${enc(matchId)}/abort`, auth: "host", token: hostToken }, options);
   }
 
+  /** Accept a challenge (the last acceptance starts the match). */
+  acceptChallenge(challengeId: string, options: CallOptions = {}): Promise<M.Challenge> {
+    return this.call<M.Challenge>({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/accept`, auth: "token" }, options);
+  }
+
   /** Cancel an open seek. */
   cancelSeek(seekId: string, options: CallOptions = {}): Promise<M.Seek> {
     return this.call<M.Seek>({ method: "DELETE", path: `/v1/seeks/${enc(seekId)}`, auth: "token" }, options);
+  }
+
+  /**
+   * Challenge named players to a match.
+   *
+   * Each invited player is told on its personal stream (`challenge_received`) and sees the
+   * challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
+   * expires after a day unless `expires_s` says otherwise.
+   */
+  createChallenge(body: M.CreateChallenge, options: CallOptions = {}): Promise<M.Challenge> {
+    return this.call<M.Challenge>({ method: "POST", path: `/v1/challenges`, body, auth: "token" }, options);
   }
 
   /**
@@ -58,6 +74,11 @@ export class Api extends Transport {
     return this.call<M.Seek>({ method: "POST", path: `/v1/seeks`, body, auth: "token" }, options);
   }
 
+  /** Decline a challenge, with an optional reason. */
+  declineChallenge(challengeId: string, body: M.DeclineChallenge, options: CallOptions = {}): Promise<M.Challenge> {
+    return this.call<M.Challenge>({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/decline`, body, auth: "token" }, options);
+  }
+
   /** A game: player counts, payload schemas, drawing data. */
   getGame(game: string, options: CallOptions = {}): Promise<M.GameDetail> {
     return this.call<M.GameDetail>({ method: "GET", path: `/v1/games/${enc(game)}` }, options);
@@ -76,6 +97,11 @@ export class Api extends Transport {
   /** Prometheus metrics. */
   getMetrics(options: CallOptions = {}): Promise<string> {
     return this.call<string>({ method: "GET", path: `/metrics`, text: true }, options);
+  }
+
+  /** A player's public profile (name, whether it is a bot). */
+  getPlayer(playerId: string, options: CallOptions = {}): Promise<M.Profile> {
+    return this.call<M.Profile>({ method: "GET", path: `/v1/players/${enc(playerId)}` }, options);
   }
 
   /**
@@ -131,6 +157,11 @@ export class Api extends Transport {
    */
   listMatches(query: { status?: "waiting" | "active" | "finished" | "aborted" | null; game?: string | null; open?: boolean | null; limit?: number | null; offset?: number } = {}, options: CallOptions = {}): Promise<M.MatchPage> {
     return this.call<M.MatchPage>({ method: "GET", path: `/v1/matches`, query }, options);
+  }
+
+  /** Challenges the player sent or received, newest first. */
+  listMyChallenges(query: { limit?: number } = {}, options: CallOptions = {}): Promise<M.ChallengePage> {
+    return this.call<M.ChallengePage>({ method: "GET", path: `/v1/players/me/challenges`, query, auth: "token" }, options);
   }
 
   /** The player's seeks in every status, newest first. */
@@ -212,6 +243,16 @@ export class Api extends Transport {
    */
   submitAction(matchId: string, body: M.SubmitAction, options: CallOptions = {}): Promise<M.ActionReply> {
     return this.call<M.ActionReply>({ method: "POST", path: `/v1/matches/${enc(matchId)}/actions`, body, auth: "token", keyed: true }, options);
+  }
+
+  /**
+   * Say whether this player is a bot.
+   *
+   * `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and seeks
+   * choose whether they accept bots as opponents.
+   */
+  updateMe(body: M.UpdatePlayer, options: CallOptions = {}): Promise<M.Profile> {
+    return this.call<M.Profile>({ method: "PATCH", path: `/v1/players/me`, body, auth: "token" }, options);
   }
 }
 

@@ -57,6 +57,31 @@ export interface BotSeat {
   seat: number;
 }
 
+export interface Challenge {
+  /** Whether the challenger says it is a bot. */
+  bot: boolean;
+  challenge_id: string;
+  created_at: string;
+  expires_at: string;
+  game: string;
+  /** The match, once everyone accepted. */
+  match_id: string | null;
+  name: string;
+  options: Record<string, unknown>;
+  /** The challenger. */
+  player_id: string;
+  players: number;
+  /** The reason given with a decline. */
+  reason: string | null;
+  settings: Record<string, unknown>;
+  status: "open" | "accepted" | "declined" | "expired";
+  to: Invited[];
+}
+
+export interface ChallengePage {
+  items: Challenge[];
+}
+
 export type ClientFrame = AuthFrame | ActionFrame | PingFrame | PongFrame;
 
 /**
@@ -71,6 +96,23 @@ export interface CommitFrame {
   type: "commit";
   /** With `views=1`: the viewer's view at `seq`. */
   view?: View | null;
+}
+
+export interface CreateChallenge {
+  /** The match's turn clock. */
+  clock?: PerDecisionClock | BankClock | null;
+  drafts?: boolean;
+  /** Seconds until the challenge expires (default 86400). */
+  expires_s?: number | null;
+  game: string;
+  on_timeout?: "bot" | "forfeit";
+  /** Game options. */
+  options?: Record<string, unknown> | null;
+  /** Seats: the challenger and everyone invited (the default). */
+  players?: number | null;
+  takeover_after?: number;
+  /** The invited players' ids (`player_id`). */
+  to: string[];
 }
 
 export interface CreateMatch {
@@ -172,6 +214,11 @@ export interface CreatedMatch {
   winners: number[] | null;
 }
 
+export interface DeclineChallenge {
+  /** Why, in a few words (optional). */
+  reason?: string | null;
+}
+
 export interface Draft {
   can_finish: boolean;
   steps: number;
@@ -179,7 +226,7 @@ export interface Draft {
 
 export interface ErrorBody {
   /** Machine code, one of the error tree's (`x-status` gives each one's HTTP status). */
-  code: "already_resigned" | "already_seated" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "not_found" | "not_your_turn" | "payload_too_large" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
+  code: "already_resigned" | "already_seated" | "challenge_closed" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "not_found" | "not_your_turn" | "payload_too_large" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
   /** Structured details (e.g. the offending field). */
   details?: unknown | null;
   /** What went wrong, in words for the caller. */
@@ -272,6 +319,14 @@ export interface HelloFrame {
   views: boolean;
 }
 
+export interface Invited {
+  answer: "accepted" | "declined" | null;
+  /** Whether this player says it is a bot. */
+  bot: boolean;
+  name: string;
+  player_id: string;
+}
+
 export interface JoinSeat {
   /** The invite code of an unlisted match. */
   invite?: string | null;
@@ -318,17 +373,24 @@ export interface MatchPage {
 /**
  * A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
  * or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`; `seek_matched`
- * (with `seek_id`): a seek of the player's was seated in the match (docs/matchmaking.md).
+ * (with `seek_id`): a seek of the player's was seated in the match; `challenge_received` (from
+ * `player_id` named `name`, for `game`), `challenge_accepted` (by `player_id`; with the match once
+ * everyone has accepted) and `challenge_declined` (by `player_id`, with an optional `reason`) of
+ * the challenge `challenge_id` (docs/matchmaking.md).
  */
 export interface Notice {
+  challenge_id?: string | null;
   deadline?: string | null;
-  match_id: string;
+  game?: string | null;
+  match_id?: string | null;
+  name?: string | null;
+  player_id?: string | null;
   reason?: string | null;
   recorded_at: string;
-  seat: number;
+  seat?: number | null;
   seek_id?: string | null;
-  seq: number;
-  type: "match_started" | "your_turn" | "seat_taken_over" | "match_ended" | "seek_matched";
+  seq?: number | null;
+  type: "match_started" | "your_turn" | "seat_taken_over" | "match_ended" | "seek_matched" | "challenge_received" | "challenge_accepted" | "challenge_declined";
   winners?: number[] | null;
 }
 
@@ -401,6 +463,12 @@ export type PlayerServerFrame = PlayerHelloFrame | NoticeFrame | ErrorFrame | Pi
 /** The answer to a `ping` (optional from clients). */
 export interface PongFrame {
   type: "pong";
+}
+
+export interface Profile {
+  bot: boolean;
+  name: string;
+  player_id: string;
 }
 
 export interface Reveal {
@@ -499,4 +567,9 @@ export interface SubmitAction {
   action: Action | Record<string, unknown>;
   /** If set, the action applies only while the match is at this seq (else 409 `version_conflict`). */
   expected_seq?: number | null;
+}
+
+export interface UpdatePlayer {
+  /** Whether this player is a bot (shown on its profile, seeks, challenges). */
+  bot: boolean;
 }
