@@ -39,6 +39,7 @@ from app.service.matcher import Matcher
 from app.service.ports import EventStore, utcnow
 from app.service.seeks import Matchmaking
 from app.service.sweeping import Sweeper
+from app.service.webhooks import Deliverer, httpx_sender
 from app.settings import Settings
 from app.store.factory import MEMORY_URL, create_store
 from app.store.migrate import at_head_async, upgrade_async
@@ -109,6 +110,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         group_wait_s=settings.seek_group_wait_seconds,
     )
     matcher = Matcher(matchmaking, interval_s=settings.matcher_interval_seconds)
+    send, close_sender = httpx_sender()
+    deliverer = Deliverer(
+        matchmaking,
+        send,
+        allow_private=settings.webhook_allow_private,
+        interval_s=settings.webhook_interval_seconds,
+        timeout_s=settings.webhook_timeout_seconds,
+    )
     try:
         await hub.start()
         ctx.notifier = hub
@@ -119,6 +128,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.sweeper = sweeper
         app.state.matchmaking = matchmaking
         app.state.matcher = matcher
+        app.state.deliverer = deliverer
         if settings.database_url != MEMORY_URL and not settings.run_migrations_on_start:
             # Not migrated here: `/readyz` and every `/v1/` request answer 503 until it is at head.
             readiness: Readiness = app.state.readiness
@@ -132,11 +142,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await sweeper.start()
         if settings.matcher_interval_seconds > 0:
             await matcher.start()
+        if settings.webhook_interval_seconds > 0:
+            await deliverer.start()
         streaming = app.state.streaming = Streaming(ctx, hub, settings, app.state.metrics, app.state.limiter)
         yield
     finally:
         if streaming is not None:
             await streaming.close()  # every stream gets 1001 while the hub still runs
+        await deliverer.stop()
+        await close_sender()
         await matcher.stop()
         await sweeper.stop()
         await runner.stop()

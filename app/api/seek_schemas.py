@@ -10,7 +10,7 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from app.api.schemas import MAX_PLAYERS, MIN_PLAYERS, BankClock, Model, Out, PerDecisionClock
 from app.matches.settings import MAX_TAKEOVER_AFTER
 from app.service.challenges import ChallengeRequest, ChallengeView
-from app.service.seek_ports import SeekRecord
+from app.service.seek_ports import AttemptRecord, SeekRecord, WebhookRecord
 from app.service.seeks import MAX_BOTS_AFTER_S, MAX_EXPIRY_S, SeekRequest
 
 Count = Annotated[StrictInt, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
@@ -184,3 +184,59 @@ class ProfileOut(Out):
     player_id: str
     name: str
     bot: bool
+
+
+class CreateWebhook(Model):
+    url: StrictStr = Field(
+        min_length=1, max_length=2000, description="An http(s) URL; private addresses are refused by default."
+    )
+    events: list[StrictStr] | None = Field(
+        None, max_length=20, description="Notice types to send (default: every type)."
+    )
+
+
+class WebhookOut(Out):
+    webhook_id: str
+    url: str
+    events: list[str]
+    created_at: datetime
+    cursor: int = Field(description="The last notice handled (delivered, skipped or given up).")
+    failing_since: datetime | None
+    next_attempt_at: datetime | None
+
+    @classmethod
+    def of(cls, w: WebhookRecord) -> WebhookOut:
+        return cls(
+            webhook_id=w.id, url=w.url, events=list(w.events), created_at=w.created_at, cursor=w.cursor,
+            failing_since=w.failing_since, next_attempt_at=w.next_at,
+        )  # fmt: skip
+
+
+class WebhookCreatedOut(WebhookOut):
+    secret: str = Field(description="The signing secret (`whsec_…`), shown this once.")
+
+
+class WebhookPage(Out):
+    items: list[WebhookOut]
+
+
+class DeliveryOut(Out):
+    delivery_id: str = Field(description="The notice's id, the same in every attempt.")
+    cursor: int
+    type: str
+    attempt: int
+    at: datetime
+    outcome: Literal["delivered", "retry", "failed"]
+    status_code: int | None
+    error: str | None
+
+    @classmethod
+    def of(cls, a: AttemptRecord) -> DeliveryOut:
+        return cls(
+            delivery_id=a.delivery_id, cursor=a.cursor, type=a.type, attempt=a.attempt, at=a.at,
+            outcome=a.outcome, status_code=a.status_code, error=a.error,
+        )  # fmt: skip
+
+
+class DeliveryPage(Out):
+    items: list[DeliveryOut]

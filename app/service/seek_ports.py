@@ -98,6 +98,51 @@ class ChallengeRecord:
     version: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookRecord:
+    """A player's webhook: its notices of the types `events` are POSTed to `url`, signed with
+    `secret`. `cursor` is the last notice handled (delivered, skipped or given up); `attempts` the
+    failed tries of the next one, failing since `failing_since`; `next_at` the next try; a process
+    holds `lease_until` while it delivers."""
+
+    id: str
+    player_id: str
+    url: str
+    events: tuple[str, ...]
+    secret: str
+    created_at: datetime
+    cursor: int
+    attempts: int = 0
+    failing_since: datetime | None = None
+    next_at: datetime | None = None
+    lease_until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptRecord:
+    """One delivery attempt: the notice at `cursor` (its delivery id), how it went."""
+
+    webhook_id: str
+    delivery_id: str
+    cursor: int
+    type: str
+    attempt: int
+    at: datetime
+    outcome: Literal["delivered", "retry", "failed"]
+    status_code: int | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookProgress:
+    """A webhook's state after a delivery attempt (written with the attempt, the lease released)."""
+
+    cursor: int
+    attempts: int
+    failing_since: datetime | None
+    next_at: datetime | None
+
+
 class SeekStore(Protocol):
     async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
         """Insert `seek` unless its player holds `max_open` open, unexpired seeks already (False)."""
@@ -161,8 +206,39 @@ class SeekStore(Protocol):
         """Set the player's bot flag; False for an unknown player."""
         ...
 
+    # Webhooks: the notices table is their outbox.
+
+    async def add_webhook(self, webhook: WebhookRecord) -> None: ...
+
+    async def get_webhook(self, webhook_id: str) -> WebhookRecord | None: ...
+
+    async def player_webhooks(self, player_id: str) -> list[WebhookRecord]: ...
+
+    async def delete_webhook(self, webhook_id: str) -> bool: ...
+
+    async def due_webhooks(self, now: datetime, limit: int) -> list[str]:
+        """Webhooks with notices after their cursor, due (`next_at`) and not leased at `now`."""
+        ...
+
+    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> WebhookRecord | None:
+        """Take the webhook's lease unless another process holds it at `now`; its record, or None."""
+        ...
+
+    async def webhook_progress(
+        self, webhook_id: str, progress: WebhookProgress, attempt: AttemptRecord | None
+    ) -> None:
+        """Write the webhook's new state and the attempt (if any) in one transaction; keeps the lease."""
+        ...
+
+    async def release_webhook(self, webhook_id: str) -> None: ...
+
+    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[AttemptRecord]:
+        """The last attempts, newest first."""
+        ...
+
 
 __all__ = [
+    "AttemptRecord",
     "ChallengeRecord",
     "ChallengeStatus",
     "MatchWrite",
@@ -171,4 +247,6 @@ __all__ = [
     "SeekRecord",
     "SeekStatus",
     "SeekStore",
+    "WebhookProgress",
+    "WebhookRecord",
 ]

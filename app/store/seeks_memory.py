@@ -14,7 +14,15 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from app.service.ports import Notice, StoredNotice
-from app.service.seek_ports import ChallengeRecord, MatchWrite, SeekClaim, SeekRecord
+from app.service.seek_ports import (
+    AttemptRecord,
+    ChallengeRecord,
+    MatchWrite,
+    SeekClaim,
+    SeekRecord,
+    WebhookProgress,
+    WebhookRecord,
+)
 from app.store.memory import MemoryEventStore
 
 
@@ -24,6 +32,8 @@ class MemorySeekStore:
         self._seeks: dict[str, SeekRecord] = {}
         self._challenges: dict[str, ChallengeRecord] = {}
         self._bots: set[str] = set()  # players marked as bots
+        self._webhooks: dict[str, WebhookRecord] = {}
+        self._attempts: dict[str, list[AttemptRecord]] = {}
         self._lock = asyncio.Lock()
 
     async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
@@ -130,6 +140,63 @@ class MemorySeekStore:
             return False
         (self._bots.add if bot else self._bots.discard)(player_id)
         return True
+
+    async def add_webhook(self, webhook: WebhookRecord) -> None:
+        if await self._store.get_player(webhook.player_id) is None:
+            raise KeyError(f"player {webhook.player_id}")
+        self._webhooks[webhook.id] = webhook
+
+    async def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+        return self._webhooks.get(webhook_id)
+
+    async def player_webhooks(self, player_id: str) -> list[WebhookRecord]:
+        found = [w for w in self._webhooks.values() if w.player_id == player_id]
+        return sorted(found, key=lambda w: (w.created_at, w.id))
+
+    async def delete_webhook(self, webhook_id: str) -> bool:
+        self._attempts.pop(webhook_id, None)
+        return self._webhooks.pop(webhook_id, None) is not None
+
+    async def due_webhooks(self, now: datetime, limit: int) -> list[str]:
+        due = []
+        for w in self._webhooks.values():
+            player = await self._store.get_player(w.player_id)
+            if player is None or w.cursor >= player.cursor:
+                continue
+            if (w.next_at is None or w.next_at <= now) and (w.lease_until is None or w.lease_until <= now):
+                due.append(w)
+        due.sort(key=lambda w: (w.next_at is not None, w.next_at or now, w.id))
+        return [w.id for w in due[:limit]]
+
+    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> WebhookRecord | None:
+        w = self._webhooks.get(webhook_id)
+        if w is None or (w.lease_until is not None and w.lease_until > now):
+            return None
+        self._webhooks[webhook_id] = w = dataclasses.replace(w, lease_until=until)
+        return w
+
+    async def webhook_progress(
+        self, webhook_id: str, progress: WebhookProgress, attempt: AttemptRecord | None
+    ) -> None:
+        w = self._webhooks.get(webhook_id)
+        if w is None:
+            return
+        p = progress
+        self._webhooks[webhook_id] = dataclasses.replace(
+            w, cursor=p.cursor, attempts=p.attempts, failing_since=p.failing_since, next_at=p.next_at
+        )
+        if attempt is not None:
+            kept = self._attempts.setdefault(webhook_id, [])
+            kept.append(attempt)
+            del kept[:-100]
+
+    async def release_webhook(self, webhook_id: str) -> None:
+        w = self._webhooks.get(webhook_id)
+        if w is not None:
+            self._webhooks[webhook_id] = dataclasses.replace(w, lease_until=None)
+
+    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[AttemptRecord]:
+        return list(reversed(self._attempts.get(webhook_id, [])))[:limit]
 
 
 def _open(seek: SeekRecord, now: datetime) -> bool:

@@ -18,9 +18,18 @@ import asyncpg
 import orjson
 
 from app.service.ports import Notice, StoredNotice
-from app.service.seek_ports import ChallengeRecord, MatchWrite, SeekClaim, SeekRecord
+from app.service.seek_ports import (
+    AttemptRecord,
+    ChallengeRecord,
+    MatchWrite,
+    SeekClaim,
+    SeekRecord,
+    WebhookProgress,
+    WebhookRecord,
+)
 from app.store import challenges_sql as ch
 from app.store import postgres_sql as sql
+from app.store import webhooks_sql as wh
 from app.store.postgres import PostgresEventStore
 from app.store.rows import json_text
 
@@ -137,7 +146,97 @@ class PostgresChallenges:
         return str(done) == "UPDATE 1"
 
 
-class PostgresSeekStore(PostgresChallenges):
+_WH_SELECT = (
+    "SELECT id, player_id, url, events::text, secret, created_at, cursor, attempts, failing_since, next_at, "
+    "lease_until FROM webhooks"
+)
+_WH_DUE = (
+    "SELECT w.id FROM webhooks w JOIN players p ON p.id = w.player_id WHERE w.cursor < p.cursor "
+    "AND (w.next_at IS NULL OR w.next_at <= $1) AND (w.lease_until IS NULL OR w.lease_until <= $1) "
+    "ORDER BY w.next_at NULLS FIRST, w.id LIMIT $2"
+)
+_WH_LEASE = (
+    "UPDATE webhooks SET lease_until = $3 WHERE id = $1 AND (lease_until IS NULL OR lease_until <= $2) "
+    "RETURNING id, player_id, url, events::text, secret, created_at, cursor, attempts, failing_since, "
+    "next_at, lease_until"
+)
+_WH_ATTEMPT = (
+    f"INSERT INTO webhook_attempts (seq, {wh.ATTEMPT_COLUMNS}) VALUES "
+    "((SELECT coalesce(max(seq), 0) + 1 FROM webhook_attempts WHERE webhook_id = $1), "
+    "$1, $2, $3, $4, $5, $6, $7, $8, $9)"
+)
+
+
+class PostgresWebhooks:
+    """The webhook methods of `PostgresSeekStore`."""
+
+    _store: PostgresEventStore
+
+    async def add_webhook(self, webhook: WebhookRecord) -> None:
+        row = wh.values(webhook, _same)
+        marks = ", ".join(f"${i}" + ("::jsonb" if i == 4 else "") for i in range(1, len(row) + 1))
+        await (await self._store.pool()).execute(
+            f"INSERT INTO webhooks ({wh.COLUMNS}) VALUES ({marks})", *row
+        )
+
+    async def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+        rows = await (await self._store.pool()).fetch(f"{_WH_SELECT} WHERE id = $1", webhook_id)
+        return wh.record(rows[0], _same) if rows else None
+
+    async def player_webhooks(self, player_id: str) -> list[WebhookRecord]:
+        query = f"{_WH_SELECT} WHERE player_id = $1 ORDER BY created_at, id"
+        return [wh.record(r, _same) for r in await (await self._store.pool()).fetch(query, player_id)]
+
+    async def delete_webhook(self, webhook_id: str) -> bool:
+        done = await (await self._store.pool()).execute("DELETE FROM webhooks WHERE id = $1", webhook_id)
+        return str(done) == "DELETE 1"
+
+    async def due_webhooks(self, now: datetime, limit: int) -> list[str]:
+        return [r[0] for r in await (await self._store.pool()).fetch(_WH_DUE, now, limit)]
+
+    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> WebhookRecord | None:
+        rows = await (await self._store.pool()).fetch(_WH_LEASE, webhook_id, now, until)
+        return wh.record(rows[0], _same) if rows else None
+
+    async def webhook_progress(
+        self, webhook_id: str, progress: WebhookProgress, attempt: AttemptRecord | None
+    ) -> None:
+        p = progress
+        async with (await self._store.pool()).acquire() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE webhooks SET cursor = $2, attempts = $3, failing_since = $4, next_at = $5 "
+                "WHERE id = $1",
+                *(webhook_id, p.cursor, p.attempts, p.failing_since, p.next_at),
+            )
+            if attempt is not None:
+                a = attempt
+                await conn.execute(
+                    _WH_ATTEMPT, a.webhook_id, a.delivery_id, a.cursor, a.type, a.attempt, a.at, a.outcome,
+                    a.status_code, a.error,
+                )  # fmt: skip
+                await conn.execute(
+                    "DELETE FROM webhook_attempts WHERE webhook_id = $1 AND seq <= "
+                    "(SELECT max(seq) FROM webhook_attempts WHERE webhook_id = $1) - $2",
+                    webhook_id,
+                    wh.KEEP_ATTEMPTS,
+                )
+
+    async def release_webhook(self, webhook_id: str) -> None:
+        await (await self._store.pool()).execute(
+            "UPDATE webhooks SET lease_until = NULL WHERE id = $1", webhook_id
+        )
+
+    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[AttemptRecord]:
+        query = (
+            f"SELECT {wh.ATTEMPT_COLUMNS} FROM webhook_attempts WHERE webhook_id = $1 "
+            "ORDER BY seq DESC LIMIT $2"
+        )
+        return [
+            wh.attempt(r, _same) for r in await (await self._store.pool()).fetch(query, webhook_id, limit)
+        ]
+
+
+class PostgresSeekStore(PostgresChallenges, PostgresWebhooks):
     def __init__(self, store: PostgresEventStore) -> None:
         self._store = store
 

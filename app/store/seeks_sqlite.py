@@ -18,9 +18,18 @@ from typing import Any
 import orjson
 
 from app.service.ports import Notice, StoredNotice
-from app.service.seek_ports import ChallengeRecord, MatchWrite, SeekClaim, SeekRecord
+from app.service.seek_ports import (
+    AttemptRecord,
+    ChallengeRecord,
+    MatchWrite,
+    SeekClaim,
+    SeekRecord,
+    WebhookProgress,
+    WebhookRecord,
+)
 from app.store import challenges_sql as ch
 from app.store import sqlite_writes as writes
+from app.store import webhooks_sql as wh
 from app.store.rows import json_text, parse_sqlite_time, sqlite_time
 from app.store.sqlite import SqliteEventStore
 
@@ -136,6 +145,50 @@ def _challenges(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> 
     return [ch.record(r, parse_sqlite_time) for r in conn.execute(query, args).fetchall()]
 
 
+_WH_SELECT = f"SELECT {wh.COLUMNS} FROM webhooks"
+_WH_ATTEMPTS = f"SELECT {wh.ATTEMPT_COLUMNS} FROM webhook_attempts WHERE webhook_id = ?"
+_WH_DUE = (
+    "SELECT w.id FROM webhooks w JOIN players p ON p.id = w.player_id WHERE w.cursor < p.cursor "
+    "AND (w.next_at IS NULL OR w.next_at <= ?) AND (w.lease_until IS NULL OR w.lease_until <= ?) "
+    "ORDER BY w.next_at, w.id LIMIT ?"
+)
+_WH_LEASE = "UPDATE webhooks SET lease_until = ? WHERE id = ? AND (lease_until IS NULL OR lease_until <= ?)"
+_WH_PROGRESS = "UPDATE webhooks SET cursor = ?, attempts = ?, failing_since = ?, next_at = ? WHERE id = ?"
+_WH_ATTEMPT = (
+    f"INSERT INTO webhook_attempts (seq, {wh.ATTEMPT_COLUMNS}) VALUES "
+    "((SELECT coalesce(max(seq), 0) + 1 FROM webhook_attempts WHERE webhook_id = ?), "
+    "?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_WH_PRUNE = (
+    "DELETE FROM webhook_attempts WHERE webhook_id = ? AND seq <= "
+    "(SELECT max(seq) FROM webhook_attempts WHERE webhook_id = ?) - ?"
+)
+
+
+def _opt_time(t: datetime | None) -> str | None:
+    return None if t is None else sqlite_time(t)
+
+
+def _webhooks(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[WebhookRecord]:
+    return [wh.record(r, parse_sqlite_time) for r in conn.execute(query, args).fetchall()]
+
+
+def _lease(conn: sqlite3.Connection, webhook_id: str, now: str, until: str) -> WebhookRecord | None:
+    if conn.execute(_WH_LEASE, (until, webhook_id, now)).rowcount != 1:
+        return None
+    found = _webhooks(conn, f"{_WH_SELECT} WHERE id = ?", (webhook_id,))
+    return found[0] if found else None
+
+
+def _progress(conn: sqlite3.Connection, webhook_id: str, p: WebhookProgress, a: AttemptRecord | None) -> None:
+    row = (p.cursor, p.attempts, _opt_time(p.failing_since), _opt_time(p.next_at), webhook_id)
+    conn.execute(_WH_PROGRESS, row)
+    if a is not None:
+        attempt_row = (a.webhook_id, a.delivery_id, a.cursor, a.type, a.attempt, sqlite_time(a.at), a.outcome)
+        conn.execute(_WH_ATTEMPT, (a.webhook_id, *attempt_row, a.status_code, a.error))
+        conn.execute(_WH_PRUNE, (webhook_id, webhook_id, wh.KEEP_ATTEMPTS))
+
+
 def _rows(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[SeekRecord]:
     return [_seek(r) for r in conn.execute(query, args).fetchall()]
 
@@ -224,3 +277,46 @@ class SqliteSeekStore:
     async def set_player_bot(self, player_id: str, bot: bool) -> bool:
         query = "UPDATE players SET bot = ? WHERE id = ?"
         return await self.writer.run(lambda conn: conn.execute(query, (int(bot), player_id)).rowcount == 1)
+
+    async def add_webhook(self, webhook: WebhookRecord) -> None:
+        row = wh.values(webhook, sqlite_time)
+        query = f"INSERT INTO webhooks ({wh.COLUMNS}) VALUES ({', '.join('?' * len(row))})"
+        await self.writer.run(lambda conn: conn.execute(query, row))
+
+    async def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+        work = functools.partial(_webhooks, query=f"{_WH_SELECT} WHERE id = ?", args=(webhook_id,))
+        found = await self.readers.run(work)
+        return found[0] if found else None
+
+    async def player_webhooks(self, player_id: str) -> list[WebhookRecord]:
+        query = f"{_WH_SELECT} WHERE player_id = ? ORDER BY created_at, id"
+        return await self.readers.run(functools.partial(_webhooks, query=query, args=(player_id,)))
+
+    async def delete_webhook(self, webhook_id: str) -> bool:
+        query = "DELETE FROM webhooks WHERE id = ?"
+        return await self.writer.run(lambda conn: conn.execute(query, (webhook_id,)).rowcount == 1)
+
+    async def due_webhooks(self, now: datetime, limit: int) -> list[str]:
+        at = sqlite_time(now)
+        rows = await self.readers.run(lambda conn: conn.execute(_WH_DUE, (at, at, limit)).fetchall())
+        return [r[0] for r in rows]
+
+    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> WebhookRecord | None:
+        work = functools.partial(
+            _lease, webhook_id=webhook_id, now=sqlite_time(now), until=sqlite_time(until)
+        )
+        return await self.writer.run(work)
+
+    async def webhook_progress(
+        self, webhook_id: str, progress: WebhookProgress, attempt: AttemptRecord | None
+    ) -> None:
+        await self.writer.run(functools.partial(_progress, webhook_id=webhook_id, p=progress, a=attempt))
+
+    async def release_webhook(self, webhook_id: str) -> None:
+        query = "UPDATE webhooks SET lease_until = NULL WHERE id = ?"
+        await self.writer.run(lambda conn: conn.execute(query, (webhook_id,)))
+
+    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[AttemptRecord]:
+        query = f"{_WH_ATTEMPTS} ORDER BY seq DESC LIMIT ?"
+        rows = await self.readers.run(lambda conn: conn.execute(query, (webhook_id, limit)).fetchall())
+        return [wh.attempt(r, parse_sqlite_time) for r in rows]

@@ -267,3 +267,41 @@ challenges = Table(
     Index(None, "from_id", "created_at"),
     Index(None, "status", "expires_at"),
 )
+
+# Webhooks: a player's notices POSTed to a URL. The notices table is the outbox (each notice is
+# written in the same commit as the event that caused it); `cursor` is the last notice handled for
+# this webhook, `attempts` the failed tries of the next one (since `failing_since`), `next_at` when
+# to try again, `lease_until` while a process delivers (any process may take over after it).
+webhooks = Table(
+    "webhooks",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("player_id", String(), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("url", String(), nullable=False),
+    Column("events", Json, nullable=False),
+    Column("secret", String(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("cursor", BigInteger(), nullable=False),
+    Column("attempts", Integer(), nullable=False, server_default="0"),
+    Column("failing_since", UTCDateTime(), nullable=True),
+    Column("next_at", UTCDateTime(), nullable=True),
+    Column("lease_until", UTCDateTime(), nullable=True),
+    Index(None, "player_id"),
+)
+
+# The last attempts of each webhook (`GET /v1/players/me/webhooks/{id}/deliveries`).
+webhook_attempts = Table(
+    "webhook_attempts",
+    metadata,
+    Column("webhook_id", String(), ForeignKey("webhooks.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", BigInteger(), primary_key=True),
+    Column("delivery_id", String(), nullable=False),
+    Column("cursor", BigInteger(), nullable=False),
+    Column("type", String(), nullable=False),
+    Column("attempt", Integer(), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    Column("outcome", String(), nullable=False),
+    Column("status_code", Integer(), nullable=True),
+    Column("error", String(), nullable=True),
+    CheckConstraint("outcome IN ('delivered', 'retry', 'failed')", name="outcome"),
+)

@@ -1,4 +1,5 @@
-"""Matchmaking: the seeks and challenges tables, and `players.bot` (`app.store.tables`).
+"""Matchmaking: the seeks, challenges, webhooks and webhook_attempts tables, and `players.bot`
+(`app.store.tables`).
 
 Revision ID: 0004
 Revises: 0003
@@ -73,9 +74,45 @@ def upgrade() -> None:
     )
     op.create_index("ix_challenges_from_id_created_at", "challenges", ["from_id", "created_at"])
     op.create_index("ix_challenges_status_expires_at", "challenges", ["status", "expires_at"])
+    op.create_table(
+        "webhooks",
+        sa.Column("id", sa.String(), nullable=False),
+        sa.Column("player_id", sa.String(), nullable=False),
+        sa.Column("url", sa.String(), nullable=False),
+        sa.Column("events", Json, nullable=False),
+        sa.Column("secret", sa.String(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("cursor", sa.BigInteger(), nullable=False),
+        sa.Column("attempts", sa.Integer(), nullable=False, server_default="0"),
+        sa.Column("failing_since", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("next_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(["player_id"], ["players.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_webhooks_player_id", "webhooks", ["player_id"])
+    op.create_table(
+        "webhook_attempts",
+        sa.Column("webhook_id", sa.String(), nullable=False),
+        sa.Column("seq", sa.BigInteger(), nullable=False),
+        sa.Column("delivery_id", sa.String(), nullable=False),
+        sa.Column("cursor", sa.BigInteger(), nullable=False),
+        sa.Column("type", sa.String(), nullable=False),
+        sa.Column("attempt", sa.Integer(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("outcome", sa.String(), nullable=False),
+        sa.Column("status_code", sa.Integer(), nullable=True),
+        sa.Column("error", sa.String(), nullable=True),
+        sa.CheckConstraint("outcome IN ('delivered', 'retry', 'failed')", name="outcome"),
+        sa.ForeignKeyConstraint(["webhook_id"], ["webhooks.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("webhook_id", "seq"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("webhook_attempts")
+    op.drop_index("ix_webhooks_player_id", table_name="webhooks")
+    op.drop_table("webhooks")
     op.drop_index("ix_challenges_status_expires_at", table_name="challenges")
     op.drop_index("ix_challenges_from_id_created_at", table_name="challenges")
     op.drop_table("challenges")

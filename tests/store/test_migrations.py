@@ -43,6 +43,8 @@ TABLES = {
     "snapshots",
     "seeks",
     "challenges",
+    "webhooks",
+    "webhook_attempts",
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.api.routes import challenges, games, health, matches, play, players, seats, seeks, stream
+from app.api.routes import challenges, games, health, matches, play, players, seats, seeks, stream, webhooks
 
 ROUTERS = (
     games.router,
@@ -12,6 +12,7 @@ ROUTERS = (
     players.router,
     seeks.router,
     challenges.router,
+    webhooks.router,
     stream.router,
     health.router,
 )

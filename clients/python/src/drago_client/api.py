@@ -233,6 +233,33 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def create_webhook(
+        self,
+        url: str,
+        *,
+        events: Sequence[str] | None = None,
+        token: str | None = None,
+    ) -> models.WebhookCreated:
+        """Register a webhook; returns its signing secret, once.
+
+        Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
+        signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on
+        loopback, private or link-local addresses are refused unless the operator allows them.
+        """
+        return cast(
+            models.WebhookCreated,
+            await self._send(
+                Call(
+                    "POST",
+                    "/v1/players/me/webhooks",
+                    body={"events": events, "url": url},
+                    auth="token",
+                    token=token,
+                ),
+                models.WebhookCreated,
+            ),
+        )
+
     async def decline_challenge(
         self,
         challenge_id: str,
@@ -252,6 +279,26 @@ class AsyncApi(AsyncTransport):
                     token=token,
                 ),
                 models.Challenge,
+            ),
+        )
+
+    async def delete_webhook(
+        self,
+        webhook_id: str,
+        *,
+        token: str | None = None,
+    ) -> str:
+        """Remove a webhook."""
+        return cast(
+            str,
+            await self._send(
+                Call(
+                    "DELETE",
+                    f"/v1/players/me/webhooks/{quote(str(webhook_id), safe='')}",
+                    auth="token",
+                    token=token,
+                    text=True,
+                )
             ),
         )
 
@@ -386,6 +433,28 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def list_deliveries(
+        self,
+        webhook_id: str,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.DeliveryPage:
+        """The webhook's last delivery attempts, newest first."""
+        return cast(
+            models.DeliveryPage,
+            await self._send(
+                Call(
+                    "GET",
+                    f"/v1/players/me/webhooks/{quote(str(webhook_id), safe='')}/deliveries",
+                    query={"limit": limit},
+                    auth="token",
+                    token=token,
+                ),
+                models.DeliveryPage,
+            ),
+        )
+
     async def list_events(
         self,
         match_id: str,
@@ -481,6 +550,19 @@ class AsyncApi(AsyncTransport):
         return cast(
             models.SeekPage,
             await self._send(Call("GET", "/v1/seeks", query={"game": game, "limit": limit}), models.SeekPage),
+        )
+
+    async def list_webhooks(
+        self,
+        *,
+        token: str | None = None,
+    ) -> models.WebhookPage:
+        """The player's webhooks (never their secrets)."""
+        return cast(
+            models.WebhookPage,
+            await self._send(
+                Call("GET", "/v1/players/me/webhooks", auth="token", token=token), models.WebhookPage
+            ),
         )
 
     async def my_matches(
@@ -898,6 +980,33 @@ class SyncApi(SyncTransport):
             ),
         )
 
+    def create_webhook(
+        self,
+        url: str,
+        *,
+        events: Sequence[str] | None = None,
+        token: str | None = None,
+    ) -> models.WebhookCreated:
+        """Register a webhook; returns its signing secret, once.
+
+        Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
+        signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on
+        loopback, private or link-local addresses are refused unless the operator allows them.
+        """
+        return cast(
+            models.WebhookCreated,
+            self._send(
+                Call(
+                    "POST",
+                    "/v1/players/me/webhooks",
+                    body={"events": events, "url": url},
+                    auth="token",
+                    token=token,
+                ),
+                models.WebhookCreated,
+            ),
+        )
+
     def decline_challenge(
         self,
         challenge_id: str,
@@ -917,6 +1026,26 @@ class SyncApi(SyncTransport):
                     token=token,
                 ),
                 models.Challenge,
+            ),
+        )
+
+    def delete_webhook(
+        self,
+        webhook_id: str,
+        *,
+        token: str | None = None,
+    ) -> str:
+        """Remove a webhook."""
+        return cast(
+            str,
+            self._send(
+                Call(
+                    "DELETE",
+                    f"/v1/players/me/webhooks/{quote(str(webhook_id), safe='')}",
+                    auth="token",
+                    token=token,
+                    text=True,
+                )
             ),
         )
 
@@ -1050,6 +1179,28 @@ class SyncApi(SyncTransport):
             ),
         )
 
+    def list_deliveries(
+        self,
+        webhook_id: str,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.DeliveryPage:
+        """The webhook's last delivery attempts, newest first."""
+        return cast(
+            models.DeliveryPage,
+            self._send(
+                Call(
+                    "GET",
+                    f"/v1/players/me/webhooks/{quote(str(webhook_id), safe='')}/deliveries",
+                    query={"limit": limit},
+                    auth="token",
+                    token=token,
+                ),
+                models.DeliveryPage,
+            ),
+        )
+
     def list_events(
         self,
         match_id: str,
@@ -1145,6 +1296,17 @@ class SyncApi(SyncTransport):
         return cast(
             models.SeekPage,
             self._send(Call("GET", "/v1/seeks", query={"game": game, "limit": limit}), models.SeekPage),
+        )
+
+    def list_webhooks(
+        self,
+        *,
+        token: str | None = None,
+    ) -> models.WebhookPage:
+        """The player's webhooks (never their secrets)."""
+        return cast(
+            models.WebhookPage,
+            self._send(Call("GET", "/v1/players/me/webhooks", auth="token", token=token), models.WebhookPage),
         )
 
     def my_matches(

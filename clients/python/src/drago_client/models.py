@@ -28,8 +28,11 @@ __all__ = [
     "CreateMatch",
     "CreatePlayer",
     "CreateSeek",
+    "CreateWebhook",
     "CreatedMatch",
     "DeclineChallenge",
+    "Delivery",
+    "DeliveryPage",
     "Draft",
     "ErrorBody",
     "ErrorEnvelope",
@@ -69,6 +72,9 @@ __all__ = [
     "ServerFrame",
     "SubmitAction",
     "UpdatePlayer",
+    "Webhook",
+    "WebhookCreated",
+    "WebhookPage",
 ]
 
 
@@ -206,6 +212,14 @@ class CreateSeek:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CreateWebhook:
+    events: tuple[str, ...] | None = None
+    """Notice types to send (default: every type)."""
+    url: str
+    """An http(s) URL; private addresses are refused by default."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreatedMatch:
     clock: tuple[SeatClock, ...]
     """Deadlines of the seats to act, under a clock."""
@@ -242,6 +256,24 @@ class CreatedMatch:
 class DeclineChallenge:
     reason: str | None = None
     """Why, in a few words (optional)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Delivery:
+    at: datetime.datetime
+    attempt: int
+    cursor: int
+    delivery_id: str
+    """The notice's id, the same in every attempt."""
+    error: str | None
+    outcome: Literal["delivered", "retry", "failed"]
+    status_code: int | None
+    type: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeliveryPage:
+    items: tuple[Delivery, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -567,6 +599,37 @@ class SubmitAction:
 class UpdatePlayer:
     bot: bool
     """Whether this player is a bot (shown on its profile, seeks, challenges)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebhookCreated:
+    created_at: datetime.datetime
+    cursor: int
+    """The last notice handled (delivered, skipped or given up)."""
+    events: tuple[str, ...]
+    failing_since: datetime.datetime | None
+    next_attempt_at: datetime.datetime | None
+    secret: str
+    """The signing secret (`whsec_…`), shown this once."""
+    url: str
+    webhook_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Webhook:
+    created_at: datetime.datetime
+    cursor: int
+    """The last notice handled (delivered, skipped or given up)."""
+    events: tuple[str, ...]
+    failing_since: datetime.datetime | None
+    next_attempt_at: datetime.datetime | None
+    url: str
+    webhook_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebhookPage:
+    items: tuple[Webhook, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

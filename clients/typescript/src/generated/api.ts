@@ -74,9 +74,25 @@ export class Api extends Transport {
     return this.call<M.Seek>({ method: "POST", path: `/v1/seeks`, body, auth: "token" }, options);
   }
 
+  /**
+   * Register a webhook; returns its signing secret, once.
+   *
+   * Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
+   * signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on loopback,
+   * private or link-local addresses are refused unless the operator allows them.
+   */
+  createWebhook(body: M.CreateWebhook, options: CallOptions = {}): Promise<M.WebhookCreated> {
+    return this.call<M.WebhookCreated>({ method: "POST", path: `/v1/players/me/webhooks`, body, auth: "token" }, options);
+  }
+
   /** Decline a challenge, with an optional reason. */
   declineChallenge(challengeId: string, body: M.DeclineChallenge, options: CallOptions = {}): Promise<M.Challenge> {
     return this.call<M.Challenge>({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/decline`, body, auth: "token" }, options);
+  }
+
+  /** Remove a webhook. */
+  deleteWebhook(webhookId: string, options: CallOptions = {}): Promise<string> {
+    return this.call<string>({ method: "DELETE", path: `/v1/players/me/webhooks/${enc(webhookId)}`, auth: "token", text: true }, options);
   }
 
   /** A game: player counts, payload schemas, drawing data. */
@@ -139,6 +155,11 @@ export class Api extends Transport {
     return this.call<M.SeatToken>({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);
   }
 
+  /** The webhook's last delivery attempts, newest first. */
+  listDeliveries(webhookId: string, query: { limit?: number } = {}, options: CallOptions = {}): Promise<M.DeliveryPage> {
+    return this.call<M.DeliveryPage>({ method: "GET", path: `/v1/players/me/webhooks/${enc(webhookId)}/deliveries`, query, auth: "token" }, options);
+  }
+
   /** The event log redacted for the caller (history). */
   listEvents(matchId: string, query: { after?: number; limit?: number | null } = {}, options: CallOptions = {}): Promise<M.EventPage> {
     return this.call<M.EventPage>({ method: "GET", path: `/v1/matches/${enc(matchId)}/events`, query, auth: "token" }, options);
@@ -172,6 +193,11 @@ export class Api extends Transport {
   /** Open seeks, oldest first (public). */
   listSeeks(query: { game?: string | null; limit?: number } = {}, options: CallOptions = {}): Promise<M.SeekPage> {
     return this.call<M.SeekPage>({ method: "GET", path: `/v1/seeks`, query }, options);
+  }
+
+  /** The player's webhooks (never their secrets). */
+  listWebhooks(options: CallOptions = {}): Promise<M.WebhookPage> {
+    return this.call<M.WebhookPage>({ method: "GET", path: `/v1/players/me/webhooks`, auth: "token" }, options);
   }
 
   /**

@@ -181,6 +181,13 @@ export interface CreateSeek {
   takeover_after?: number;
 }
 
+export interface CreateWebhook {
+  /** Notice types to send (default: every type). */
+  events?: string[] | null;
+  /** An http(s) URL; private addresses are refused by default. */
+  url: string;
+}
+
 export interface CreatedMatch {
   /** Deadlines of the seats to act, under a clock. */
   clock: SeatClock[];
@@ -217,6 +224,22 @@ export interface CreatedMatch {
 export interface DeclineChallenge {
   /** Why, in a few words (optional). */
   reason?: string | null;
+}
+
+export interface Delivery {
+  at: string;
+  attempt: number;
+  cursor: number;
+  /** The notice's id, the same in every attempt. */
+  delivery_id: string;
+  error: string | null;
+  outcome: "delivered" | "retry" | "failed";
+  status_code: number | null;
+  type: string;
+}
+
+export interface DeliveryPage {
+  items: Delivery[];
 }
 
 export interface Draft {
@@ -572,4 +595,32 @@ export interface SubmitAction {
 export interface UpdatePlayer {
   /** Whether this player is a bot (shown on its profile, seeks, challenges). */
   bot: boolean;
+}
+
+export interface Webhook {
+  created_at: string;
+  /** The last notice handled (delivered, skipped or given up). */
+  cursor: number;
+  events: string[];
+  failing_since: string | null;
+  next_attempt_at: string | null;
+  url: string;
+  webhook_id: string;
+}
+
+export interface WebhookCreated {
+  created_at: string;
+  /** The last notice handled (delivered, skipped or given up). */
+  cursor: number;
+  events: string[];
+  failing_since: string | null;
+  next_attempt_at: string | null;
+  /** The signing secret (`whsec_…`), shown this once. */
+  secret: string;
+  url: string;
+  webhook_id: string;
+}
+
+export interface WebhookPage {
+  items: Webhook[];
 }
