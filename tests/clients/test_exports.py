@@ -13,7 +13,7 @@ PUBLIC = [
     "PayloadTooLarge", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "SeekClosed", "StreamClosed",
     "TooManySeeks", "TransportError",
     "Unauthorized", "Unavailable", "Unknown", "ValidationError", "VersionConflict", "__version__", "decode",
-    "encode", "games", "models",
+    "encode", "games", "models", "InvalidWebhook", "verify_webhook",
 ]  # fmt: skip
 
 

@@ -51,6 +51,7 @@ from drago_client.errors import (
 )
 from drago_client.retry import Retry
 from drago_client.transport import VERSION
+from drago_client.webhooks import InvalidWebhook, verify_webhook
 from drago_client.wire import Unknown, decode, encode
 
 __version__ = VERSION
@@ -69,6 +70,7 @@ __all__ = [
     "IdempotencyKeyReused",
     "IllegalAction",
     "InternalError",
+    "InvalidWebhook",
     "MatchNotFinished",
     "MatchNotStarted",
     "MatchOver",
@@ -95,4 +97,5 @@ __all__ = [
     "encode",
     "games",
     "models",
+    "verify_webhook",
 ]
