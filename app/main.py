@@ -117,6 +117,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         allow_private=settings.webhook_allow_private,
         interval_s=settings.webhook_interval_seconds,
         timeout_s=settings.webhook_timeout_seconds,
+        lease_s=settings.webhook_lease_seconds,
     )
     try:
         await hub.start()

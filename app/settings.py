@@ -31,6 +31,7 @@ comma-separated list.
 | webhook_interval_seconds | DRAGO_WEBHOOK_INTERVAL_SECONDS         | 0.5 (0: no deliveries here)      |
 | webhook_timeout_seconds  | DRAGO_WEBHOOK_TIMEOUT_SECONDS          | 5 (per delivery)                 |
 | webhook_allow_private    | DRAGO_WEBHOOK_ALLOW_PRIVATE            | false (loopback/private refused) |
+| webhook_lease_seconds    | DRAGO_WEBHOOK_LEASE_SECONDS            | 60 (a dead process holds it) |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
 
@@ -93,6 +94,7 @@ class Settings(BaseSettings):
     webhook_interval_seconds: float = Field(default=0.5, ge=0)
     webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
     webhook_allow_private: bool = False
+    webhook_lease_seconds: float = Field(default=60.0, gt=0, le=3600)
     rate_limit_enabled: bool = True
     rate_limit_storage_url: str = Field(default="memory://", pattern=r"^(memory|redis|rediss)://")
     rate_limit_create_per_ip: str = "60/minute"

@@ -224,6 +224,7 @@ class Deliverer:
         allow_private: bool,
         interval_s: float = 0.5,
         timeout_s: float = TIMEOUT_S,
+        lease_s: float = LEASE_S,
         resolver: Resolver = resolve,
     ) -> None:
         self.mm = mm
@@ -231,6 +232,7 @@ class Deliverer:
         self.allow_private = allow_private
         self.interval_s = interval_s
         self.timeout_s = timeout_s
+        self.lease_s = lease_s
         self.resolver = resolver
         self._hosts: dict[str, asyncio.Semaphore] = {}
         self._task: asyncio.Task[None] | None = None
@@ -258,7 +260,7 @@ class Deliverer:
         leased = []
         for webhook_id in due:
             now = clock()
-            webhook = await store.lease_webhook(webhook_id, now, now + timedelta(seconds=LEASE_S))
+            webhook = await store.lease_webhook(webhook_id, now, now + timedelta(seconds=self.lease_s))
             if webhook is not None:
                 leased.append(webhook)
         counts = await asyncio.gather(*(self._deliver(w) for w in leased))
