@@ -11,11 +11,11 @@ With a player key it keeps one connection, the player's notice stream (`follow_p
 the matches concerned and play there until it is no longer on turn. It plays every match the key
 holds a seat in; `--until-done` ends it once none is waiting or active.
 
-Long-running (`play_forever`, `--seek GAME`, `--accept-challenges`): the bot also keeps one seek
-open (posting a new one whenever its open seek was matched or expired) and accepts every challenge
-addressed to it, and plays every match it gets, forever (or until it took part in `--matches`
-matches). Its state lives on the server (its open seek, its challenges, its matches), so a restarted
-bot carries on where it stopped and a restarted server loses nothing:
+Long-running (`play_forever`, `--seek GAME`, `--accept-challenges`): the bot also keeps a seek
+open (`--parallel N`: N seeks), posting a new one whenever one was matched or expired, accepts
+every challenge addressed to it, and plays every match it gets, forever (or until it took part in
+`--matches` matches). Its state lives on the server (its open seeks, its challenges, its
+matches), so a restarted bot carries on where it stopped and a restarted server loses nothing:
 
     python -m drago_client.bot --url http://127.0.0.1:8000 --key pk_… --seek yutaka --accept-challenges
 
@@ -132,8 +132,10 @@ class RandomBot:
         seek: Mapping[str, Any] | None = None,
         accept_challenges: bool = False,
         matches: int | None = None,
+        parallel: int = 1,
     ) -> list[str]:
-        """Keep a seek open (`seek`: the arguments of `create_seek`), accept challenges, play every
+        """Keep `parallel` seeks open (`seek`: the arguments of `create_seek`; the server caps open
+        seeks per player), accept challenges, play every
         match; forever, or until the key took part in `matches` matches in all (as the server counts
         them, so across restarts) and they are over (then its open seek is cancelled). Returns the
         ids of the matches it played in this run."""
@@ -168,7 +170,7 @@ class RandomBot:
                                 await self.api.accept_challenge(c.challenge_id, token=key)
                 if seek is not None and not await enough():
                     mine = (await self.api.list_my_seeks(token=key)).items
-                    if not any(s.status == "open" for s in mine):
+                    for _ in range(parallel - sum(1 for s in mine if s.status == "open")):
                         await self.api.create_seek(token=key, **seek)
 
         try:
@@ -239,7 +241,11 @@ async def run(args: argparse.Namespace) -> int:
                 else {"game": args.seek, "players": args.players, "opponents": "any"}
             )
             played = await bot.play_forever(
-                args.key, seek=seek, accept_challenges=args.accept_challenges, matches=args.matches
+                args.key,
+                seek=seek,
+                accept_challenges=args.accept_challenges,
+                matches=args.matches,
+                parallel=args.parallel,
             )
             print(json.dumps({"played": played}))
         elif args.key is not None:
@@ -261,6 +267,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seek", metavar="GAME", help="with --key: keep a seek for GAME open, forever")
     parser.add_argument("--players", type=int, default=2, help="with --seek: the player count")
     parser.add_argument("--accept-challenges", action="store_true", help="with --key: accept every challenge")
+    parser.add_argument("--parallel", type=int, default=1, help="with --seek: seeks kept open at once")
     parser.add_argument("--matches", type=int, default=None, help="with --seek: stop after this many matches")
     parser.add_argument("--seed", default=None, help="seed of the bot's choices (reproducible play)")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to think before each action")
