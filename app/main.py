@@ -35,11 +35,15 @@ from app.broadcast import create_broadcaster
 from app.service.bots import BotRunner, level_chooser
 from app.service.context import Config, Context
 from app.service.live import LiveHub
+from app.service.matcher import Matcher
 from app.service.ports import EventStore, utcnow
+from app.service.seeks import Matchmaking
 from app.service.sweeping import Sweeper
+from app.service.webhooks import Deliverer, httpx_sender
 from app.settings import Settings
 from app.store.factory import MEMORY_URL, create_store
 from app.store.migrate import at_head_async, upgrade_async
+from app.store.seeks_factory import seek_store_for
 
 
 async def open_store(settings: Settings) -> EventStore:
@@ -99,6 +103,22 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     )
     runner = BotRunner(ctx, chooser, executor)
     sweeper = Sweeper(ctx, interval_s=settings.sweep_interval_seconds)
+    matchmaking = Matchmaking(
+        ctx,
+        seek_store_for(store),
+        max_open=settings.max_open_seeks,
+        group_wait_s=settings.seek_group_wait_seconds,
+    )
+    matcher = Matcher(matchmaking, interval_s=settings.matcher_interval_seconds)
+    send, close_sender = httpx_sender()
+    deliverer = Deliverer(
+        matchmaking,
+        send,
+        allow_private=settings.webhook_allow_private,
+        interval_s=settings.webhook_interval_seconds,
+        timeout_s=settings.webhook_timeout_seconds,
+        lease_s=settings.webhook_lease_seconds,
+    )
     try:
         await hub.start()
         ctx.notifier = hub
@@ -107,6 +127,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.ctx = ctx
         app.state.runner = runner
         app.state.sweeper = sweeper
+        app.state.matchmaking = matchmaking
+        app.state.matcher = matcher
+        app.state.deliverer = deliverer
         if settings.database_url != MEMORY_URL and not settings.run_migrations_on_start:
             # Not migrated here: `/readyz` and every `/v1/` request answer 503 until it is at head.
             readiness: Readiness = app.state.readiness
@@ -118,11 +141,18 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await runner.start()
         if settings.sweep_interval_seconds > 0:
             await sweeper.start()
+        if settings.matcher_interval_seconds > 0:
+            await matcher.start()
+        if settings.webhook_interval_seconds > 0:
+            await deliverer.start()
         streaming = app.state.streaming = Streaming(ctx, hub, settings, app.state.metrics, app.state.limiter)
         yield
     finally:
         if streaming is not None:
             await streaming.close()  # every stream gets 1001 while the hub still runs
+        await deliverer.stop()
+        await close_sender()
+        await matcher.stop()
         await sweeper.stop()
         await runner.stop()
         if executor is not None:
@@ -172,7 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"],
             expose_headers=[
                 "X-Request-ID",

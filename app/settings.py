@@ -26,6 +26,13 @@ comma-separated list.
 | stream_auth_timeout_seconds | DRAGO_STREAM_AUTH_TIMEOUT_SECONDS   | 5 (wait for an `auth` frame)     |
 | stream_queue_limit       | DRAGO_STREAM_QUEUE_LIMIT               | 256 (events a stream may lag)    |
 | stream_fast_lane         | DRAGO_STREAM_FAST_LANE                 | on (`app.api.fast_lane`; 0: off) |
+| max_open_seeks           | DRAGO_MAX_OPEN_SEEKS                   | 5 (open seeks per player)        |
+| seek_group_wait_seconds  | DRAGO_SEEK_GROUP_WAIT_SECONDS          | 15 (wait for a larger group)     |
+| matcher_interval_seconds | DRAGO_MATCHER_INTERVAL_SECONDS         | 0.5 (0: no matcher here)         |
+| webhook_interval_seconds | DRAGO_WEBHOOK_INTERVAL_SECONDS         | 0.5 (0: no deliveries here)      |
+| webhook_timeout_seconds  | DRAGO_WEBHOOK_TIMEOUT_SECONDS          | 5 (per delivery)                 |
+| webhook_allow_private    | DRAGO_WEBHOOK_ALLOW_PRIVATE            | false (loopback/private refused) |
+| webhook_lease_seconds    | DRAGO_WEBHOOK_LEASE_SECONDS            | 60 (a dead process holds it) |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
 
@@ -83,6 +90,13 @@ class Settings(BaseSettings):
     idempotency_ttl_seconds: float = Field(default=86_400.0, gt=0)
     samples_per_seat: int = Field(default=10_000, ge=0)
     require_player_key: bool = False
+    max_open_seeks: int = Field(default=5, ge=1, le=1000)
+    seek_group_wait_seconds: float = Field(default=15.0, ge=0, le=86_400)
+    matcher_interval_seconds: float = Field(default=0.5, ge=0)
+    webhook_interval_seconds: float = Field(default=0.5, ge=0)
+    webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
+    webhook_allow_private: bool = False
+    webhook_lease_seconds: float = Field(default=60.0, gt=0, le=3600)
     rate_limit_enabled: bool = True
     rate_limit_storage_url: str = Field(default="memory://", pattern=r"^(memory|redis|rediss)://")
     rate_limit_create_per_ip: str = "60/minute"

@@ -185,17 +185,35 @@ class PlayerHelloFrame(Frame):
 
 class Notice(BaseModel):
     """A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
-    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`."""
+    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`; `seek_matched`
+    (with `seek_id`): a seek of the player's was seated in the match; `challenge_received` (from
+    `player_id` named `name`, for `game`), `challenge_accepted` (by `player_id`; with the match once
+    everyone has accepted) and `challenge_declined` (by `player_id`, with an optional `reason`) of
+    the challenge `challenge_id` (docs/matchmaking.md)."""
 
     model_config = ConfigDict(extra="forbid")
-    type: Literal["match_started", "your_turn", "seat_taken_over", "match_ended"]
-    match_id: str
-    seat: int
-    seq: int
+    type: Literal[
+        "match_started",
+        "your_turn",
+        "seat_taken_over",
+        "match_ended",
+        "seek_matched",
+        "challenge_received",
+        "challenge_accepted",
+        "challenge_declined",
+    ]
+    match_id: str | None = None
+    seat: int | None = None
+    seq: int | None = None
     recorded_at: str
     deadline: str | None = None
     reason: str | None = None
     winners: list[int] | None = None
+    seek_id: str | None = None
+    challenge_id: str | None = None
+    player_id: str | None = None
+    name: str | None = None
+    game: str | None = None
 
 
 class NoticeFrame(Frame):

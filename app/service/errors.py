@@ -21,7 +21,10 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     │   ├── AlreadyResigned     already_resigned
     │   ├── MatchNotStarted     match_not_started
     │   ├── AlreadyStarted      match_started
-    │   └── MatchNotFinished    match_not_finished
+    │   ├── MatchNotFinished    match_not_finished
+    │   ├── TooManySeeks        too_many_seeks
+    │   ├── SeekClosed          seek_closed
+    │   └── ChallengeClosed     challenge_closed
     ├── PayloadTooLarge         payload_too_large       413
     ├── RateLimited             rate_limited            429
     ├── InternalError           internal_error          500
@@ -143,6 +146,21 @@ class AlreadyStarted(Conflict):
 class MatchNotFinished(Conflict):
     code = ErrorCode.MATCH_NOT_FINISHED
     default_message = "the match is still running; its secret and full log are revealed after the end"
+
+
+class TooManySeeks(Conflict):
+    code = ErrorCode.TOO_MANY_SEEKS
+    default_message = "this player holds the most open seeks a player may"
+
+
+class SeekClosed(Conflict):
+    code = ErrorCode.SEEK_CLOSED
+    default_message = "this seek is no longer open"
+
+
+class ChallengeClosed(Conflict):
+    code = ErrorCode.CHALLENGE_CLOSED
+    default_message = "this challenge is no longer open"
 
 
 class PayloadTooLarge(ServiceError):

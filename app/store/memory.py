@@ -23,6 +23,7 @@ from app.service.ports import (
     MatchFilter,
     MatchRecord,
     NewEvent,
+    NewNotice,
     PlayerMatch,
     PlayerMatchFilter,
     PlayerRecord,
@@ -156,6 +157,21 @@ class MemoryEventStore:
                 self._notices.setdefault(n.player_id, []).append(stored)
                 written.append(stored)
             return AppendResult(last, tuple(written))
+
+    async def write_notices(self, notices: Sequence[NewNotice], at: datetime) -> tuple[StoredNotice, ...]:
+        """Write notices outside an append (matchmaking's claims): the next cursor of each player."""
+        async with self._lock:
+            if any(n.player_id not in self._players for n in notices):
+                raise KeyError("a notice's player is unknown")
+            written: list[StoredNotice] = []
+            for n in notices:
+                player = self._players[n.player_id]
+                cursor = player.cursor + 1
+                self._players[n.player_id] = dataclasses.replace(player, cursor=cursor)
+                stored = StoredNotice(n.player_id, cursor, n.type, dict(n.data), at)
+                self._notices.setdefault(n.player_id, []).append(stored)
+                written.append(stored)
+            return tuple(written)
 
     def _seats_unique(self, match_id: str, seats: list[SeatRecord]) -> bool:
         players = [s.player_id for s in seats if s.player_id is not None]

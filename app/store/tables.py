@@ -23,6 +23,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -144,6 +145,8 @@ players = Table(
     Column("key_hash", String(), nullable=False, unique=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("cursor", BigInteger(), nullable=False, server_default="0"),  # the last notice's
+    # Whether the player says it is a bot (`PATCH /v1/players/me`); seeks and challenges show it.
+    Column("bot", Boolean(create_constraint=False), nullable=False, server_default=false()),
     CheckConstraint("cursor >= 0", name="cursor"),
 )
 
@@ -207,4 +210,97 @@ snapshots = Table(
     Column("version", String(), nullable=False),
     Column("data", LargeBinary(), nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
+)
+
+# Matchmaking (`app.service.seek_ports`): seeks live here, not in a connection. `key` is a digest of
+# game, options and settings; `counts` the acceptable player counts (a JSON list). The matcher reads
+# the open seeks oldest first; a player's open seeks are counted for the cap.
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("player_id", String(), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(), nullable=False),
+    Column("game", String(), nullable=False),
+    Column("counts", Json, nullable=False),
+    Column("options", Json, nullable=False),
+    Column("settings", Json, nullable=False),
+    Column("key", String(), nullable=False),
+    Column("opponents", String(), nullable=False),
+    Column("bot", Boolean(create_constraint=False), nullable=False),
+    Column("bots_after_s", Float(), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("status", String(), nullable=False),
+    Column("match_id", String(), ForeignKey("matches.id", ondelete="SET NULL"), nullable=True),
+    Column("seat", Integer(), nullable=True),
+    CheckConstraint("status IN ('open', 'matched', 'cancelled', 'expired')", name="status"),
+    CheckConstraint("opponents IN ('humans', 'bots', 'any')", name="opponents"),
+    Index(None, "status", "created_at", "id"),
+    Index(None, "player_id", "status"),
+)
+
+# Challenges: a player invites named players (`to_ids`, a JSON list) to a match; `answers` maps each
+# invited player who answered to "accepted" or "declined"; `version` orders the writes (each update
+# is conditional on the version it read). The match is created when the last one accepts.
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("from_id", String(), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("from_name", String(), nullable=False),
+    Column("to_ids", Json, nullable=False),
+    Column("to_names", Json, nullable=False),
+    Column("game", String(), nullable=False),
+    Column("players", Integer(), nullable=False),
+    Column("options", Json, nullable=False),
+    Column("settings", Json, nullable=False),
+    Column("status", String(), nullable=False),
+    Column("answers", Json, nullable=False),
+    Column("reason", String(), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("match_id", String(), ForeignKey("matches.id", ondelete="SET NULL"), nullable=True),
+    Column("version", Integer(), nullable=False),
+    CheckConstraint("status IN ('open', 'accepted', 'declined', 'expired')", name="status"),
+    Index(None, "from_id", "created_at"),
+    Index(None, "status", "expires_at"),
+)
+
+# Webhooks: a player's notices POSTed to a URL. The notices table is the outbox (each notice is
+# written in the same commit as the event that caused it); `cursor` is the last notice handled for
+# this webhook, `attempts` the failed tries of the next one (since `failing_since`), `next_at` when
+# to try again, `lease_until` while a process delivers (any process may take over after it).
+webhooks = Table(
+    "webhooks",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("player_id", String(), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("url", String(), nullable=False),
+    Column("events", Json, nullable=False),
+    Column("secret", String(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("cursor", BigInteger(), nullable=False),
+    Column("attempts", Integer(), nullable=False, server_default="0"),
+    Column("failing_since", UTCDateTime(), nullable=True),
+    Column("next_at", UTCDateTime(), nullable=True),
+    Column("lease_until", UTCDateTime(), nullable=True),
+    Index(None, "player_id"),
+)
+
+# The last attempts of each webhook (`GET /v1/players/me/webhooks/{id}/deliveries`).
+webhook_attempts = Table(
+    "webhook_attempts",
+    metadata,
+    Column("webhook_id", String(), ForeignKey("webhooks.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", BigInteger(), primary_key=True),
+    Column("delivery_id", String(), nullable=False),
+    Column("cursor", BigInteger(), nullable=False),
+    Column("type", String(), nullable=False),
+    Column("attempt", Integer(), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    Column("outcome", String(), nullable=False),
+    Column("status_code", Integer(), nullable=True),
+    Column("error", String(), nullable=True),
+    CheckConstraint("outcome IN ('delivered', 'retry', 'failed')", name="outcome"),
 )

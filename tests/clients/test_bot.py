@@ -27,6 +27,7 @@ class BotProcess:
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
+        self.guard = GUARD
 
     @classmethod
     async def start(cls, url: str, *args: str) -> BotProcess:
@@ -38,7 +39,7 @@ class BotProcess:
 
     async def finish(self) -> Any:
         try:
-            out, err = await asyncio.wait_for(self.proc.communicate(), GUARD)
+            out, err = await asyncio.wait_for(self.proc.communicate(), self.guard)
         except BaseException:  # a hang, or the test failing: no process (nor its pipes) left behind
             self.proc.kill()
             await self.proc.wait()

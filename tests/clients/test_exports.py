@@ -6,12 +6,14 @@ import drago_client
 from drago_client import errors
 
 PUBLIC = [
-    "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "Client", "Conflict", "DecodeError",
+    "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "ChallengeClosed", "Client", "Conflict",
+    "DecodeError",
     "DragoError", "Forbidden", "IdempotencyKeyReused", "IllegalAction", "InternalError", "MatchNotFinished",
     "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NotFound", "NotYourTurn",
-    "PayloadTooLarge", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "StreamClosed", "TransportError",
+    "PayloadTooLarge", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "SeekClosed", "StreamClosed",
+    "TooManySeeks", "TransportError",
     "Unauthorized", "Unavailable", "Unknown", "ValidationError", "VersionConflict", "__version__", "decode",
-    "encode", "games", "models",
+    "encode", "games", "models", "InvalidWebhook", "verify_webhook",
 ]  # fmt: skip
 
 

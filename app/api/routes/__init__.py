@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.api.routes import games, health, matches, play, players, seats, stream
+from app.api.routes import challenges, games, health, matches, play, players, seats, seeks, stream, webhooks
 
 ROUTERS = (
     games.router,
@@ -10,6 +10,9 @@ ROUTERS = (
     seats.router,
     play.router,
     players.router,
+    seeks.router,
+    challenges.router,
+    webhooks.router,
     stream.router,
     health.router,
 )

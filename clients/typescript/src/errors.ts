@@ -13,7 +13,9 @@
  *         ├── MethodNotAllowed      method_not_allowed      405
  *         ├── Conflict              (409): IllegalAction, NotYourTurn, MatchOver, VersionConflict,
  *         │                         SeatTaken, SeatNotHeld, AlreadySeated, AlreadyResigned,
- *         │                         MatchNotStarted, MatchStarted, MatchNotFinished
+ *         │                         MatchNotStarted, MatchStarted, MatchNotFinished,
+ *         │                         TooManySeeks (too_many_seeks), SeekClosed (seek_closed),
+ *         │                         ChallengeClosed (challenge_closed)
  *         ├── PayloadTooLarge       payload_too_large       413
  *         ├── RateLimited           rate_limited            429 (retryAfter, seconds)
  *         ├── InternalError         internal_error          500
@@ -113,6 +115,15 @@ export class MatchStarted extends Conflict {
 export class MatchNotFinished extends Conflict {
   static override readonly code = "match_not_finished";
 }
+export class TooManySeeks extends Conflict {
+  static override readonly code = "too_many_seeks";
+}
+export class SeekClosed extends Conflict {
+  static override readonly code = "seek_closed";
+}
+export class ChallengeClosed extends Conflict {
+  static override readonly code = "challenge_closed";
+}
 export class PayloadTooLarge extends error("payload_too_large", 413) {}
 /** 429 (or a stream closed with 4429): `retryAfter` is the server's `Retry-After`, in seconds. */
 export class RateLimited extends error("rate_limited", 429) {
@@ -126,7 +137,8 @@ export const BY_CODE: Readonly<Record<string, typeof ApiError>> = Object.fromEnt
   [
     ValidationError, IdempotencyKeyReused, Unauthorized, Forbidden, NotFound, MethodNotAllowed, IllegalAction,
     NotYourTurn, MatchOver, VersionConflict, SeatTaken, SeatNotHeld, AlreadySeated, AlreadyResigned,
-    MatchNotStarted, MatchStarted, MatchNotFinished, PayloadTooLarge, RateLimited, InternalError, Unavailable,
+    MatchNotStarted, MatchStarted, MatchNotFinished, TooManySeeks, SeekClosed, ChallengeClosed,
+    PayloadTooLarge, RateLimited, InternalError, Unavailable,
   ].map((cls) => [cls.code, cls]),
 );
 

@@ -9,5 +9,6 @@ export * from "./errors.js";
 export type * from "./generated/models.js";
 export type { Action, EventData, MountDrago, Options, Setup, View, Yutaka } from "./generated/games.js";
 export { DEFAULT_RETRY, STREAM_RETRY, type RetryPolicy } from "./retry.js";
+export { InvalidWebhook, verifyWebhook, webhookSignature, type VerifyOptions } from "./webhooks.js";
 export { RETRYABLE, type FollowOptions, type FollowPlayerOptions } from "./streams.js";
 export { VERSION, type CallOptions, type ClientOptions, type WebSocketConstructor, type WebSocketLike } from "./transport.js";

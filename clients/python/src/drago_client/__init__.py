@@ -21,6 +21,7 @@ from drago_client.errors import (
     AlreadyResigned,
     AlreadySeated,
     ApiError,
+    ChallengeClosed,
     Conflict,
     DecodeError,
     DragoError,
@@ -39,7 +40,9 @@ from drago_client.errors import (
     RateLimited,
     SeatNotHeld,
     SeatTaken,
+    SeekClosed,
     StreamClosed,
+    TooManySeeks,
     TransportError,
     Unauthorized,
     Unavailable,
@@ -48,6 +51,7 @@ from drago_client.errors import (
 )
 from drago_client.retry import Retry
 from drago_client.transport import VERSION
+from drago_client.webhooks import InvalidWebhook, verify_webhook
 from drago_client.wire import Unknown, decode, encode
 
 __version__ = VERSION
@@ -57,6 +61,7 @@ __all__ = [
     "AlreadySeated",
     "ApiError",
     "AsyncClient",
+    "ChallengeClosed",
     "Client",
     "Conflict",
     "DecodeError",
@@ -65,6 +70,7 @@ __all__ = [
     "IdempotencyKeyReused",
     "IllegalAction",
     "InternalError",
+    "InvalidWebhook",
     "MatchNotFinished",
     "MatchNotStarted",
     "MatchOver",
@@ -77,7 +83,9 @@ __all__ = [
     "Retry",
     "SeatNotHeld",
     "SeatTaken",
+    "SeekClosed",
     "StreamClosed",
+    "TooManySeeks",
     "TransportError",
     "Unauthorized",
     "Unavailable",
@@ -89,4 +97,5 @@ __all__ = [
     "encode",
     "games",
     "models",
+    "verify_webhook",
 ]

@@ -41,6 +41,85 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def accept_challenge(
+        self,
+        challenge_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Accept a challenge (the last acceptance starts the match)."""
+        return cast(
+            models.Challenge,
+            await self._send(
+                Call(
+                    "POST",
+                    f"/v1/challenges/{quote(str(challenge_id), safe='')}/accept",
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
+    async def cancel_seek(
+        self,
+        seek_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.Seek:
+        """Cancel an open seek."""
+        return cast(
+            models.Seek,
+            await self._send(
+                Call("DELETE", f"/v1/seeks/{quote(str(seek_id), safe='')}", auth="token", token=token),
+                models.Seek,
+            ),
+        )
+
+    async def create_challenge(
+        self,
+        game: str,
+        to: Sequence[str],
+        *,
+        clock: models.PerDecisionClock | models.BankClock | None = None,
+        drafts: bool | None = None,
+        expires_s: int | float | None = None,
+        on_timeout: Literal["bot", "forfeit"] | None = None,
+        options: Mapping[str, Any] | None = None,
+        players: int | None = None,
+        takeover_after: int | None = None,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Challenge named players to a match.
+
+        Each invited player is told on its personal stream (`challenge_received`) and sees the
+        challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
+        expires after a day unless `expires_s` says otherwise.
+        """
+        return cast(
+            models.Challenge,
+            await self._send(
+                Call(
+                    "POST",
+                    "/v1/challenges",
+                    body={
+                        "clock": clock,
+                        "drafts": drafts,
+                        "expires_s": expires_s,
+                        "game": game,
+                        "on_timeout": on_timeout,
+                        "options": options,
+                        "players": players,
+                        "takeover_after": takeover_after,
+                        "to": to,
+                    },
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
     async def create_match(
         self,
         game: str,
@@ -106,6 +185,123 @@ class AsyncApi(AsyncTransport):
             await self._send(Call("POST", "/v1/players", body={"name": name}), models.PlayerKey),
         )
 
+    async def create_seek(
+        self,
+        game: str,
+        players: int | Sequence[int],
+        *,
+        bots_after_s: int | float | None = None,
+        clock: models.PerDecisionClock | models.BankClock | None = None,
+        drafts: bool | None = None,
+        expires_s: int | float | None = None,
+        on_timeout: Literal["bot", "forfeit"] | None = None,
+        opponents: Literal["humans", "bots", "any"] | None = None,
+        options: Mapping[str, Any] | None = None,
+        takeover_after: int | None = None,
+        token: str | None = None,
+    ) -> models.Seek:
+        """Seek a match (quick play).
+
+        The seek waits in the database until the matcher seats it in a match with compatible seekers
+        (the same game, options and settings, a common player count, opponents each accepts), it is
+        cancelled, or it expires. The player learns of the match on its personal stream
+        (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
+        `too_many_seeks`); see docs/matchmaking.md.
+        """
+        return cast(
+            models.Seek,
+            await self._send(
+                Call(
+                    "POST",
+                    "/v1/seeks",
+                    body={
+                        "bots_after_s": bots_after_s,
+                        "clock": clock,
+                        "drafts": drafts,
+                        "expires_s": expires_s,
+                        "game": game,
+                        "on_timeout": on_timeout,
+                        "opponents": opponents,
+                        "options": options,
+                        "players": players,
+                        "takeover_after": takeover_after,
+                    },
+                    auth="token",
+                    token=token,
+                ),
+                models.Seek,
+            ),
+        )
+
+    async def create_webhook(
+        self,
+        url: str,
+        *,
+        events: Sequence[str] | None = None,
+        token: str | None = None,
+    ) -> models.WebhookCreated:
+        """Register a webhook; returns its signing secret, once.
+
+        Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
+        signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on
+        loopback, private or link-local addresses are refused unless the operator allows them.
+        """
+        return cast(
+            models.WebhookCreated,
+            await self._send(
+                Call(
+                    "POST",
+                    "/v1/players/me/webhooks",
+                    body={"events": events, "url": url},
+                    auth="token",
+                    token=token,
+                ),
+                models.WebhookCreated,
+            ),
+        )
+
+    async def decline_challenge(
+        self,
+        challenge_id: str,
+        *,
+        reason: str | None = None,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Decline a challenge, with an optional reason."""
+        return cast(
+            models.Challenge,
+            await self._send(
+                Call(
+                    "POST",
+                    f"/v1/challenges/{quote(str(challenge_id), safe='')}/decline",
+                    body={"reason": reason},
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
+    async def delete_webhook(
+        self,
+        webhook_id: str,
+        *,
+        token: str | None = None,
+    ) -> str:
+        """Remove a webhook."""
+        return cast(
+            str,
+            await self._send(
+                Call(
+                    "DELETE",
+                    f"/v1/players/me/webhooks/{quote(str(webhook_id), safe='')}",
+                    auth="token",
+                    token=token,
+                    text=True,
+                )
+            ),
+        )
+
     async def get_game(
         self,
         game: str,
@@ -142,6 +338,16 @@ class AsyncApi(AsyncTransport):
     ) -> str:
         """Prometheus metrics."""
         return cast(str, await self._send(Call("GET", "/metrics", text=True)))
+
+    async def get_player(
+        self,
+        player_id: str,
+    ) -> models.Profile:
+        """A player's public profile (name, whether it is a bot)."""
+        return cast(
+            models.Profile,
+            await self._send(Call("GET", f"/v1/players/{quote(str(player_id), safe='')}"), models.Profile),
+        )
 
     async def get_view(
         self,
@@ -227,6 +433,28 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def list_deliveries(
+        self,
+        webhook_id: str,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.DeliveryPage:
+        """The webhook's last delivery attempts, newest first."""
+        return cast(
+            models.DeliveryPage,
+            await self._send(
+                Call(
+                    "GET",
+                    f"/v1/players/me/webhooks/{quote(str(webhook_id), safe='')}/deliveries",
+                    query={"limit": limit},
+                    auth="token",
+                    token=token,
+                ),
+                models.DeliveryPage,
+            ),
+        )
+
     async def list_events(
         self,
         match_id: str,
@@ -279,6 +507,61 @@ class AsyncApi(AsyncTransport):
                     query={"status": status, "game": game, "open": open, "limit": limit, "offset": offset},
                 ),
                 models.MatchPage,
+            ),
+        )
+
+    async def list_my_challenges(
+        self,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.ChallengePage:
+        """Challenges the player sent or received, newest first."""
+        return cast(
+            models.ChallengePage,
+            await self._send(
+                Call("GET", "/v1/players/me/challenges", query={"limit": limit}, auth="token", token=token),
+                models.ChallengePage,
+            ),
+        )
+
+    async def list_my_seeks(
+        self,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.SeekPage:
+        """The player's seeks in every status, newest first."""
+        return cast(
+            models.SeekPage,
+            await self._send(
+                Call("GET", "/v1/players/me/seeks", query={"limit": limit}, auth="token", token=token),
+                models.SeekPage,
+            ),
+        )
+
+    async def list_seeks(
+        self,
+        *,
+        game: str | None = None,
+        limit: int | None = None,
+    ) -> models.SeekPage:
+        """Open seeks, oldest first (public)."""
+        return cast(
+            models.SeekPage,
+            await self._send(Call("GET", "/v1/seeks", query={"game": game, "limit": limit}), models.SeekPage),
+        )
+
+    async def list_webhooks(
+        self,
+        *,
+        token: str | None = None,
+    ) -> models.WebhookPage:
+        """The player's webhooks (never their secrets)."""
+        return cast(
+            models.WebhookPage,
+            await self._send(
+                Call("GET", "/v1/players/me/webhooks", auth="token", token=token), models.WebhookPage
             ),
         )
 
@@ -461,6 +744,24 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def update_me(
+        self,
+        bot: bool,
+        *,
+        token: str | None = None,
+    ) -> models.Profile:
+        """Say whether this player is a bot.
+
+        `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and
+        seeks choose whether they accept bots as opponents.
+        """
+        return cast(
+            models.Profile,
+            await self._send(
+                Call("PATCH", "/v1/players/me", body={"bot": bot}, auth="token", token=token), models.Profile
+            ),
+        )
+
 
 class SyncApi(SyncTransport):
     """The API's routes on the blocking transport."""
@@ -485,6 +786,85 @@ class SyncApi(SyncTransport):
                     token=host_token,
                 ),
                 models.Match,
+            ),
+        )
+
+    def accept_challenge(
+        self,
+        challenge_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Accept a challenge (the last acceptance starts the match)."""
+        return cast(
+            models.Challenge,
+            self._send(
+                Call(
+                    "POST",
+                    f"/v1/challenges/{quote(str(challenge_id), safe='')}/accept",
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
+    def cancel_seek(
+        self,
+        seek_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.Seek:
+        """Cancel an open seek."""
+        return cast(
+            models.Seek,
+            self._send(
+                Call("DELETE", f"/v1/seeks/{quote(str(seek_id), safe='')}", auth="token", token=token),
+                models.Seek,
+            ),
+        )
+
+    def create_challenge(
+        self,
+        game: str,
+        to: Sequence[str],
+        *,
+        clock: models.PerDecisionClock | models.BankClock | None = None,
+        drafts: bool | None = None,
+        expires_s: int | float | None = None,
+        on_timeout: Literal["bot", "forfeit"] | None = None,
+        options: Mapping[str, Any] | None = None,
+        players: int | None = None,
+        takeover_after: int | None = None,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Challenge named players to a match.
+
+        Each invited player is told on its personal stream (`challenge_received`) and sees the
+        challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
+        expires after a day unless `expires_s` says otherwise.
+        """
+        return cast(
+            models.Challenge,
+            self._send(
+                Call(
+                    "POST",
+                    "/v1/challenges",
+                    body={
+                        "clock": clock,
+                        "drafts": drafts,
+                        "expires_s": expires_s,
+                        "game": game,
+                        "on_timeout": on_timeout,
+                        "options": options,
+                        "players": players,
+                        "takeover_after": takeover_after,
+                        "to": to,
+                    },
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
             ),
         )
 
@@ -552,6 +932,123 @@ class SyncApi(SyncTransport):
             models.PlayerKey, self._send(Call("POST", "/v1/players", body={"name": name}), models.PlayerKey)
         )
 
+    def create_seek(
+        self,
+        game: str,
+        players: int | Sequence[int],
+        *,
+        bots_after_s: int | float | None = None,
+        clock: models.PerDecisionClock | models.BankClock | None = None,
+        drafts: bool | None = None,
+        expires_s: int | float | None = None,
+        on_timeout: Literal["bot", "forfeit"] | None = None,
+        opponents: Literal["humans", "bots", "any"] | None = None,
+        options: Mapping[str, Any] | None = None,
+        takeover_after: int | None = None,
+        token: str | None = None,
+    ) -> models.Seek:
+        """Seek a match (quick play).
+
+        The seek waits in the database until the matcher seats it in a match with compatible seekers
+        (the same game, options and settings, a common player count, opponents each accepts), it is
+        cancelled, or it expires. The player learns of the match on its personal stream
+        (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
+        `too_many_seeks`); see docs/matchmaking.md.
+        """
+        return cast(
+            models.Seek,
+            self._send(
+                Call(
+                    "POST",
+                    "/v1/seeks",
+                    body={
+                        "bots_after_s": bots_after_s,
+                        "clock": clock,
+                        "drafts": drafts,
+                        "expires_s": expires_s,
+                        "game": game,
+                        "on_timeout": on_timeout,
+                        "opponents": opponents,
+                        "options": options,
+                        "players": players,
+                        "takeover_after": takeover_after,
+                    },
+                    auth="token",
+                    token=token,
+                ),
+                models.Seek,
+            ),
+        )
+
+    def create_webhook(
+        self,
+        url: str,
+        *,
+        events: Sequence[str] | None = None,
+        token: str | None = None,
+    ) -> models.WebhookCreated:
+        """Register a webhook; returns its signing secret, once.
+
+        Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
+        signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on
+        loopback, private or link-local addresses are refused unless the operator allows them.
+        """
+        return cast(
+            models.WebhookCreated,
+            self._send(
+                Call(
+                    "POST",
+                    "/v1/players/me/webhooks",
+                    body={"events": events, "url": url},
+                    auth="token",
+                    token=token,
+                ),
+                models.WebhookCreated,
+            ),
+        )
+
+    def decline_challenge(
+        self,
+        challenge_id: str,
+        *,
+        reason: str | None = None,
+        token: str | None = None,
+    ) -> models.Challenge:
+        """Decline a challenge, with an optional reason."""
+        return cast(
+            models.Challenge,
+            self._send(
+                Call(
+                    "POST",
+                    f"/v1/challenges/{quote(str(challenge_id), safe='')}/decline",
+                    body={"reason": reason},
+                    auth="token",
+                    token=token,
+                ),
+                models.Challenge,
+            ),
+        )
+
+    def delete_webhook(
+        self,
+        webhook_id: str,
+        *,
+        token: str | None = None,
+    ) -> str:
+        """Remove a webhook."""
+        return cast(
+            str,
+            self._send(
+                Call(
+                    "DELETE",
+                    f"/v1/players/me/webhooks/{quote(str(webhook_id), safe='')}",
+                    auth="token",
+                    token=token,
+                    text=True,
+                )
+            ),
+        )
+
     def get_game(
         self,
         game: str,
@@ -587,6 +1084,16 @@ class SyncApi(SyncTransport):
     ) -> str:
         """Prometheus metrics."""
         return cast(str, self._send(Call("GET", "/metrics", text=True)))
+
+    def get_player(
+        self,
+        player_id: str,
+    ) -> models.Profile:
+        """A player's public profile (name, whether it is a bot)."""
+        return cast(
+            models.Profile,
+            self._send(Call("GET", f"/v1/players/{quote(str(player_id), safe='')}"), models.Profile),
+        )
 
     def get_view(
         self,
@@ -672,6 +1179,28 @@ class SyncApi(SyncTransport):
             ),
         )
 
+    def list_deliveries(
+        self,
+        webhook_id: str,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.DeliveryPage:
+        """The webhook's last delivery attempts, newest first."""
+        return cast(
+            models.DeliveryPage,
+            self._send(
+                Call(
+                    "GET",
+                    f"/v1/players/me/webhooks/{quote(str(webhook_id), safe='')}/deliveries",
+                    query={"limit": limit},
+                    auth="token",
+                    token=token,
+                ),
+                models.DeliveryPage,
+            ),
+        )
+
     def list_events(
         self,
         match_id: str,
@@ -725,6 +1254,59 @@ class SyncApi(SyncTransport):
                 ),
                 models.MatchPage,
             ),
+        )
+
+    def list_my_challenges(
+        self,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.ChallengePage:
+        """Challenges the player sent or received, newest first."""
+        return cast(
+            models.ChallengePage,
+            self._send(
+                Call("GET", "/v1/players/me/challenges", query={"limit": limit}, auth="token", token=token),
+                models.ChallengePage,
+            ),
+        )
+
+    def list_my_seeks(
+        self,
+        *,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.SeekPage:
+        """The player's seeks in every status, newest first."""
+        return cast(
+            models.SeekPage,
+            self._send(
+                Call("GET", "/v1/players/me/seeks", query={"limit": limit}, auth="token", token=token),
+                models.SeekPage,
+            ),
+        )
+
+    def list_seeks(
+        self,
+        *,
+        game: str | None = None,
+        limit: int | None = None,
+    ) -> models.SeekPage:
+        """Open seeks, oldest first (public)."""
+        return cast(
+            models.SeekPage,
+            self._send(Call("GET", "/v1/seeks", query={"game": game, "limit": limit}), models.SeekPage),
+        )
+
+    def list_webhooks(
+        self,
+        *,
+        token: str | None = None,
+    ) -> models.WebhookPage:
+        """The player's webhooks (never their secrets)."""
+        return cast(
+            models.WebhookPage,
+            self._send(Call("GET", "/v1/players/me/webhooks", auth="token", token=token), models.WebhookPage),
         )
 
     def my_matches(
@@ -899,5 +1481,23 @@ class SyncApi(SyncTransport):
                     token=token,
                 ),
                 models.ActionReply,
+            ),
+        )
+
+    def update_me(
+        self,
+        bot: bool,
+        *,
+        token: str | None = None,
+    ) -> models.Profile:
+        """Say whether this player is a bot.
+
+        `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and
+        seeks choose whether they accept bots as opponents.
+        """
+        return cast(
+            models.Profile,
+            self._send(
+                Call("PATCH", "/v1/players/me", body={"bot": bot}, auth="token", token=token), models.Profile
             ),
         )

@@ -22,7 +22,10 @@
         │   ├── AlreadyResigned     already_resigned
         │   ├── MatchNotStarted     match_not_started
         │   ├── MatchStarted        match_started
-        │   └── MatchNotFinished    match_not_finished
+        │   ├── MatchNotFinished    match_not_finished
+        │   ├── TooManySeeks        too_many_seeks
+        │   ├── SeekClosed          seek_closed
+        │   └── ChallengeClosed     challenge_closed
         ├── PayloadTooLarge         payload_too_large       413
         ├── RateLimited             rate_limited            429  (`retry_after`, seconds)
         ├── InternalError           internal_error          500
@@ -164,6 +167,18 @@ class MatchStarted(Conflict):
 
 class MatchNotFinished(Conflict):
     code = "match_not_finished"
+
+
+class TooManySeeks(Conflict):
+    code = "too_many_seeks"
+
+
+class SeekClosed(Conflict):
+    code = "seek_closed"
+
+
+class ChallengeClosed(Conflict):
+    code = "challenge_closed"
 
 
 class PayloadTooLarge(ApiError):

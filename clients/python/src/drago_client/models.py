@@ -20,11 +20,19 @@ __all__ = [
     "AuthFrame",
     "BankClock",
     "BotSeat",
+    "Challenge",
+    "ChallengePage",
     "ClientFrame",
     "CommitFrame",
+    "CreateChallenge",
     "CreateMatch",
     "CreatePlayer",
+    "CreateSeek",
+    "CreateWebhook",
     "CreatedMatch",
+    "DeclineChallenge",
+    "Delivery",
+    "DeliveryPage",
     "Draft",
     "ErrorBody",
     "ErrorEnvelope",
@@ -36,6 +44,7 @@ __all__ = [
     "GameList",
     "Health",
     "HelloFrame",
+    "Invited",
     "JoinSeat",
     "Match",
     "MatchPage",
@@ -51,14 +60,21 @@ __all__ = [
     "PlayerMatchPage",
     "PlayerServerFrame",
     "PongFrame",
+    "Profile",
     "Reveal",
     "SampleRequest",
     "Samples",
     "Seat",
     "SeatClock",
     "SeatToken",
+    "Seek",
+    "SeekPage",
     "ServerFrame",
     "SubmitAction",
+    "UpdatePlayer",
+    "Webhook",
+    "WebhookCreated",
+    "WebhookPage",
 ]
 
 
@@ -84,6 +100,51 @@ class BotSeat:
     level: Literal["random", "greedy", "ismcts"] | None = None
     """Null: the server's default."""
     seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Challenge:
+    bot: bool
+    """Whether the challenger says it is a bot."""
+    challenge_id: str
+    created_at: datetime.datetime
+    expires_at: datetime.datetime
+    game: str
+    match_id: str | None
+    """The match, once everyone accepted."""
+    name: str
+    options: Mapping[str, Any]
+    player_id: str
+    """The challenger."""
+    players: int
+    reason: str | None
+    """The reason given with a decline."""
+    settings: Mapping[str, Any]
+    status: Literal["open", "accepted", "declined", "expired"]
+    to: tuple[Invited, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChallengePage:
+    items: tuple[Challenge, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateChallenge:
+    clock: PerDecisionClock | BankClock | None = None
+    """The match's turn clock."""
+    drafts: bool = False
+    expires_s: int | float | None = None
+    """Seconds until the challenge expires (default 86400)."""
+    game: str
+    on_timeout: Literal["bot", "forfeit"] = "bot"
+    options: Mapping[str, Any] | None = None
+    """Game options."""
+    players: int | None = None
+    """Seats: the challenger and everyone invited (the default)."""
+    takeover_after: int = 3
+    to: tuple[str, ...]
+    """The invited players' ids (`player_id`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -127,6 +188,38 @@ class CreatePlayer:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CreateSeek:
+    bots_after_s: int | float | None = None
+    """After this many seconds without a full group, server bots fill the missing seats."""
+    clock: PerDecisionClock | BankClock | None = None
+    """The match's turn clock."""
+    drafts: bool = False
+    """Private turn drafts with `undo` and `finish_turn`."""
+    expires_s: int | float | None = None
+    """Seconds until the seek expires (default 3600)."""
+    game: str
+    """A game name from `listGames`."""
+    on_timeout: Literal["bot", "forfeit"] = "bot"
+    opponents: Literal["humans", "bots", "any"] = "humans"
+    """Which seekers this seek accepts: `humans` (players not marked as bots), `bots` (players marked
+    as bots) or `any`.
+    """
+    options: Mapping[str, Any] | None = None
+    """Game options; seeks match only with equal options."""
+    players: int | tuple[int, ...]
+    """A player count, or the list of acceptable counts (Mount Drago plays 2 to 5)."""
+    takeover_after: int = 3
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateWebhook:
+    events: tuple[str, ...] | None = None
+    """Notice types to send (default: every type)."""
+    url: str
+    """An http(s) URL; private addresses are refused by default."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreatedMatch:
     clock: tuple[SeatClock, ...]
     """Deadlines of the seats to act, under a clock."""
@@ -160,6 +253,30 @@ class CreatedMatch:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DeclineChallenge:
+    reason: str | None = None
+    """Why, in a few words (optional)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Delivery:
+    at: datetime.datetime
+    attempt: int
+    cursor: int
+    delivery_id: str
+    """The notice's id, the same in every attempt."""
+    error: str | None
+    outcome: Literal["delivered", "retry", "failed"]
+    status_code: int | None
+    type: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeliveryPage:
+    items: tuple[Delivery, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Draft:
     can_finish: bool
     steps: int
@@ -170,6 +287,7 @@ class ErrorBody:
     code: Literal[
         "already_resigned",
         "already_seated",
+        "challenge_closed",
         "forbidden",
         "idempotency_key_reused",
         "illegal_action",
@@ -185,6 +303,8 @@ class ErrorBody:
         "rate_limited",
         "seat_not_held",
         "seat_taken",
+        "seek_closed",
+        "too_many_seeks",
         "unauthorized",
         "unavailable",
         "validation_error",
@@ -262,6 +382,15 @@ class Game:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Health:
     status: Literal["ok"] = "ok"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Invited:
+    answer: Literal["accepted", "declined"] | None
+    bot: bool
+    """Whether this player says it is a bot."""
+    name: str
+    player_id: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -356,6 +485,13 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Profile:
+    bot: bool
+    name: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Reveal:
     commitment: str
     commitment_scheme: str
@@ -419,6 +555,37 @@ class SeatToken:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Seek:
+    bot: bool
+    """Whether the seeking player is a bot."""
+    bots_after_s: float | None
+    bots_welcome: bool
+    """Whether players marked as bots may match this seek."""
+    created_at: datetime.datetime
+    expires_at: datetime.datetime
+    game: str
+    match_id: str | None
+    """The match, once matched."""
+    name: str
+    """The seeking player's name."""
+    opponents: Literal["humans", "bots", "any"]
+    options: Mapping[str, Any]
+    player_id: str
+    players: tuple[int, ...]
+    """The acceptable player counts."""
+    seat: int | None
+    """The seat in it, once matched."""
+    seek_id: str
+    settings: Mapping[str, Any]
+    status: Literal["open", "matched", "cancelled", "expired"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeekPage:
+    items: tuple[Seek, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SubmitAction:
     action: games.Action | Mapping[str, Any]
     """One action object with a `type`, as listed in `legal_actions` of the seat's view (each game's
@@ -426,6 +593,43 @@ class SubmitAction:
     """
     expected_seq: int | None = None
     """If set, the action applies only while the match is at this seq (else 409 `version_conflict`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdatePlayer:
+    bot: bool
+    """Whether this player is a bot (shown on its profile, seeks, challenges)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebhookCreated:
+    created_at: datetime.datetime
+    cursor: int
+    """The last notice handled (delivered, skipped or given up)."""
+    events: tuple[str, ...]
+    failing_since: datetime.datetime | None
+    next_attempt_at: datetime.datetime | None
+    secret: str
+    """The signing secret (`whsec_…`), shown this once."""
+    url: str
+    webhook_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Webhook:
+    created_at: datetime.datetime
+    cursor: int
+    """The last notice handled (delivered, skipped or given up)."""
+    events: tuple[str, ...]
+    failing_since: datetime.datetime | None
+    next_attempt_at: datetime.datetime | None
+    url: str
+    webhook_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebhookPage:
+    items: tuple[Webhook, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -514,16 +718,34 @@ class HelloFrame:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Notice:
     """A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
-    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`.
+    or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`; `seek_matched`
+    (with `seek_id`): a seek of the player's was seated in the match; `challenge_received` (from
+    `player_id` named `name`, for `game`), `challenge_accepted` (by `player_id`; with the match once
+    everyone has accepted) and `challenge_declined` (by `player_id`, with an optional `reason`) of
+    the challenge `challenge_id` (docs/matchmaking.md).
     """
 
+    challenge_id: str | None = None
     deadline: str | None = None
-    match_id: str
+    game: str | None = None
+    match_id: str | None = None
+    name: str | None = None
+    player_id: str | None = None
     reason: str | None = None
     recorded_at: str
-    seat: int
-    seq: int
-    type: Literal["match_started", "your_turn", "seat_taken_over", "match_ended"]
+    seat: int | None = None
+    seek_id: str | None = None
+    seq: int | None = None
+    type: Literal[
+        "match_started",
+        "your_turn",
+        "seat_taken_over",
+        "match_ended",
+        "seek_matched",
+        "challenge_received",
+        "challenge_accepted",
+        "challenge_declined",
+    ]
     winners: tuple[int, ...] | None = None
 
 

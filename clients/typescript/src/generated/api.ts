@@ -19,6 +19,27 @@ export class Api extends Transport {
     return this.call<M.Match>({ method: "POST", path: `/v1/matches/${enc(matchId)}/abort`, auth: "host", token: hostToken }, options);
   }
 
+  /** Accept a challenge (the last acceptance starts the match). */
+  acceptChallenge(challengeId: string, options: CallOptions = {}): Promise<M.Challenge> {
+    return this.call<M.Challenge>({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/accept`, auth: "token" }, options);
+  }
+
+  /** Cancel an open seek. */
+  cancelSeek(seekId: string, options: CallOptions = {}): Promise<M.Seek> {
+    return this.call<M.Seek>({ method: "DELETE", path: `/v1/seeks/${enc(seekId)}`, auth: "token" }, options);
+  }
+
+  /**
+   * Challenge named players to a match.
+   *
+   * Each invited player is told on its personal stream (`challenge_received`) and sees the
+   * challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
+   * expires after a day unless `expires_s` says otherwise.
+   */
+  createChallenge(body: M.CreateChallenge, options: CallOptions = {}): Promise<M.Challenge> {
+    return this.call<M.Challenge>({ method: "POST", path: `/v1/challenges`, body, auth: "token" }, options);
+  }
+
   /**
    * Create a match.
    *
@@ -40,6 +61,40 @@ export class Api extends Transport {
     return this.call<M.PlayerKey>({ method: "POST", path: `/v1/players`, body }, options);
   }
 
+  /**
+   * Seek a match (quick play).
+   *
+   * The seek waits in the database until the matcher seats it in a match with compatible seekers
+   * (the same game, options and settings, a common player count, opponents each accepts), it is
+   * cancelled, or it expires. The player learns of the match on its personal stream
+   * (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
+   * `too_many_seeks`); see docs/matchmaking.md.
+   */
+  createSeek(body: M.CreateSeek, options: CallOptions = {}): Promise<M.Seek> {
+    return this.call<M.Seek>({ method: "POST", path: `/v1/seeks`, body, auth: "token" }, options);
+  }
+
+  /**
+   * Register a webhook; returns its signing secret, once.
+   *
+   * Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
+   * signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on loopback,
+   * private or link-local addresses are refused unless the operator allows them.
+   */
+  createWebhook(body: M.CreateWebhook, options: CallOptions = {}): Promise<M.WebhookCreated> {
+    return this.call<M.WebhookCreated>({ method: "POST", path: `/v1/players/me/webhooks`, body, auth: "token" }, options);
+  }
+
+  /** Decline a challenge, with an optional reason. */
+  declineChallenge(challengeId: string, body: M.DeclineChallenge, options: CallOptions = {}): Promise<M.Challenge> {
+    return this.call<M.Challenge>({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/decline`, body, auth: "token" }, options);
+  }
+
+  /** Remove a webhook. */
+  deleteWebhook(webhookId: string, options: CallOptions = {}): Promise<string> {
+    return this.call<string>({ method: "DELETE", path: `/v1/players/me/webhooks/${enc(webhookId)}`, auth: "token", text: true }, options);
+  }
+
   /** A game: player counts, payload schemas, drawing data. */
   getGame(game: string, options: CallOptions = {}): Promise<M.GameDetail> {
     return this.call<M.GameDetail>({ method: "GET", path: `/v1/games/${enc(game)}` }, options);
@@ -58,6 +113,11 @@ export class Api extends Transport {
   /** Prometheus metrics. */
   getMetrics(options: CallOptions = {}): Promise<string> {
     return this.call<string>({ method: "GET", path: `/metrics`, text: true }, options);
+  }
+
+  /** A player's public profile (name, whether it is a bot). */
+  getPlayer(playerId: string, options: CallOptions = {}): Promise<M.Profile> {
+    return this.call<M.Profile>({ method: "GET", path: `/v1/players/${enc(playerId)}` }, options);
   }
 
   /**
@@ -95,6 +155,11 @@ export class Api extends Transport {
     return this.call<M.SeatToken>({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);
   }
 
+  /** The webhook's last delivery attempts, newest first. */
+  listDeliveries(webhookId: string, query: { limit?: number } = {}, options: CallOptions = {}): Promise<M.DeliveryPage> {
+    return this.call<M.DeliveryPage>({ method: "GET", path: `/v1/players/me/webhooks/${enc(webhookId)}/deliveries`, query, auth: "token" }, options);
+  }
+
   /** The event log redacted for the caller (history). */
   listEvents(matchId: string, query: { after?: number; limit?: number | null } = {}, options: CallOptions = {}): Promise<M.EventPage> {
     return this.call<M.EventPage>({ method: "GET", path: `/v1/matches/${enc(matchId)}/events`, query, auth: "token" }, options);
@@ -113,6 +178,26 @@ export class Api extends Transport {
    */
   listMatches(query: { status?: "waiting" | "active" | "finished" | "aborted" | null; game?: string | null; open?: boolean | null; limit?: number | null; offset?: number } = {}, options: CallOptions = {}): Promise<M.MatchPage> {
     return this.call<M.MatchPage>({ method: "GET", path: `/v1/matches`, query }, options);
+  }
+
+  /** Challenges the player sent or received, newest first. */
+  listMyChallenges(query: { limit?: number } = {}, options: CallOptions = {}): Promise<M.ChallengePage> {
+    return this.call<M.ChallengePage>({ method: "GET", path: `/v1/players/me/challenges`, query, auth: "token" }, options);
+  }
+
+  /** The player's seeks in every status, newest first. */
+  listMySeeks(query: { limit?: number } = {}, options: CallOptions = {}): Promise<M.SeekPage> {
+    return this.call<M.SeekPage>({ method: "GET", path: `/v1/players/me/seeks`, query, auth: "token" }, options);
+  }
+
+  /** Open seeks, oldest first (public). */
+  listSeeks(query: { game?: string | null; limit?: number } = {}, options: CallOptions = {}): Promise<M.SeekPage> {
+    return this.call<M.SeekPage>({ method: "GET", path: `/v1/seeks`, query }, options);
+  }
+
+  /** The player's webhooks (never their secrets). */
+  listWebhooks(options: CallOptions = {}): Promise<M.WebhookPage> {
+    return this.call<M.WebhookPage>({ method: "GET", path: `/v1/players/me/webhooks`, auth: "token" }, options);
   }
 
   /**
@@ -184,6 +269,16 @@ export class Api extends Transport {
    */
   submitAction(matchId: string, body: M.SubmitAction, options: CallOptions = {}): Promise<M.ActionReply> {
     return this.call<M.ActionReply>({ method: "POST", path: `/v1/matches/${enc(matchId)}/actions`, body, auth: "token", keyed: true }, options);
+  }
+
+  /**
+   * Say whether this player is a bot.
+   *
+   * `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and seeks
+   * choose whether they accept bots as opponents.
+   */
+  updateMe(body: M.UpdatePlayer, options: CallOptions = {}): Promise<M.Profile> {
+    return this.call<M.Profile>({ method: "PATCH", path: `/v1/players/me`, body, auth: "token" }, options);
   }
 }
 

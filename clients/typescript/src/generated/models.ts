@@ -58,6 +58,31 @@ export interface BotSeat {
   seat: number;
 }
 
+export interface Challenge {
+  /** Whether the challenger says it is a bot. */
+  bot: boolean;
+  challenge_id: string;
+  created_at: string;
+  expires_at: string;
+  game: string;
+  /** The match, once everyone accepted. */
+  match_id: string | null;
+  name: string;
+  options: Record<string, unknown>;
+  /** The challenger. */
+  player_id: string;
+  players: number;
+  /** The reason given with a decline. */
+  reason: string | null;
+  settings: Record<string, unknown>;
+  status: "open" | "accepted" | "declined" | "expired";
+  to: Invited[];
+}
+
+export interface ChallengePage {
+  items: Challenge[];
+}
+
 export type ClientFrame = AuthFrame | ActionFrame | PingFrame | PongFrame;
 
 /**
@@ -72,6 +97,23 @@ export interface CommitFrame {
   type: "commit";
   /** With `views=1`: the viewer's view at `seq`. */
   view?: View | null;
+}
+
+export interface CreateChallenge {
+  /** The match's turn clock. */
+  clock?: PerDecisionClock | BankClock | null;
+  drafts?: boolean;
+  /** Seconds until the challenge expires (default 86400). */
+  expires_s?: number | null;
+  game: string;
+  on_timeout?: "bot" | "forfeit";
+  /** Game options. */
+  options?: Record<string, unknown> | null;
+  /** Seats: the challenger and everyone invited (the default). */
+  players?: number | null;
+  takeover_after?: number;
+  /** The invited players' ids (`player_id`). */
+  to: string[];
 }
 
 export interface CreateMatch {
@@ -116,6 +158,37 @@ export interface CreatePlayer {
   name: string;
 }
 
+export interface CreateSeek {
+  /** After this many seconds without a full group, server bots fill the missing seats. */
+  bots_after_s?: number | null;
+  /** The match's turn clock. */
+  clock?: PerDecisionClock | BankClock | null;
+  /** Private turn drafts with `undo` and `finish_turn`. */
+  drafts?: boolean;
+  /** Seconds until the seek expires (default 3600). */
+  expires_s?: number | null;
+  /** A game name from `listGames`. */
+  game: string;
+  on_timeout?: "bot" | "forfeit";
+  /**
+   * Which seekers this seek accepts: `humans` (players not marked as bots), `bots` (players marked
+   * as bots) or `any`.
+   */
+  opponents?: "humans" | "bots" | "any";
+  /** Game options; seeks match only with equal options. */
+  options?: Record<string, unknown> | null;
+  /** A player count, or the list of acceptable counts (Mount Drago plays 2 to 5). */
+  players: number | number[];
+  takeover_after?: number;
+}
+
+export interface CreateWebhook {
+  /** Notice types to send (default: every type). */
+  events?: string[] | null;
+  /** An http(s) URL; private addresses are refused by default. */
+  url: string;
+}
+
 export interface CreatedMatch {
   /** Deadlines of the seats to act, under a clock. */
   clock: SeatClock[];
@@ -149,6 +222,27 @@ export interface CreatedMatch {
   winners: number[] | null;
 }
 
+export interface DeclineChallenge {
+  /** Why, in a few words (optional). */
+  reason?: string | null;
+}
+
+export interface Delivery {
+  at: string;
+  attempt: number;
+  cursor: number;
+  /** The notice's id, the same in every attempt. */
+  delivery_id: string;
+  error: string | null;
+  outcome: "delivered" | "retry" | "failed";
+  status_code: number | null;
+  type: string;
+}
+
+export interface DeliveryPage {
+  items: Delivery[];
+}
+
 export interface Draft {
   can_finish: boolean;
   steps: number;
@@ -156,7 +250,7 @@ export interface Draft {
 
 export interface ErrorBody {
   /** Machine code, one of the error tree's (`x-status` gives each one's HTTP status). */
-  code: "already_resigned" | "already_seated" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "not_found" | "not_your_turn" | "payload_too_large" | "rate_limited" | "seat_not_held" | "seat_taken" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
+  code: "already_resigned" | "already_seated" | "challenge_closed" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "not_found" | "not_your_turn" | "payload_too_large" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
   /** Structured details (e.g. the offending field). */
   details?: unknown | null;
   /** What went wrong, in words for the caller. */
@@ -250,6 +344,14 @@ export interface HelloFrame {
   views: boolean;
 }
 
+export interface Invited {
+  answer: "accepted" | "declined" | null;
+  /** Whether this player says it is a bot. */
+  bot: boolean;
+  name: string;
+  player_id: string;
+}
+
 export interface JoinSeat {
   /** The invite code of an unlisted match. */
   invite?: string | null;
@@ -295,16 +397,25 @@ export interface MatchPage {
 
 /**
  * A public fact for the player: `match_started`, `your_turn` (with `deadline`), `seat_taken_over`
- * or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`.
+ * or `match_ended` (with `reason`, `winners`), in the match `match_id` at `seq`; `seek_matched`
+ * (with `seek_id`): a seek of the player's was seated in the match; `challenge_received` (from
+ * `player_id` named `name`, for `game`), `challenge_accepted` (by `player_id`; with the match once
+ * everyone has accepted) and `challenge_declined` (by `player_id`, with an optional `reason`) of
+ * the challenge `challenge_id` (docs/matchmaking.md).
  */
 export interface Notice {
+  challenge_id?: string | null;
   deadline?: string | null;
-  match_id: string;
+  game?: string | null;
+  match_id?: string | null;
+  name?: string | null;
+  player_id?: string | null;
   reason?: string | null;
   recorded_at: string;
-  seat: number;
-  seq: number;
-  type: "match_started" | "your_turn" | "seat_taken_over" | "match_ended";
+  seat?: number | null;
+  seek_id?: string | null;
+  seq?: number | null;
+  type: "match_started" | "your_turn" | "seat_taken_over" | "match_ended" | "seek_matched" | "challenge_received" | "challenge_accepted" | "challenge_declined";
   winners?: number[] | null;
 }
 
@@ -380,6 +491,12 @@ export interface PongFrame {
   type: "pong";
 }
 
+export interface Profile {
+  bot: boolean;
+  name: string;
+  player_id: string;
+}
+
 export interface Reveal {
   commitment: string;
   commitment_scheme: string;
@@ -437,6 +554,35 @@ export interface SeatToken {
   token: string;
 }
 
+export interface Seek {
+  /** Whether the seeking player is a bot. */
+  bot: boolean;
+  bots_after_s: number | null;
+  /** Whether players marked as bots may match this seek. */
+  bots_welcome: boolean;
+  created_at: string;
+  expires_at: string;
+  game: string;
+  /** The match, once matched. */
+  match_id: string | null;
+  /** The seeking player's name. */
+  name: string;
+  opponents: "humans" | "bots" | "any";
+  options: Record<string, unknown>;
+  player_id: string;
+  /** The acceptable player counts. */
+  players: number[];
+  /** The seat in it, once matched. */
+  seat: number | null;
+  seek_id: string;
+  settings: Record<string, unknown>;
+  status: "open" | "matched" | "cancelled" | "expired";
+}
+
+export interface SeekPage {
+  items: Seek[];
+}
+
 export type ServerFrame = HelloFrame | CommitFrame | AckFrame | ErrorFrame | PingFrame | PongFrame;
 
 export interface SubmitAction {
@@ -447,4 +593,37 @@ export interface SubmitAction {
   action: Action | Record<string, unknown>;
   /** If set, the action applies only while the match is at this seq (else 409 `version_conflict`). */
   expected_seq?: number | null;
+}
+
+export interface UpdatePlayer {
+  /** Whether this player is a bot (shown on its profile, seeks, challenges). */
+  bot: boolean;
+}
+
+export interface Webhook {
+  created_at: string;
+  /** The last notice handled (delivered, skipped or given up). */
+  cursor: number;
+  events: string[];
+  failing_since: string | null;
+  next_attempt_at: string | null;
+  url: string;
+  webhook_id: string;
+}
+
+export interface WebhookCreated {
+  created_at: string;
+  /** The last notice handled (delivered, skipped or given up). */
+  cursor: number;
+  events: string[];
+  failing_since: string | null;
+  next_attempt_at: string | null;
+  /** The signing secret (`whsec_…`), shown this once. */
+  secret: string;
+  url: string;
+  webhook_id: string;
+}
+
+export interface WebhookPage {
+  items: Webhook[];
 }

@@ -1,0 +1,41 @@
+"""The webhooks' columns, statements and row conversions, shared by the SQLite and PostgreSQL
+stores; `{p}` marks a parameter (`?` on SQLite, `$n` on PostgreSQL)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from app.service.seek_ports import AttemptRecord, WebhookRecord
+from app.store.rows import json_text
+
+COLUMNS = (
+    "id, player_id, url, events, secret, created_at, cursor, attempts, failing_since, next_at, lease_until"
+)
+ATTEMPT_COLUMNS = "webhook_id, delivery_id, cursor, type, attempt, at, outcome, status_code, error"
+KEEP_ATTEMPTS = 100  # per webhook; older ones are deleted as new ones come
+
+
+def values(w: WebhookRecord, time: Any) -> tuple[Any, ...]:
+    def opt(t: Any) -> Any:
+        return None if t is None else time(t)
+
+    return (
+        *(w.id, w.player_id, w.url, json_text(list(w.events)), w.secret, time(w.created_at), w.cursor),
+        *(w.attempts, opt(w.failing_since), opt(w.next_at), opt(w.lease_until)),
+    )
+
+
+def record(r: Any, parse: Any) -> WebhookRecord:
+    def opt(t: Any) -> Any:
+        return None if t is None else parse(t)
+
+    return WebhookRecord(
+        *(r[0], r[1], r[2], tuple(orjson.loads(r[3])), r[4], parse(r[5]), r[6], r[7]),
+        *(opt(r[8]), opt(r[9]), opt(r[10])),
+    )
+
+
+def attempt(r: Any, parse: Any) -> AttemptRecord:
+    return AttemptRecord(r[0], r[1], r[2], r[3], r[4], parse(r[5]), r[6], r[7], r[8])

@@ -1,0 +1,80 @@
+"""`/v1/seeks` over HTTP (the real app, memory store): quick play end to end, the error envelopes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from app.service.matcher import match_once
+from tests.api.conftest import started
+from tests.matchmaking.conftest import FakeClock
+
+
+async def _player(client: httpx.AsyncClient, name: str) -> dict[str, str]:
+    r = await client.post("/v1/players", json={"name": name})
+    assert r.status_code == 201
+    return {"Authorization": f"Bearer {r.json()['key']}"}
+
+
+def _error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    body: dict[str, Any] = r.json()["error"]
+    assert body["code"] == code
+    return body
+
+
+async def test_quick_play_over_http() -> None:
+    clock = FakeClock()
+    async with started("memory://", clock=clock, matcher_interval_seconds=0) as (app, client):
+        ann, bob = await _player(client, "ann"), await _player(client, "bob")
+        r = await client.post("/v1/seeks", json={"game": "yutaka", "players": 2}, headers=ann)
+        assert r.status_code == 201, r.text
+        seek = r.json()
+        assert seek["status"] == "open" and seek["players"] == [2] and seek["opponents"] == "humans"
+        assert seek["bots_welcome"] is False and seek["name"] == "ann"
+        listed = (await client.get("/v1/seeks")).json()["items"]
+        assert [s["seek_id"] for s in listed] == [seek["seek_id"]]
+        clock.advance(1)
+        r = await client.post("/v1/seeks", json={"game": "yutaka", "players": 2}, headers=bob)
+        assert r.status_code == 201
+        assert await match_once(app.state.matchmaking) == 1
+        mine = (await client.get("/v1/players/me/seeks", headers=ann)).json()["items"]
+        assert mine[0]["status"] == "matched" and mine[0]["match_id"]
+        match_id, seat = mine[0]["match_id"], mine[0]["seat"]
+        view = (await client.get(f"/v1/matches/{match_id}/view", headers=ann)).json()
+        assert view["seat"] == seat
+        assert (await client.get("/v1/seeks")).json()["items"] == []
+        _error(await client.delete(f"/v1/seeks/{seek['seek_id']}", headers=ann), 409, "seek_closed")
+
+
+async def test_bad_seeks_are_refused_and_change_nothing() -> None:
+    async with started("memory://", matcher_interval_seconds=0) as (_, client):
+        ann, bob = await _player(client, "ann"), await _player(client, "bob")
+        _error(await client.post("/v1/seeks", json={"game": "yutaka", "players": 2}), 401, "unauthorized")
+        for body in (
+            {"game": "chess", "players": 2},
+            {"game": "yutaka", "players": 3},
+            {"game": "mount_drago", "players": [2, 9]},
+            {"game": "mount_drago", "players": 2, "options": {"unknown": True}},
+            {"game": "yutaka", "players": 2, "expires_s": 0},
+            {"game": "yutaka", "players": 2, "bots_after_s": -5},
+            {"game": "yutaka", "players": 2, "opponents": "robots"},
+            {"game": "yutaka", "players": 2, "rating_range": [1500, 1000]},
+        ):
+            _error(await client.post("/v1/seeks", json=body, headers=ann), 422, "validation_error")
+        assert (await client.get("/v1/players/me/seeks", headers=ann)).json()["items"] == []
+        ids = []
+        for _ in range(5):
+            r = await client.post("/v1/seeks", json={"game": "yutaka", "players": 2}, headers=ann)
+            ids.append(r.json()["seek_id"])
+        err = _error(
+            await client.post("/v1/seeks", json={"game": "yutaka", "players": 2}, headers=ann),
+            409,
+            "too_many_seeks",
+        )
+        assert err["details"]["max_open"] == 5
+        _error(await client.delete(f"/v1/seeks/{ids[0]}", headers=bob), 403, "forbidden")
+        _error(await client.delete("/v1/seeks/nope", headers=bob), 404, "not_found")
+        r = await client.delete(f"/v1/seeks/{ids[0]}", headers=ann)
+        assert r.status_code == 200 and r.json()["status"] == "cancelled"
