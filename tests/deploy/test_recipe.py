@@ -16,9 +16,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
 import pytest
-import yaml
+import yaml  # type: ignore[import-untyped]  # a dependency of the dev extras (schemathesis), no stubs
 
 from app.settings import Settings
 
