@@ -144,7 +144,7 @@ def test_the_compose_file_is_a_fleet_on_shared_storage() -> None:
     assert env["DRAGO_TRUSTED_PROXIES"] == address
     subnet = spec["networks"]["fleet"]["ipam"]["config"][0]["subnet"]
     assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
-    Settings(database_url="memory://", trusted_proxies=env["DRAGO_TRUSTED_PROXIES"])  # type: ignore[arg-type]
+    Settings(database_url="memory://", trusted_proxies=env["DRAGO_TRUSTED_PROXIES"])
 
 
 def haproxy_check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
