@@ -22,6 +22,9 @@ import asyncpg
 
 from app.store.postgres import COMMAND_TIMEOUT_S, CONNECT_TIMEOUT_S, OUTAGE_ERRORS, outage
 
+_TRY = "SELECT pg_try_advisory_lock($1)"
+_UNLOCK = "SELECT pg_advisory_unlock($1)"
+
 
 def lock_key(match_id: str) -> int:
     return int.from_bytes(hashlib.sha256(f"drago:bot:{match_id}".encode()).digest()[:8], "big", signed=True)
@@ -31,7 +34,8 @@ class PostgresClaims:
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
         self._conn: Any = None
-        self._lock = asyncio.Lock()  # the one connection runs one claim at a time
+        self._held: set[str] = set()  # claimed by this process now
+        self._lock = asyncio.Lock()  # the one connection runs one statement at a time
 
     async def _connection(self) -> Any:
         if self._conn is None or self._conn.is_closed():
@@ -46,24 +50,30 @@ class PostgresClaims:
 
     @asynccontextmanager
     async def claim(self, match_id: str) -> AsyncIterator[bool]:
+        if match_id in self._held:  # advisory locks are re-entrant within a session: not a claim
+            yield False
+            return
         key = lock_key(match_id)
-        async with self._lock:
+        async with self._lock:  # one statement at a time on the connection, never held by a block
             try:
                 conn = await self._connection()
-                got = bool(
-                    await conn.fetchval("SELECT pg_try_advisory_lock($1)", key, timeout=COMMAND_TIMEOUT_S)
-                )
+                got = bool(await conn.fetchval(_TRY, key, timeout=COMMAND_TIMEOUT_S))
             except OUTAGE_ERRORS as e:
                 await self._drop()
                 raise outage(e) from e
-            try:
-                yield got
-            finally:
-                if got:
-                    try:
-                        await conn.execute("SELECT pg_advisory_unlock($1)", key, timeout=COMMAND_TIMEOUT_S)
-                    except Exception:  # closing the session releases the lock too
-                        await self._drop()
+        if got:
+            self._held.add(match_id)
+        try:
+            yield got
+        finally:
+            if got:
+                self._held.discard(match_id)
+                async with self._lock:
+                    if conn is self._conn:  # else the session ended, and its locks with it
+                        try:
+                            await conn.execute(_UNLOCK, key, timeout=COMMAND_TIMEOUT_S)
+                        except Exception:  # closing the session releases the lock too
+                            await self._drop()
 
     async def close(self) -> None:
         async with self._lock:

@@ -140,13 +140,19 @@ class PostgresEventStore:
         try:
             return list(await (await self.pool()).fetch(query, *args, timeout=COMMAND_TIMEOUT_S))
         except OUTAGE_ERRORS as e:
-            raise outage(e) from e
+            raise await self._outage(e) from e
 
     async def _execute(self, query: str, *args: Any) -> str:
         try:
             return str(await (await self.pool()).execute(query, *args, timeout=COMMAND_TIMEOUT_S))
         except OUTAGE_ERRORS as e:
-            raise outage(e) from e
+            raise await self._outage(e) from e
+
+    async def _outage(self, error: BaseException) -> Unavailable:
+        """`Unavailable` for `error`; the appender's held connections are dropped too (they went
+        down with the server, but do not know it yet)."""
+        await self.appender.forget_held()
+        return outage(error)
 
     # Matches and seats
 
@@ -183,7 +189,7 @@ class PostgresEventStore:
         try:
             return await self.appender.append(append)
         except OUTAGE_ERRORS as e:  # not known to be written: a retry with its idempotency key tells
-            raise outage(e) from e
+            raise await self._outage(e) from e
 
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         if limit is None:
