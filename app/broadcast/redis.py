@@ -15,7 +15,8 @@ for that match. A PING after `health_interval` of silence, unanswered for anothe
 as a failure too.
 
 While Redis is unreachable the streams must not go silent: between reconnect attempts the reader
-calls the handler with `RESYNC` for every subscribed match once per `poll_interval` (1 s), so the
+calls the handler with `RESYNC` for every subscribed match once per `poll_interval` (1 s, the first
+time one interval after the loss), so the
 hub reads each followed match from the store — a poll fallback that delivers commits of other
 processes within about a second. When Redis is back the listener resubscribes and fan-out resumes;
 the polling stops (`tests/fleet/test_outages.py`).
@@ -56,7 +57,8 @@ class RedisBroadcaster:
         self._health_interval = health_interval
         self._backoff = backoff or Backoff()
         self._poll_interval = poll_interval
-        self._polled = -float("inf")  # when the last poll fallback ran (loop time)
+        self._polled = 0.0  # when the last poll fallback ran, or the connection was lost (loop time)
+        self._down = False  # the listening connection is lost and not back yet
         self.polls = 0  # poll-fallback rounds run (each resyncs every subscribed match)
         self._subs = RefCounts()
         self._handler: MessageHandler | None = None
@@ -169,6 +171,7 @@ class RedisBroadcaster:
                     if conn is None:
                         conn = await self._connect()
                         self._backoff.reset()
+                        self._down = False
                         log.info("redis listener restored; resyncing %d matches", len(self._active))
                     await self._read(conn)
                 except Exception as exc:
@@ -176,6 +179,9 @@ class RedisBroadcaster:
                 if conn is not None:
                     await self._drop(conn)
                     conn = None
+                if not self._down:  # the first poll comes one interval after the loss: a blip that
+                    self._down = True  # a reconnect mends sooner needs none (its resync reads the store)
+                    self._polled = asyncio.get_running_loop().time()
                 await self._wait_polling(self._backoff.next())
         finally:
             if conn is not None:
