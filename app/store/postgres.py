@@ -57,6 +57,9 @@ OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.InterfaceError,  # the connection is closed, or the pool is
     asyncpg.PostgresConnectionError,
     asyncpg.OperatorInterventionError,
+    # A pooled connection left mid-operation by the server's going away ("cannot switch to state
+    # 12; another operation is in progress", seen in the fleet test while PostgreSQL stopped).
+    asyncpg.InternalClientError,
 )
 
 

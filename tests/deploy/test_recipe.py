@@ -174,6 +174,8 @@ def test_the_proxy_config_checks_readiness_and_keeps_streams_open() -> None:
     text = (DEPLOY / "haproxy.cfg").read_text()
     assert "option httpchk GET /readyz" in text and "http-check expect status 200" in text
     assert "option forwardfor" in text
+    no_server = 'http-error status 503 content-type application/json string "{\\"error\\":{\\"code\\":'
+    assert no_server + '\\"unavailable\\"' in text  # no server ready: the servers' own 503
     tunnel = next(line.split()[-1] for line in text.splitlines() if line.strip().startswith("timeout tunnel"))
     heartbeat = Settings(database_url="memory://").stream_heartbeat_seconds
     assert int(tunnel.removesuffix("s")) > 2 * heartbeat  # heartbeats keep an idle stream alive
