@@ -12,7 +12,8 @@ One search per decision across processes: the runner claims the match first (`ap
 and, holding the claim, checks that the match is still at the seq it loaded; a process that does
 not get the claim leaves the decision to the one that has it. Each search is counted
 (`BotRunner.searches`) and logged (`bot search`, with the match id, seat and seq), so a test can
-check that no decision was searched twice.
+check that no decision was searched twice. A choice whose append failed because the database was
+unreachable is kept (per process) and appended at the next wake without searching again.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from app.matches.fold import Match, decode
 from app.service.acting import request_hash, run
 from app.service.cache import Loaded
 from app.service.context import Context
-from app.service.errors import ServiceError, StaleVersion
+from app.service.errors import ServiceError, StaleVersion, Unavailable
 from app.service.leases import BotClaims, LocalClaims
 from app.service.tasks import cancel_and_wait
 
@@ -72,6 +73,7 @@ class BotRunner:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._histories: dict[tuple[str, Seat], tuple[int, tuple[JSON, ...]]] = {}  # least recent first
+        self._unwritten: dict[tuple[str, int], Any] = {}  # (match, seq) → action whose append failed
         self.decisions = 0
         self.searches = 0  # choosers run (a search each); a claim keeps it to one per decision
         self.declined = 0  # decisions left to the process holding the claim
@@ -119,9 +121,8 @@ class BotRunner:
             except StaleVersion:
                 continue  # someone else moved first: look again
             except ServiceError as e:
-                log.error(
-                    "bot action refused", extra={"match_id": match_id, "seat": seats[0], "code": e.code}
-                )
+                extra = {"match_id": match_id, "seat": seats[0], "seq": loaded.match.seq, "code": e.code}
+                log.error("bot action refused", extra=extra)
                 return made
             made += 1
             self.decisions += 1
@@ -137,19 +138,32 @@ class BotRunner:
         history = await self._history(loaded, seat)
         level = match.seats[seat].level or self.ctx.config.takeover_bot_level
         args = (level, game.info.name, seat, history, legal, bot_seed(loaded.record.secret, match.seq))
-        self.searches += 1
-        log.info("bot search", extra={"match_id": match.match_id, "seat": seat, "seq": match.seq})
-        if self.executor is None:
-            action = self.choose(*args)
-        else:
-            action = await asyncio.get_running_loop().run_in_executor(self.executor, self.choose, *args)
+        key = (match.match_id, match.seq)
+        action = self._unwritten.pop(key, None)  # chosen before, but the append failed (an outage)
+        if action is None:
+            self.searches += 1
+            log.info("bot search", extra={"match_id": match.match_id, "seat": seat, "seq": match.seq})
+            if self.executor is None:
+                action = self.choose(*args)
+            else:
+                action = await asyncio.get_running_loop().run_in_executor(self.executor, self.choose, *args)
         action_json = to_json(action)
+        self._unwritten[key] = action  # kept until the append is answered: a retry needs no search
+        while len(self._unwritten) > HISTORIES_KEPT:
+            self._unwritten.pop(next(iter(self._unwritten)))
 
         def decider(m: Match, s: Seat, rng: Any) -> list[Any]:
             return decide.act(m, s, action_json, rng, drafting=False)
 
         digest = request_hash("bot", action_json, match.seq)
-        await run(self.ctx, match.match_id, seat, decider, digest, match.seq, None, bot=True)
+        try:
+            await run(self.ctx, match.match_id, seat, decider, digest, match.seq, None, bot=True)
+        except Unavailable:
+            raise  # the store is down: keep the choice for the next wake
+        except BaseException:
+            self._unwritten.pop(key, None)
+            raise
+        self._unwritten.pop(key, None)
 
     async def _history(self, loaded: Loaded, seat: Seat) -> tuple[JSON, ...]:
         """The seat's redacted history of the game's committed events (drafts are only ever of

@@ -17,7 +17,8 @@ and a lost connection, with the same `Idempotency-Key`; a stream that ends recon
 Afterwards: every match finished; every acknowledged action is in the log exactly once; every
 stream saw every commit exactly once and in order; no 5xx but the documented 503 `unavailable`
 came back; no bot decision was searched twice (the servers' `bot search` log lines), except one
-whose searching process was stopped mid-search; the rate limits counted each client address on its
+whose searching process was stopped mid-search or whose append met the database down (another
+process may then take the decision); the rate limits counted each client address on its
 own (one client over its creation budget is refused while the others are not).
 
 Runtimes on the shared 2-core machine: see docs/deploy.md.
@@ -279,6 +280,9 @@ def bot_searches(servers: list[Proc]) -> tuple[Counter[tuple[str, int]], set[tup
         for log in sorted(server.log_dir.glob(f"{server.name}.*.log")):
             last: tuple[str, int] | None = None
             for line in log.read_text(errors="replace").splitlines():
+                if '"bot action refused"' in line and '"unavailable"' in line:
+                    record = json.loads(line)  # written when the database was down: may be searched
+                    interrupted.add((record["match_id"], int(record["seq"])))  # again elsewhere
                 if '"bot search"' not in line:
                     continue
                 with contextlib.suppress(ValueError):
