@@ -14,6 +14,8 @@ import gc
 import sys
 import urllib.request
 
+from pydantic import ValidationError
+
 from app.settings import Settings
 
 # The server allocates many short-lived objects per request (views, JSON). Collecting the youngest
@@ -41,7 +43,7 @@ def serve(settings: Settings) -> None:
         ws_per_message_deflate=False,
         access_log=False,  # the app logs each request itself, without query strings (tokens)
         log_config=None,  # keep the JSON logging `create_app` configured
-        proxy_headers=True,
+        proxy_headers=False,  # `app.api.forwarded` reads them, from `DRAGO_TRUSTED_PROXIES` only
     )
 
 
@@ -73,7 +75,13 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) > 1 or command not in ("serve", "migrate", "healthcheck"):
         print(USAGE, file=sys.stderr)
         return 2
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as e:  # a setting the server cannot run with: say which and why, then stop
+        for problem in e.errors():
+            name = ".".join(str(part) for part in problem["loc"]) or "settings"
+            print(f"invalid setting DRAGO_{name.upper()}: {problem['msg']}", file=sys.stderr)
+        return 2
     if command == "migrate":
         return migrate(settings)
     if command == "healthcheck":

@@ -24,6 +24,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.api import docs, errors, web
 from app.api.asgi import Api
+from app.api.forwarded import ForwardedFor, TrustedProxies, parse_networks
 from app.api.hot import HotRoutes
 from app.api.logs import configure_logging
 from app.api.metrics import Metrics
@@ -34,6 +35,7 @@ from app.api.streaming import Streaming
 from app.broadcast import create_broadcaster
 from app.service.bots import BotRunner, level_chooser
 from app.service.context import Config, Context
+from app.service.leases import BotClaims, LocalClaims
 from app.service.live import LiveHub
 from app.service.matcher import Matcher
 from app.service.ports import EventStore, utcnow
@@ -41,7 +43,8 @@ from app.service.seeks import Matchmaking
 from app.service.sweeping import Sweeper
 from app.service.webhooks import Deliverer, httpx_sender
 from app.settings import Settings
-from app.store.factory import MEMORY_URL, create_store
+from app.store.claims import PostgresClaims
+from app.store.factory import MEMORY_URL, create_store, parse_url
 from app.store.migrate import at_head_async, upgrade_async
 from app.store.seeks_factory import seek_store_for
 
@@ -89,6 +92,15 @@ def _bot_worker_init(server_pid: int) -> None:
     threading.Thread(target=watch, name="bot-worker-watchdog", daemon=True).start()
 
 
+def bot_claims(settings: Settings) -> BotClaims:
+    """Claims on bot decisions shared by every process on PostgreSQL; within the process otherwise."""
+    if settings.database_url != MEMORY_URL:
+        db = parse_url(settings.database_url)
+        if db.backend == "postgresql":
+            return PostgresClaims(db.target)
+    return LocalClaims()
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
@@ -101,7 +113,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     chooser = functools.partial(
         level_chooser, millis=settings.bot_budget_ms or None, iterations=settings.bot_iterations or None
     )
-    runner = BotRunner(ctx, chooser, executor)
+    runner = BotRunner(ctx, chooser, executor, claims=bot_claims(settings))
     sweeper = Sweeper(ctx, interval_s=settings.sweep_interval_seconds)
     matchmaking = Matchmaking(
         ctx,
@@ -155,6 +167,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await matcher.stop()
         await sweeper.stop()
         await runner.stop()
+        await runner.claims.close()
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
         await hub.stop()  # ends live subscriptions with "going away" first
@@ -214,4 +227,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ],
         )
     app.add_middleware(RequestContext, metrics=app.state.metrics)
+    # Outermost: every layer inside (logs, rate limits) sees the client a trusted proxy named.
+    proxies = TrustedProxies(parse_networks(settings.trusted_proxies))
+    if proxies.networks:
+        app.add_middleware(ForwardedFor, proxies=proxies)
     return app

@@ -33,8 +33,14 @@ comma-separated list.
 | webhook_timeout_seconds  | DRAGO_WEBHOOK_TIMEOUT_SECONDS          | 5 (per delivery)                 |
 | webhook_allow_private    | DRAGO_WEBHOOK_ALLOW_PRIVATE            | false (loopback/private refused) |
 | webhook_lease_seconds    | DRAGO_WEBHOOK_LEASE_SECONDS            | 60 (a dead process holds it) |
+| trusted_proxies          | DRAGO_TRUSTED_PROXIES                  | 127.0.0.1,::1 (loopback)         |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
+
+`trusted_proxies` lists the peers (addresses or networks, JSON list or comma-separated) whose
+`X-Forwarded-For` / `Forwarded` headers name the client (`app.api.forwarded`); behind a load
+balancer, its address or network. A value that is not an address or network stops the server at
+start with the reason.
 
 `db_pool_size` is the event store's connection count per process (`app.store.factory`): on
 PostgreSQL one pool of that many connections, on SQLite that many reader connections plus the one
@@ -44,6 +50,7 @@ below the server's `max_connections`.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from typing import Annotated, Literal
 
@@ -79,6 +86,7 @@ class Settings(BaseSettings):
     stream_auth_timeout_seconds: float = Field(default=5.0, gt=0)
     stream_queue_limit: int = Field(default=256, ge=1)
     stream_fast_lane: bool = True
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["127.0.0.1", "::1"])
     bots_enabled: bool = True
     bot_workers: int = Field(default=1, ge=0, le=64)
     bot_default_level: Literal["random", "greedy", "ismcts"] = "greedy"
@@ -126,6 +134,24 @@ class Settings(BaseSettings):
         if text and text.lower() != "none":
             parse_many(text)  # raises ValueError on a malformed limit
         return text
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _split_proxies(cls, value: object) -> object:
+        return cls._split_origins(value)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        kept = [v.strip() for v in value if v.strip()]
+        for text in kept:
+            try:
+                ipaddress.ip_network(text, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{text!r} is not an IP address or network (e.g. 10.0.0.5, 10.0.0.0/8, fd00::/8)"
+                ) from None
+        return kept
 
     @field_validator("cors_origins", mode="before")
     @classmethod

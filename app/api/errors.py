@@ -56,7 +56,12 @@ def _description(status: int) -> str:
     return ", ".join(f"`{c}`" for c in codes) + "."
 
 
+RETRY_AFTER_UNAVAILABLE = "5"  # seconds; a database outage or a restart lasts about that long
+
+
 def render(error: svc.ServiceError, headers: dict[str, str] | None = None) -> JSONResponse:
+    if headers is None and isinstance(error, svc.Unavailable):  # every 503 says when to come back
+        headers = {"Retry-After": RETRY_AFTER_UNAVAILABLE}
     return JSONResponse(error.to_json(), status_code=error.http_status, headers=headers)
 
 

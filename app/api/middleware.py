@@ -228,6 +228,7 @@ class RequestContext:
                         "method": scope.get("method", "WS"),
                         "route": route,
                         "path": scope.get("path", ""),  # never the query string
+                        "client": _client(scope),  # as a trusted proxy named it (`app.api.forwarded`)
                         "status": status,
                         "duration_ms": round(elapsed * 1000, 2),
                     },
@@ -287,6 +288,11 @@ class SchemaGate:
                 await _refuse_socket(WebSocket(scope, receive, send), error)
             return
         await self.app(scope, receive, send)
+
+
+def _client(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 def _route_template(scope: Scope) -> str:

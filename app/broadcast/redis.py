@@ -13,6 +13,13 @@ while it is connected. Any failure ends the connection; the reader opens a new o
 subscribes every match again and, as each SUBSCRIBE is confirmed, calls the handler with `RESYNC`
 for that match. A PING after `health_interval` of silence, unanswered for another interval, counts
 as a failure too.
+
+While Redis is unreachable the streams must not go silent: between reconnect attempts the reader
+calls the handler with `RESYNC` for every subscribed match once per `poll_interval` (1 s, the first
+time one interval after the loss), so the
+hub reads each followed match from the store — a poll fallback that delivers commits of other
+processes within about a second. When Redis is back the listener resubscribes and fan-out resumes;
+the polling stops (`tests/fleet/test_outages.py`).
 """
 
 from __future__ import annotations
@@ -42,12 +49,17 @@ class RedisBroadcaster:
         prefix: str = "drago",
         health_interval: float = 15.0,
         backoff: Backoff | None = None,
+        poll_interval: float = 1.0,
     ) -> None:
         self._url = url
         self._channel_prefix = f"{prefix}:match:"
         self.client_name = f"{prefix}:listen:{uuid.uuid4().hex[:8]}"  # this connection in CLIENT LIST
         self._health_interval = health_interval
         self._backoff = backoff or Backoff()
+        self._poll_interval = poll_interval
+        self._polled = 0.0  # when the last poll fallback ran, or the connection was lost (loop time)
+        self._down = False  # the listening connection is lost and not back yet
+        self.polls = 0  # poll-fallback rounds run (each resyncs every subscribed match)
         self._subs = RefCounts()
         self._handler: MessageHandler | None = None
         self._publisher: aioredis.Redis | None = None
@@ -159,6 +171,7 @@ class RedisBroadcaster:
                     if conn is None:
                         conn = await self._connect()
                         self._backoff.reset()
+                        self._down = False
                         log.info("redis listener restored; resyncing %d matches", len(self._active))
                     await self._read(conn)
                 except Exception as exc:
@@ -166,10 +179,30 @@ class RedisBroadcaster:
                 if conn is not None:
                     await self._drop(conn)
                     conn = None
-                await asyncio.sleep(self._backoff.next())
+                if not self._down:  # the first poll comes one interval after the loss: a blip that
+                    self._down = True  # a reconnect mends sooner needs none (its resync reads the store)
+                    self._polled = asyncio.get_running_loop().time()
+                await self._wait_polling(self._backoff.next())
         finally:
             if conn is not None:
                 await self._drop(conn)
+
+    async def _wait_polling(self, delay: float) -> None:
+        """Wait `delay` before the next reconnect attempt, polling the store meanwhile: every
+        `poll_interval` each subscribed match gets `RESYNC` (the hub then reads it after its cursor)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + delay
+        while True:
+            now = loop.time()
+            if now - self._polled >= self._poll_interval and self._handler is not None:
+                self._polled = now
+                self.polls += 1
+                for match_id in list(self._subs):
+                    self._handler(match_id, RESYNC)
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return
+            await asyncio.sleep(min(remaining, self._poll_interval))
 
     async def _read(self, conn: AbstractConnection) -> None:
         """Dispatch replies until the connection fails (then raise)."""

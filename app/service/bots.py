@@ -7,6 +7,13 @@ redacted history and legal actions, nothing else — and hands it to a chooser i
 process pool for search, so the event loop never waits on it), then appends the chosen action with
 `expected_seq` like any client. When another process got there first the store refuses the append
 and the runner looks again. Bots never draft: their actions are public at once.
+
+One search per decision across processes: the runner claims the match first (`app.service.leases`)
+and, holding the claim, checks that the match is still at the seq it loaded; a process that does
+not get the claim leaves the decision to the one that has it. Each search is counted
+(`BotRunner.searches`) and logged (`bot search`, with the match id, seat and seq), so a test can
+check that no decision was searched twice. A choice whose append failed because the database was
+unreachable is kept (per process) and appended at the next wake without searching again.
 """
 
 from __future__ import annotations
@@ -29,7 +36,8 @@ from app.matches.fold import Match, decode
 from app.service.acting import request_hash, run
 from app.service.cache import Loaded
 from app.service.context import Context
-from app.service.errors import ServiceError, StaleVersion
+from app.service.errors import ServiceError, StaleVersion, Unavailable
+from app.service.leases import BotClaims, LocalClaims
 from app.service.tasks import cancel_and_wait
 
 log = logging.getLogger("app.bots")
@@ -55,15 +63,21 @@ def history_for(match_game: AnyGame, events: Sequence[object], seat: Seat) -> tu
 class BotRunner:
     """Plays server bots' decisions for the matches it is woken for (one task per process)."""
 
-    def __init__(self, ctx: Context, choose: Chooser, executor: Executor | None = None) -> None:
+    def __init__(
+        self, ctx: Context, choose: Chooser, executor: Executor | None = None, claims: BotClaims | None = None
+    ) -> None:
         self.ctx = ctx
         self.choose = choose
         self.executor = executor
+        self.claims: BotClaims = claims or LocalClaims()
         self._pending: dict[str, None] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._histories: dict[tuple[str, Seat], tuple[int, tuple[JSON, ...]]] = {}  # least recent first
+        self._unwritten: dict[tuple[str, int], Any] = {}  # (match, seq) → action whose append failed
         self.decisions = 0
+        self.searches = 0  # choosers run (a search each); a claim keeps it to one per decision
+        self.declined = 0  # decisions left to the process holding the claim
 
     def wake(self, match_id: str) -> None:
         self._pending[match_id] = None
@@ -97,13 +111,19 @@ class BotRunner:
             if not seats:
                 return made
             try:
-                await self._decide(loaded, seats[0])
+                async with self.claims.claim(match_id) as mine:
+                    if not mine:
+                        self.declined += 1
+                        return made  # another process is deciding: it plays on from there
+                    record = await self.ctx.store.get_match(match_id)
+                    if record is None or record.seq != loaded.match.seq:
+                        continue  # decided meanwhile (the load was stale): look again
+                    await self._decide(loaded, seats[0])
             except StaleVersion:
                 continue  # someone else moved first: look again
             except ServiceError as e:
-                log.error(
-                    "bot action refused", extra={"match_id": match_id, "seat": seats[0], "code": e.code}
-                )
+                extra = {"match_id": match_id, "seat": seats[0], "seq": loaded.match.seq, "code": e.code}
+                log.error("bot action refused", extra=extra)
                 return made
             made += 1
             self.decisions += 1
@@ -119,17 +139,32 @@ class BotRunner:
         history = await self._history(loaded, seat)
         level = match.seats[seat].level or self.ctx.config.takeover_bot_level
         args = (level, game.info.name, seat, history, legal, bot_seed(loaded.record.secret, match.seq))
-        if self.executor is None:
-            action = self.choose(*args)
-        else:
-            action = await asyncio.get_running_loop().run_in_executor(self.executor, self.choose, *args)
+        key = (match.match_id, match.seq)
+        action = self._unwritten.pop(key, None)  # chosen before, but the append failed (an outage)
+        if action is None:
+            self.searches += 1
+            log.info("bot search", extra={"match_id": match.match_id, "seat": seat, "seq": match.seq})
+            if self.executor is None:
+                action = self.choose(*args)
+            else:
+                action = await asyncio.get_running_loop().run_in_executor(self.executor, self.choose, *args)
         action_json = to_json(action)
+        self._unwritten[key] = action  # kept until the append is answered: a retry needs no search
+        while len(self._unwritten) > HISTORIES_KEPT:
+            self._unwritten.pop(next(iter(self._unwritten)))
 
         def decider(m: Match, s: Seat, rng: random.Random) -> Decision:
             return decide.act(m, s, action_json, rng, drafting=False)
 
         digest = request_hash("bot", action_json, match.seq)
-        await run(self.ctx, match.match_id, seat, decider, digest, match.seq, None, bot=True)
+        try:
+            await run(self.ctx, match.match_id, seat, decider, digest, match.seq, None, bot=True)
+        except Unavailable:
+            raise  # the store is down: keep the choice for the next wake
+        except BaseException:
+            self._unwritten.pop(key, None)
+            raise
+        self._unwritten.pop(key, None)
 
     async def _history(self, loaded: Loaded, seat: Seat) -> tuple[JSON, ...]:
         """The seat's redacted history of the game's committed events (drafts are only ever of

@@ -7,6 +7,12 @@ So a process that runs one store holds at most `pool_size` connections to the da
 whatever its broadcaster opens). Every method is one statement, sent without BEGIN/COMMIT: reads
 run in autocommit, and the writes are single statements (`app.store.postgres_sql`). A page and
 its total come from one statement, so they agree. JSONB arrives as text and is decoded by orjson.
+
+An outage is `Unavailable` (503 at the edge, with `Retry-After`), never a bare driver error: a
+refused or broken connection, a server shutting down, or no answer within `CONNECT_TIMEOUT_S` (to
+connect) or `COMMAND_TIMEOUT_S` (a statement) — so a request during an outage is answered within
+a bounded time. The pool drops broken connections and opens new ones on demand, so the store
+recovers by itself when the database is back (`tests/fleet/test_outages.py`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Any
 import asyncpg
 import orjson
 
+from app.service.errors import Unavailable
 from app.service.ports import (
     Append,
     AppendResult,
@@ -39,6 +46,29 @@ from app.store.postgres_commit import MAX_BATCH, PostgresAppender
 from app.store.rows import from_json, ints, json_many
 
 DEFAULT_POOL_SIZE = 8
+CONNECT_TIMEOUT_S = 5.0  # asyncpg's default is 60 s: a request would hang that long in an outage
+COMMAND_TIMEOUT_S = 15.0  # no statement of this store takes a fraction of it on a live database
+
+# What an outage looks like from asyncpg: refused or dropped connections, a server going down or
+# starting up (57P01 admin shutdown, 57P03 cannot connect now, …: class 57 and 08), timeouts.
+OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncpg.InterfaceError,  # the connection is closed, or the pool is
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    # A pooled connection left mid-operation by the server's going away ("cannot switch to state
+    # 12; another operation is in progress", seen in the fleet test while PostgreSQL stopped).
+    asyncpg.InternalClientError,
+)
+
+
+def outage(error: BaseException) -> Unavailable:
+    failure = Unavailable(f"the database is unreachable ({type(error).__name__}); retry shortly")
+    failure.__cause__ = error
+    return failure
+
+
 _SEAT_COLUMNS = "match_id, seat, name, token_hash, bot, joined_at, player_id, bot_level"
 _M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in sql.MATCH_COLUMNS.split(","))
 _READ = (
@@ -95,16 +125,36 @@ class PostgresEventStore:
         if self._pool is None:
             async with self._opening:
                 if self._pool is None:
-                    self._pool = await asyncpg.create_pool(
-                        self.dsn, min_size=1, max_size=self.pool_size, reset=_keep_session
-                    )
+                    try:
+                        self._pool = await asyncpg.create_pool(
+                            self.dsn,
+                            min_size=1,
+                            max_size=self.pool_size,
+                            reset=_keep_session,
+                            timeout=CONNECT_TIMEOUT_S,
+                            command_timeout=COMMAND_TIMEOUT_S,
+                        )
+                    except OUTAGE_ERRORS as e:
+                        raise outage(e) from e
         return self._pool
 
     async def _fetch(self, query: str, *args: Any) -> list[Any]:
-        return list(await (await self.pool()).fetch(query, *args))
+        try:
+            return list(await (await self.pool()).fetch(query, *args, timeout=COMMAND_TIMEOUT_S))
+        except OUTAGE_ERRORS as e:
+            raise await self._outage(e) from e
 
     async def _execute(self, query: str, *args: Any) -> str:
-        return str(await (await self.pool()).execute(query, *args))
+        try:
+            return str(await (await self.pool()).execute(query, *args, timeout=COMMAND_TIMEOUT_S))
+        except OUTAGE_ERRORS as e:
+            raise await self._outage(e) from e
+
+    async def _outage(self, error: BaseException) -> Unavailable:
+        """`Unavailable` for `error`; the appender's held connections are dropped too (they went
+        down with the server, but do not know it yet)."""
+        await self.appender.forget_held()
+        return outage(error)
 
     # Matches and seats
 
@@ -138,7 +188,10 @@ class PostgresEventStore:
     # Appending and reading
 
     async def append(self, append: Append) -> AppendResult:
-        return await self.appender.append(append)
+        try:
+            return await self.appender.append(append)
+        except OUTAGE_ERRORS as e:  # not known to be written: a retry with its idempotency key tells
+            raise await self._outage(e) from e
 
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         if limit is None:

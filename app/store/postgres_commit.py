@@ -201,6 +201,14 @@ class PostgresAppender:
             with contextlib.suppress(Exception):  # a broken connection: the pool drops it
                 await (await self._pool()).release(conn)
 
+    async def forget_held(self) -> None:
+        """Give every held connection back to the pool as broken (after an outage: a connection
+        whose server went away is not known to be closed until it is used, and a batch would fail
+        on it after the database is back)."""
+        held, self._held = self._held, []
+        for conn in held:
+            await self._put_back(conn, healthy=False)
+
     async def close(self) -> None:
         """Wait for the batches in flight (their callers are still owed an answer), then give the
         held connections back to the pool (which waits for them when it closes)."""

@@ -7,11 +7,14 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
+
 from app.matches.fold import decode
 from app.service import acting, reading, seating
 from app.service.auth import identify
 from app.service.bots import BotRunner, history_for, random_chooser
 from app.service.context import Config, Context
+from app.service.errors import Unavailable
 from app.store.memory import MemoryEventStore
 from tests.service.helpers import ORDER, create, seated
 from tests.service.toy_game import GAMES, TOY
@@ -67,3 +70,25 @@ async def test_a_bot_sees_only_its_seat(ctx: Context, store: MemoryEventStore) -
     assert {"type": "drew", "seat": 0, "card": None} in history  # not ann's card
     stored = [e for e in await store.read(bot_match) if e.type in TOY.event_types]
     assert list(history) == list(history_for(TOY, [decode(TOY, e) for e in stored][: len(history)], 1))
+
+
+async def test_a_choice_whose_append_met_an_outage_is_appended_later_without_searching_again(
+    ctx: Context, store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seeds: list[int] = []
+
+    def counting(level: str, game: str, seat: int, history: Any, legal: Any, seed: int) -> Any:
+        seeds.append(seed)
+        return random_chooser(level, game, seat, history, legal, seed)
+
+    match_id = await create(ctx, bots={0: "random", 1: "random"}, options={"rounds": 4})
+    runner = BotRunner(ctx, counting)
+
+    async def down(append: Any) -> Any:
+        raise Unavailable("the database is unreachable")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "append", down)
+        assert await runner.play(match_id) == 0 and runner.searches == 1
+    assert await runner.play(match_id) == 8  # the first decision is the choice kept from before
+    assert runner.searches == 8 and len(seeds) == len(set(seeds)) == 8
