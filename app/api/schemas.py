@@ -144,6 +144,11 @@ class CreateMatch(Model):
     allow_samples: StrictBool = Field(
         True, description="Whether seats may ask for determinizations (`samples`)."
     )
+    rated: StrictBool = Field(
+        False,
+        description="The match counts for ratings: people join its seats only with a player key "
+        "(403 `player_key_required`); server bots are rated as one built-in player per level.",
+    )
     seed: str | None = Field(
         None, min_length=1, max_length=256, pattern=r"^[^\x00-\x1f\x7f]+$",
         description="Development only (403 `forbidden` unless the server enables dev features): the "
@@ -178,7 +183,7 @@ class MatchOut(Out):
     players: int
     options: dict[str, Any]
     settings: dict[str, Any] = Field(
-        description="clock, on_timeout, takeover_after, visibility, drafts, allow_samples."
+        description="clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."
     )
     status: Status
     seq: int = Field(description="The last event's seq.")

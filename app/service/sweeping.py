@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from app.service.context import Context
+from app.service.rating_ports import RatingStore
+from app.service.rating_projection import project_ratings
 from app.service.seating import fire_due
 from app.service.tasks import cancel_and_wait
 
@@ -75,5 +77,7 @@ class Sweeper:
         if self._last_prune is None or (now - self._last_prune).total_seconds() >= self.prune_every_s:
             self._last_prune = now
             await ctx.store.prune_idempotency(now - timedelta(seconds=ctx.config.idempotency_ttl_s))
+        if isinstance(ctx.store, RatingStore):  # ratings a dead process left pending
+            await project_ratings(ctx)
         self.fired += fired
         return fired

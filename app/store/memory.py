@@ -32,11 +32,12 @@ from app.service.ports import (
     StoredNotice,
     VersionConflict,
 )
+from app.store.ratings_memory import MemoryRatings
 
 _LIVE = ("waiting", "active")
 
 
-class MemoryEventStore:
+class MemoryEventStore(MemoryRatings):
     def __init__(self) -> None:
         self._matches: dict[str, MatchRecord] = {}
         self._seats: dict[str, list[SeatRecord]] = {}

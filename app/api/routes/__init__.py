@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.api.routes import games, health, matches, play, players, seats, stream
+from app.api.routes import games, health, matches, play, players, ratings, seats, stream
 
 ROUTERS = (
     games.router,
@@ -10,6 +10,7 @@ ROUTERS = (
     seats.router,
     play.router,
     players.router,
+    ratings.router,
     stream.router,
     health.router,
 )
