@@ -36,6 +36,7 @@ from app.service.ports import (
 )
 from app.store import postgres_sql as sql
 from app.store.postgres_commit import MAX_BATCH, WRITERS, PostgresAppender
+from app.store.ratings_postgres import PostgresRatings
 from app.store.rows import from_json, ints, json_many
 
 DEFAULT_POOL_SIZE = 8
@@ -72,7 +73,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     migrations have their own connections). asyncpg still rolls back a transaction left open."""
 
 
-class PostgresEventStore:
+class PostgresEventStore(PostgresRatings):
     """The PostgreSQL event store at `dsn` (migrated already). `max_batch` and `writers` tune the
     group commit (`PostgresAppender`); the benchmark alone changes them."""
 

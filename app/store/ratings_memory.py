@@ -65,7 +65,7 @@ class MemoryRatings:
         rows = [
             r for (g, _), r in self._rating_state()["ratings"].items() if g == game and r.games >= min_games
         ]
-        rows.sort(key=lambda r: (-(r.mu - 3 * r.sigma), r.player_id))
+        rows.sort(key=lambda r: (r.mu - 3 * r.sigma, r.player_id), reverse=True)
         return [self._named(r) for r in rows[offset : offset + limit]]
 
     async def player_ratings(self, player_id: str) -> list[RatingRecord]:

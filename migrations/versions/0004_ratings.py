@@ -1,0 +1,92 @@
+"""Ratings: the projection's tables (`ratings`, `rated_matches`, `rating_history`) and the partial
+index of finished rated matches the projection looks for.
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-12-05
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+# Written out (not imported from app.store.tables) so that this migration never changes.
+RATED = "status = 'finished' AND (settings ->> 'rated') = 'true'"
+SQLITE_RATED = "status = 'finished' AND json_extract(settings, '$.rated') = 1"
+RANKED = "games >= 10"
+
+revision: str = "0004"
+down_revision: str | Sequence[str] | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_index(
+        "ix_matches_rated_ends",
+        "matches",
+        ["id"],
+        postgresql_where=sa.text(RATED),
+        sqlite_where=sa.text(SQLITE_RATED),
+    )
+    op.create_table(
+        "ratings",
+        sa.Column("player_id", sa.String(), nullable=False),
+        sa.Column("game", sa.String(), nullable=False),
+        sa.Column("mu", sa.Double(), nullable=False),
+        sa.Column("sigma", sa.Double(), nullable=False),
+        sa.Column("ordinal", sa.Double(), nullable=False),
+        sa.Column("games", sa.Integer(), nullable=False),
+        sa.Column("wins", sa.Integer(), nullable=False),
+        sa.Column("last_played", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("player_id", "game", name="pk_ratings"),
+    )
+    op.create_index(
+        "ix_ratings_leaderboard",
+        "ratings",
+        ["game", "ordinal", "player_id"],
+        postgresql_where=sa.text(RANKED),
+        sqlite_where=sa.text(RANKED),
+    )
+    op.create_table(
+        "rated_matches",
+        sa.Column("match_id", sa.String(), nullable=False),
+        sa.Column("ord", sa.BigInteger(), nullable=False),
+        sa.Column("game", sa.String(), nullable=False),
+        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+        sa.CheckConstraint("ord >= 1", name="ck_rated_matches_ord"),
+        sa.ForeignKeyConstraint(
+            ["match_id"], ["matches.id"], name="fk_rated_matches_match_id_matches", ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("match_id", name="pk_rated_matches"),
+        sa.UniqueConstraint("ord", name="uq_rated_matches_ord"),
+    )
+    op.create_table(
+        "rating_history",
+        sa.Column("ord", sa.BigInteger(), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("match_id", sa.String(), nullable=False),
+        sa.Column("game", sa.String(), nullable=False),
+        sa.Column("player_id", sa.String(), nullable=False),
+        sa.Column("rank", sa.Integer(), nullable=False),
+        sa.Column("mu_before", sa.Double(), nullable=False),
+        sa.Column("sigma_before", sa.Double(), nullable=False),
+        sa.Column("mu_after", sa.Double(), nullable=False),
+        sa.Column("sigma_after", sa.Double(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["ord"], ["rated_matches.ord"], name="fk_rating_history_ord_rated_matches", ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("ord", "seat", name="pk_rating_history"),
+    )
+    op.create_index("ix_rating_history_player_id_game_ord", "rating_history", ["player_id", "game", "ord"])
+    op.create_index("ix_rating_history_match_id", "rating_history", ["match_id"])
+
+
+def downgrade() -> None:
+    op.drop_table("rating_history")
+    op.drop_table("rated_matches")
+    op.drop_index("ix_ratings_leaderboard", table_name="ratings")
+    op.drop_table("ratings")
+    op.drop_index("ix_matches_rated_ends", table_name="matches")
