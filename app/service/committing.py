@@ -110,7 +110,12 @@ async def commit(
         )
     if after.bots_to_act:
         ctx.bots.wake(before.match_id)
-    if after.settings.rated and after.status == "finished" and before.end is None:
+    if (
+        after.settings.rated
+        and after.status == "finished"
+        and before.end is None
+        and ctx.config.ratings_on_commit
+    ):
         await _project(ctx)
     return Committed(new, stored)
 

@@ -85,7 +85,8 @@ async def _compute(ctx: Context, store: RatingStore, match_id: str, ord: int) ->
     stored = await store.get_ratings(game, [p.player_id for p in places])
     prior = {p: Rating(r.mu, r.sigma, r.games, r.wins) for p, r in stored.items()}
     changes = rate(places, prior)
-    at = loaded.record.updated_at
+    [last] = await ctx.store.read(match_id, after=loaded.match.seq - 1)
+    at = last.recorded_at  # the end: `match_ended` is the last event of a finished match
     ratings: dict[str, RatingRecord] = {}
     for c in changes:
         a = c.after
