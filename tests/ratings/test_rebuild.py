@@ -51,7 +51,7 @@ async def test_every_rated_match_is_applied_once_and_the_rebuild_gives_the_same_
         for m in ids:
             summary = (await client.get(f"/v1/matches/{m}")).json()
             assert per_match[m] == summary["players"]  # one history row per seat, applied once
-        games = {}
+        games: dict[tuple[str, str], set[str]] = {}
         for p in points:
             games.setdefault((p.game, p.player_id), set()).add(p.match_id)
         assert {(r.game, r.player_id): r.games for r in ratings} == {k: len(v) for k, v in games.items()}
