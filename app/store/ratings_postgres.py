@@ -73,7 +73,7 @@ class PostgresRatings:
                 await conn.execute(statement)
 
     async def leaderboard(self, game: str, min_games: int, limit: int, offset: int) -> list[RatingRecord]:
-        return _named(await self._rows("LEADERBOARD", game, min_games, limit, offset))
+        return _named(await self._rows("LEADERBOARD", game, min_games, limit, offset, game))
 
     async def player_ratings(self, player_id: str) -> list[RatingRecord]:
         return _named(await self._rows("PLAYER_RATINGS", player_id))

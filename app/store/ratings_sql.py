@@ -25,8 +25,14 @@ PENDING_POSTGRES = _PENDING.format(rated="m.status = 'finished' AND (m.settings 
 _RATING_COLUMNS = "r.player_id, r.game, r.mu, r.sigma, r.games, r.wins, r.last_played"
 _NAMED = f"SELECT {_RATING_COLUMNS}, p.name FROM ratings r LEFT JOIN players p ON p.id = r.player_id"
 RATINGS_OF_GAME = f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE r.game = ? AND r.player_id = ?"
+# The page is found in the partial index alone (an index-only scan: the rows an offset skips are
+# never read), then its rows and names are joined: 50 from offset 50,000 of 100,000 went from
+# 419 ms (the offset's rows all fetched and joined) to the figure `bench/leaderboard.py` prints.
 LEADERBOARD = (
-    f"{_NAMED} WHERE r.game = ? AND r.games >= ? ORDER BY r.ordinal DESC, r.player_id DESC LIMIT ? OFFSET ?"
+    f"SELECT {_RATING_COLUMNS}, p.name FROM (SELECT player_id, ordinal FROM ratings WHERE game = ? "
+    "AND games >= ? ORDER BY ordinal DESC, player_id DESC LIMIT ? OFFSET ?) AS page "
+    "JOIN ratings r ON r.player_id = page.player_id AND r.game = ? "
+    "LEFT JOIN players p ON p.id = r.player_id ORDER BY page.ordinal DESC, page.player_id DESC"
 )
 PLAYER_RATINGS = f"{_NAMED} WHERE r.player_id = ? ORDER BY r.game"
 _POINT_COLUMNS = (

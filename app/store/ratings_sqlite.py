@@ -87,7 +87,7 @@ class SqliteRatings:
         await self.writer.run(_reset)
 
     async def leaderboard(self, game: str, min_games: int, limit: int, offset: int) -> list[RatingRecord]:
-        return _named(await self._read(q.LEADERBOARD, game, min_games, limit, offset))
+        return _named(await self._read(q.LEADERBOARD, game, min_games, limit, offset, game))
 
     async def player_ratings(self, player_id: str) -> list[RatingRecord]:
         return _named(await self._read(q.PLAYER_RATINGS, player_id))

@@ -34,8 +34,9 @@ def _cli(url: str) -> subprocess.CompletedProcess[str]:
 
 
 async def test_every_rated_match_is_applied_once_and_the_rebuild_gives_the_same_tables(
-    database_url: str,
+    own_database_url: str,
 ) -> None:
+    database_url = own_database_url
     rng = random.Random(41)
     async with started(database_url) as (app, client):
         app.state.runner.choose = functools.partial(level_chooser, millis=None, iterations=FAST_ISMCTS)
