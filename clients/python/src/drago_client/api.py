@@ -52,6 +52,7 @@ class AsyncApi(AsyncTransport):
         drafts: bool | None = None,
         on_timeout: Literal["bot", "forfeit"] | None = None,
         options: games.Options | Mapping[str, Any] | None = None,
+        rated: bool | None = None,
         seed: str | None = None,
         setup: games.Setup | Mapping[str, Any] | None = None,
         takeover_after: int | None = None,
@@ -80,6 +81,7 @@ class AsyncApi(AsyncTransport):
                         "on_timeout": on_timeout,
                         "options": options,
                         "players": players,
+                        "rated": rated,
                         "seed": seed,
                         "setup": setup,
                         "takeover_after": takeover_after,
@@ -116,6 +118,30 @@ class AsyncApi(AsyncTransport):
             await self._send(Call("GET", f"/v1/games/{quote(str(game), safe='')}"), models.GameDetail),
         )
 
+    async def get_leaderboard(
+        self,
+        game: str,
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+    ) -> models.Leaderboard:
+        """A game's leaderboard: non-provisional players, best first.
+
+        Ordered by the displayed rating, then player id (stable under ties). `limit` over 100 is
+        capped; a page past the end is empty.
+        """
+        return cast(
+            models.Leaderboard,
+            await self._send(
+                Call(
+                    "GET",
+                    f"/v1/games/{quote(str(game), safe='')}/leaderboard",
+                    query={"limit": limit, "offset": offset},
+                ),
+                models.Leaderboard,
+            ),
+        )
+
     async def get_match(
         self,
         match_id: str,
@@ -124,6 +150,18 @@ class AsyncApi(AsyncTransport):
         return cast(
             models.Match,
             await self._send(Call("GET", f"/v1/matches/{quote(str(match_id), safe='')}"), models.Match),
+        )
+
+    async def get_match_ratings(
+        self,
+        match_id: str,
+    ) -> models.MatchRatings:
+        """Each seat's rating before and after a finished rated match."""
+        return cast(
+            models.MatchRatings,
+            await self._send(
+                Call("GET", f"/v1/matches/{quote(str(match_id), safe='')}/ratings"), models.MatchRatings
+            ),
         )
 
     async def get_me(
@@ -142,6 +180,32 @@ class AsyncApi(AsyncTransport):
     ) -> str:
         """Prometheus metrics."""
         return cast(str, await self._send(Call("GET", "/metrics", text=True)))
+
+    async def get_player_profile(
+        self,
+        player_id: str,
+    ) -> models.Profile:
+        """A player's public profile: name, bot flag, rating per game."""
+        return cast(
+            models.Profile,
+            await self._send(Call("GET", f"/v1/players/{quote(str(player_id), safe='')}"), models.Profile),
+        )
+
+    async def get_rating_history(
+        self,
+        player_id: str,
+        game: str,
+    ) -> models.RatingHistory:
+        """A player's rating history in a game: one point per rated match."""
+        return cast(
+            models.RatingHistory,
+            await self._send(
+                Call(
+                    "GET", f"/v1/players/{quote(str(player_id), safe='')}/ratings/{quote(str(game), safe='')}"
+                ),
+                models.RatingHistory,
+            ),
+        )
 
     async def get_view(
         self,
@@ -499,6 +563,7 @@ class SyncApi(SyncTransport):
         drafts: bool | None = None,
         on_timeout: Literal["bot", "forfeit"] | None = None,
         options: games.Options | Mapping[str, Any] | None = None,
+        rated: bool | None = None,
         seed: str | None = None,
         setup: games.Setup | Mapping[str, Any] | None = None,
         takeover_after: int | None = None,
@@ -527,6 +592,7 @@ class SyncApi(SyncTransport):
                         "on_timeout": on_timeout,
                         "options": options,
                         "players": players,
+                        "rated": rated,
                         "seed": seed,
                         "setup": setup,
                         "takeover_after": takeover_after,
@@ -562,6 +628,30 @@ class SyncApi(SyncTransport):
             self._send(Call("GET", f"/v1/games/{quote(str(game), safe='')}"), models.GameDetail),
         )
 
+    def get_leaderboard(
+        self,
+        game: str,
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+    ) -> models.Leaderboard:
+        """A game's leaderboard: non-provisional players, best first.
+
+        Ordered by the displayed rating, then player id (stable under ties). `limit` over 100 is
+        capped; a page past the end is empty.
+        """
+        return cast(
+            models.Leaderboard,
+            self._send(
+                Call(
+                    "GET",
+                    f"/v1/games/{quote(str(game), safe='')}/leaderboard",
+                    query={"limit": limit, "offset": offset},
+                ),
+                models.Leaderboard,
+            ),
+        )
+
     def get_match(
         self,
         match_id: str,
@@ -570,6 +660,18 @@ class SyncApi(SyncTransport):
         return cast(
             models.Match,
             self._send(Call("GET", f"/v1/matches/{quote(str(match_id), safe='')}"), models.Match),
+        )
+
+    def get_match_ratings(
+        self,
+        match_id: str,
+    ) -> models.MatchRatings:
+        """Each seat's rating before and after a finished rated match."""
+        return cast(
+            models.MatchRatings,
+            self._send(
+                Call("GET", f"/v1/matches/{quote(str(match_id), safe='')}/ratings"), models.MatchRatings
+            ),
         )
 
     def get_me(
@@ -587,6 +689,32 @@ class SyncApi(SyncTransport):
     ) -> str:
         """Prometheus metrics."""
         return cast(str, self._send(Call("GET", "/metrics", text=True)))
+
+    def get_player_profile(
+        self,
+        player_id: str,
+    ) -> models.Profile:
+        """A player's public profile: name, bot flag, rating per game."""
+        return cast(
+            models.Profile,
+            self._send(Call("GET", f"/v1/players/{quote(str(player_id), safe='')}"), models.Profile),
+        )
+
+    def get_rating_history(
+        self,
+        player_id: str,
+        game: str,
+    ) -> models.RatingHistory:
+        """A player's rating history in a game: one point per rated match."""
+        return cast(
+            models.RatingHistory,
+            self._send(
+                Call(
+                    "GET", f"/v1/players/{quote(str(player_id), safe='')}/ratings/{quote(str(game), safe='')}"
+                ),
+                models.RatingHistory,
+            ),
+        )
 
     def get_view(
         self,

@@ -34,11 +34,16 @@ __all__ = [
     "Game",
     "GameDetail",
     "GameList",
+    "GameRating",
     "Health",
     "HelloFrame",
+    "HistoryPoint",
     "JoinSeat",
+    "Leaderboard",
+    "LeaderboardEntry",
     "Match",
     "MatchPage",
+    "MatchRatings",
     "Notice",
     "NoticeFrame",
     "Outcome",
@@ -51,10 +56,13 @@ __all__ = [
     "PlayerMatchPage",
     "PlayerServerFrame",
     "PongFrame",
+    "Profile",
+    "RatingHistory",
     "Reveal",
     "SampleRequest",
     "Samples",
     "Seat",
+    "SeatChange",
     "SeatClock",
     "SeatToken",
     "ServerFrame",
@@ -108,6 +116,10 @@ class CreateMatch:
     """Game options; see `schemas.options` of `getGame`."""
     players: int
     """Number of seats, within the game's player counts."""
+    rated: bool = False
+    """The match counts for ratings: people join its seats only with a player key (403
+    `player_key_required`); server bots are rated as one built-in player per level.
+    """
     seed: str | None = None
     """Development only (403 `forbidden` unless the server enables dev features): the match's secret,
     which seeds every roll, instead of a random one.
@@ -149,7 +161,7 @@ class CreatedMatch:
     seq: int
     """The last event's seq."""
     settings: Mapping[str, Any]
-    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples."""
+    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."""
     status: Literal["waiting", "active", "finished", "aborted"]
     to_act: tuple[int, ...]
     """Seats whose decision it is (empty unless active)."""
@@ -179,9 +191,11 @@ class ErrorBody:
         "match_over",
         "match_started",
         "method_not_allowed",
+        "name_taken",
         "not_found",
         "not_your_turn",
         "payload_too_large",
+        "player_key_required",
         "rate_limited",
         "seat_not_held",
         "seat_taken",
@@ -260,8 +274,35 @@ class Game:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class GameRating:
+    game: str
+    games: int
+    last_played: datetime.datetime
+    mu: float
+    provisional: bool
+    rating: float
+    """μ − 3σ."""
+    sigma: float
+    wins: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Health:
     status: Literal["ok"] = "ok"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HistoryPoint:
+    at: datetime.datetime
+    match_id: str
+    mu_after: float
+    mu_before: float
+    rank: int
+    rating_after: float
+    rating_before: float
+    seat: int
+    sigma_after: float
+    sigma_before: float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -272,6 +313,32 @@ class JoinSeat:
     """The player's display name: 1 to 40 printable characters, not blank; leading and trailing spaces
     are trimmed.
     """
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeaderboardEntry:
+    bot: bool
+    """A built-in server bot (one player per level)."""
+    games: int
+    mu: float
+    name: str
+    player_id: str
+    rank: int
+    """Position on the whole board (1 = best)."""
+    rating: float
+    """The displayed rating, μ − 3σ."""
+    sigma: float
+    wins: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leaderboard:
+    entries: tuple[LeaderboardEntry, ...]
+    game: str
+    limit: int
+    min_games: int
+    """Players with fewer rated games are provisional and not listed."""
+    offset: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -291,7 +358,7 @@ class Match:
     seq: int
     """The last event's seq."""
     settings: Mapping[str, Any]
-    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples."""
+    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."""
     status: Literal["waiting", "active", "finished", "aborted"]
     to_act: tuple[int, ...]
     """Seats whose decision it is (empty unless active)."""
@@ -307,6 +374,15 @@ class MatchPage:
     limit: int
     offset: int
     total: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRatings:
+    applied: bool
+    """Whether the ratings projection has applied this match yet."""
+    changes: tuple[SeatChange, ...]
+    match_id: str
+    rated: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -356,6 +432,21 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Profile:
+    bot: bool
+    name: str
+    player_id: str
+    ratings: tuple[GameRating, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RatingHistory:
+    game: str
+    player_id: str
+    points: tuple[HistoryPoint, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Reveal:
     commitment: str
     commitment_scheme: str
@@ -385,6 +476,16 @@ class Samples:
     seat: int
     seq: int
     """The seq of the information the samples are consistent with."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatChange:
+    delta: float
+    player_id: str
+    rank: int
+    rating_after: float
+    rating_before: float
+    seat: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

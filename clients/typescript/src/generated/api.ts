@@ -45,9 +45,24 @@ export class Api extends Transport {
     return this.call<M.GameDetail>({ method: "GET", path: `/v1/games/${enc(game)}` }, options);
   }
 
+  /**
+   * A game's leaderboard: non-provisional players, best first.
+   *
+   * Ordered by the displayed rating, then player id (stable under ties). `limit` over 100 is
+   * capped; a page past the end is empty.
+   */
+  getLeaderboard(game: string, query: { limit?: number; offset?: number } = {}, options: CallOptions = {}): Promise<M.Leaderboard> {
+    return this.call<M.Leaderboard>({ method: "GET", path: `/v1/games/${enc(game)}/leaderboard`, query }, options);
+  }
+
   /** A match's public summary. */
   getMatch(matchId: string, options: CallOptions = {}): Promise<M.Match> {
     return this.call<M.Match>({ method: "GET", path: `/v1/matches/${enc(matchId)}` }, options);
+  }
+
+  /** Each seat's rating before and after a finished rated match. */
+  getMatchRatings(matchId: string, options: CallOptions = {}): Promise<M.MatchRatings> {
+    return this.call<M.MatchRatings>({ method: "GET", path: `/v1/matches/${enc(matchId)}/ratings` }, options);
   }
 
   /** The player of the key. */
@@ -58,6 +73,16 @@ export class Api extends Transport {
   /** Prometheus metrics. */
   getMetrics(options: CallOptions = {}): Promise<string> {
     return this.call<string>({ method: "GET", path: `/metrics`, text: true }, options);
+  }
+
+  /** A player's public profile: name, bot flag, rating per game. */
+  getPlayerProfile(playerId: string, options: CallOptions = {}): Promise<M.Profile> {
+    return this.call<M.Profile>({ method: "GET", path: `/v1/players/${enc(playerId)}` }, options);
+  }
+
+  /** A player's rating history in a game: one point per rated match. */
+  getRatingHistory(playerId: string, game: string, options: CallOptions = {}): Promise<M.RatingHistory> {
+    return this.call<M.RatingHistory>({ method: "GET", path: `/v1/players/${enc(playerId)}/ratings/${enc(game)}` }, options);
   }
 
   /**
