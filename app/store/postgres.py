@@ -19,6 +19,7 @@ from typing import Any
 import asyncpg
 import orjson
 
+from app.service.names import NameInUse, name_key
 from app.service.ports import (
     Append,
     AppendResult,
@@ -170,8 +171,12 @@ class PostgresEventStore(PostgresRatings):
     async def create_player(self, player: PlayerRecord) -> None:
         p = player
         try:
-            await self._execute(sql.INSERT_PLAYER, p.id, p.name, p.key_hash, p.created_at, p.cursor)
+            await self._execute(
+                sql.INSERT_PLAYER, p.id, p.name, p.key_hash, p.created_at, p.cursor, name_key(p.name)
+            )
         except asyncpg.UniqueViolationError as e:
+            if e.constraint_name == "ix_players_name_key":
+                raise NameInUse(p.name) from e
             raise ValueError(f"player {p.id} or its key exists") from e
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:

@@ -146,7 +146,11 @@ players = Table(
     Column("key_hash", String(), nullable=False, unique=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("cursor", BigInteger(), nullable=False, server_default="0"),  # the last notice's
+    # The name case-folded (`app.service.names.name_key`): names are unique regardless of case.
+    # Null only in rows a migration could not fill, which 0004 leaves none of.
+    Column("name_key", String(), nullable=True),
     CheckConstraint("cursor >= 0", name="cursor"),
+    Index("ix_players_name_key", "name_key", unique=True),
 )
 
 seats = Table(

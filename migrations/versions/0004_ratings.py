@@ -1,5 +1,10 @@
 """Ratings: the projection's tables (`ratings`, `rated_matches`, `rating_history`) and the partial
-index of finished rated matches the projection looks for.
+index of finished rated matches the projection looks for; player names unique regardless of case.
+
+`players.name_key` is the name case-folded, under a unique index. Existing players whose names
+collide (regardless of case, or with a built-in bot's name: `random`, `greedy`, `ismcts`) are
+renamed deterministically: by creation time, then id, the first keeps its name and each later one
+becomes `name-2`, `name-3`, … (the first suffix free; the name cut so that it fits 32 characters).
 
 Revision ID: 0004
 Revises: 0003
@@ -22,7 +27,35 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+RESERVED = ("random", "greedy", "ismcts")
+MAX_NAME = 32
+
+
+def renamed(players: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """(id, name) in creation order → {id: (name, name key)}, duplicates renamed `name-N`."""
+    taken = set(RESERVED)
+    out = {}
+    for id_, name in players:
+        new, n = name, 1
+        while new.casefold() in taken:
+            n += 1
+            suffix = f"-{n}"
+            new = name[: MAX_NAME - len(suffix)] + suffix
+        taken.add(new.casefold())
+        out[id_] = (new, new.casefold())
+    return out
+
+
 def upgrade() -> None:
+    op.add_column("players", sa.Column("name_key", sa.String(), nullable=True))
+    conn = op.get_bind()
+    rows = conn.execute(sa.text("SELECT id, name FROM players ORDER BY created_at, id")).fetchall()
+    for id_, (name, key) in renamed([(r[0], r[1]) for r in rows]).items():
+        conn.execute(
+            sa.text("UPDATE players SET name = :name, name_key = :key WHERE id = :id"),
+            {"name": name, "key": key, "id": id_},
+        )
+    op.create_index("ix_players_name_key", "players", ["name_key"], unique=True)
     op.create_index(
         "ix_matches_rated_ends",
         "matches",
@@ -90,3 +123,6 @@ def downgrade() -> None:
     op.drop_index("ix_ratings_leaderboard", table_name="ratings")
     op.drop_table("ratings")
     op.drop_index("ix_matches_rated_ends", table_name="matches")
+    op.drop_index("ix_players_name_key", table_name="players")
+    with op.batch_alter_table("players") as batch:  # SQLite drops a column by copying the table
+        batch.drop_column("name_key")

@@ -8,8 +8,8 @@ from drago_client import errors
 PUBLIC = [
     "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "Client", "Conflict", "DecodeError",
     "DragoError", "Forbidden", "IdempotencyKeyReused", "IllegalAction", "InternalError", "MatchNotFinished",
-    "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NotFound", "NotYourTurn",
-    "PayloadTooLarge", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "StreamClosed", "TransportError",
+    "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NameTaken", "NotFound",
+    "NotYourTurn", "PayloadTooLarge", "PlayerKeyRequired", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "StreamClosed", "TransportError",
     "Unauthorized", "Unavailable", "Unknown", "ValidationError", "VersionConflict", "__version__", "decode",
     "encode", "games", "models",
 ]  # fmt: skip
