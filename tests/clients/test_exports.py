@@ -9,9 +9,9 @@ PUBLIC = [
     "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "Client", "Conflict", "DecodeError",
     "DragoError", "Forbidden", "IdempotencyKeyReused", "IllegalAction", "InternalError", "MatchNotFinished",
     "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NameTaken", "NotFound",
-    "NotYourTurn", "PayloadTooLarge", "PlayerKeyRequired", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "StreamClosed", "TransportError",
-    "Unauthorized", "Unavailable", "Unknown", "ValidationError", "VersionConflict", "__version__", "decode",
-    "encode", "games", "models",
+    "NotYourTurn", "PayloadTooLarge", "PlayerKeyRequired", "RateLimited", "Retry", "SeatNotHeld",
+    "SeatTaken", "StreamClosed", "TransportError", "Unauthorized", "Unavailable", "Unknown",
+    "ValidationError", "VersionConflict", "__version__", "decode", "encode", "games", "models",
 ]  # fmt: skip
 
 
