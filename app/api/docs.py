@@ -65,8 +65,22 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
             description=app.description,
             routes=app.routes,
         )
-        app.openapi_schema = _with_games(_with_reasons(_with_rate_limits(_integral(document))))
+        document = _with_games(_with_reasons(_with_rate_limits(_with_streamed(_integral(document)))))
+        app.openapi_schema = document
     return app.openapi_schema
+
+
+def _with_streamed(document: dict[str, Any]) -> dict[str, Any]:
+    """The schemas of streamed lines (a route's model does not reach the components when its
+    answer is a stream): `ExportLine`, one line of `exportPlayerMatches`."""
+    from app.api.routes.exports import ExportLine
+
+    schema = ExportLine.model_json_schema(ref_template="#/components/schemas/{model}")
+    schemas = document["components"]["schemas"]
+    for name, sub in schema.pop("$defs", {}).items():
+        schemas.setdefault(name, sub)
+    schemas["ExportLine"] = schema
+    return document
 
 
 def _with_games(document: dict[str, Any]) -> dict[str, Any]:

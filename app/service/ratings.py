@@ -85,32 +85,44 @@ class NotRateable(ValueError):
     """A match that gives no rating: not rated, not finished (aborted), or a seat without a player."""
 
 
-def ranking(match: Match) -> list[Placement]:
-    """The ranking of a finished rated match's seats, in seat order (`NotRateable` otherwise)."""
+def left(match: Match) -> set[int]:
+    """Seats whose person left: resigned, forfeited, or taken over by a bot (they rank last)."""
+    return {
+        s for s, seat in enumerate(match.seats)
+        if seat.resigned or (seat.player_id is not None and seat.bot)
+    }  # fmt: skip
+
+
+def ranks(match: Match) -> list[int]:
+    """Each seat's rank in a finished match (1 best; ties share; the seats that left last)."""
     end = match.end
-    if not match.settings.rated:
-        raise NotRateable("the match is not rated")
     if end is None or end.reason == "aborted":
         raise NotRateable("the match did not finish")
-    players: list[str] = []
-    last: set[int] = set()
+    last = left(match)
+    n = len(match.seats)
+    scores = end.scores or (0,) * n
+    keys = {s: (s not in end.winners, -scores[s]) for s in range(n) if s not in last}
+    return [
+        len(keys) + 1 if s in last else 1 + sum(1 for k in keys.values() if k < keys[s]) for s in range(n)
+    ]
+
+
+def ranking(match: Match) -> list[Placement]:
+    """The ranking of a finished rated match's seats, in seat order (`NotRateable` otherwise)."""
+    if not match.settings.rated:
+        raise NotRateable("the match is not rated")
+    places = ranks(match)
+    end = match.end
+    assert end is not None
+    out = []
     for s, seat in enumerate(match.seats):
         if seat.player_id is not None:
-            players.append(seat.player_id)
-            if seat.bot or seat.resigned:  # resigned, forfeited, or taken over: the person left
-                last.add(s)
+            player = seat.player_id
         elif seat.bot and seat.level in BOT_LEVELS:
-            players.append(bot_player_id(seat.level))
-            if seat.resigned:
-                last.add(s)
+            player = bot_player_id(seat.level)
         else:
             raise NotRateable(f"seat {s} has no player")
-    scores = end.scores or (0,) * len(players)
-    keys = {s: (s not in end.winners, -scores[s]) for s in range(len(players)) if s not in last}
-    out = []
-    for s, player in enumerate(players):
-        rank = len(keys) + 1 if s in last else 1 + sum(1 for k in keys.values() if k < keys[s])
-        out.append(Placement(s, player, rank, s in end.winners and s not in last))
+        out.append(Placement(s, player, places[s], s in end.winners and places[s] == 1))
     return out
 
 

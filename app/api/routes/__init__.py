@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.api.routes import games, health, matches, play, players, ratings, seats, stream
+from app.api.routes import exports, games, health, matches, play, players, ratings, seats, stream
 
 ROUTERS = (
     games.router,
@@ -11,6 +11,7 @@ ROUTERS = (
     play.router,
     players.router,
     ratings.router,
+    exports.router,
     stream.router,
     health.router,
 )

@@ -31,6 +31,7 @@ __all__ = [
     "ErrorFrame",
     "Event",
     "EventPage",
+    "ExportLine",
     "Game",
     "GameDetail",
     "GameList",
@@ -234,6 +235,21 @@ class EventPage:
     match_id: str
     seq: int
     """The match's current seq; page on with `after` = the last event's seq."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExportLine:
+    """One line of a player's export: one finished match, self-contained."""
+
+    ranks: tuple[int, ...]
+    """Each seat's final rank: 1 best, ties share, seats that left last."""
+    ratings: MatchRatings
+    """Rating changes (rated matches; else `rated` false)."""
+    reveal: Reveal
+    """The secret and the full log, as `revealMatch` gives them."""
+    seat: int
+    """The exported player's seat."""
+    summary: Match
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

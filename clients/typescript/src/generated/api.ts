@@ -40,6 +40,16 @@ export class Api extends Transport {
     return this.call<M.PlayerKey>({ method: "POST", path: `/v1/players`, body }, options);
   }
 
+  /**
+   * A player's finished matches, one JSON object per line (NDJSON), streamed.
+   *
+   * Newest first; `since`/`until` bound the end time (`since` inclusive). Public matches for
+   * anybody; with the player's own key also its unlisted ones. Each line is an `ExportLine`.
+   */
+  exportPlayerMatches(playerId: string, query: { status?: "finished"; format?: "ndjson"; since?: string | null; until?: string | null } = {}, options: CallOptions = {}): Promise<string> {
+    return this.call<string>({ method: "GET", path: `/v1/players/${enc(playerId)}/matches`, query, auth: "token", text: true }, options);
+  }
+
   /** A game: player counts, payload schemas, drawing data. */
   getGame(game: string, options: CallOptions = {}): Promise<M.GameDetail> {
     return this.call<M.GameDetail>({ method: "GET", path: `/v1/games/${enc(game)}` }, options);

@@ -196,6 +196,19 @@ export interface EventPage {
   seq: number;
 }
 
+/** One line of a player's export: one finished match, self-contained. */
+export interface ExportLine {
+  /** Each seat's final rank: 1 best, ties share, seats that left last. */
+  ranks: number[];
+  /** Rating changes (rated matches; else `rated` false). */
+  ratings: MatchRatings;
+  /** The secret and the full log, as `revealMatch` gives them. */
+  reveal: Reveal;
+  /** The exported player's seat. */
+  seat: number;
+  summary: Match;
+}
+
 export interface Game {
   chance: boolean;
   hidden_information: boolean;
