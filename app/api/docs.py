@@ -100,7 +100,8 @@ _WHY_422 = {
     '`2.0` or `"2"`).',
     "joinSeat": "the name must be printable in Unicode's sense (letters, marks, numbers, punctuation, "
     "symbols, spaces; no control, format or unassigned characters).",
-    "createPlayer": "the name must be printable in Unicode's sense, as for `joinSeat`.",
+    "createPlayer": "the name must be printable in Unicode's sense, as for `joinSeat` (a name taken "
+    "regardless of case is 409 `name_taken`).",
     "getView": "`at` must be the seq of an event that ends a commit, at most the match's seq.",
     "submitAction": "the action must be one the game understands (see `legal_actions`); "
     "`expected_seq` is a JSON integer.",

@@ -19,6 +19,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, 
 from app.games.registry import GAMES
 from app.matches.fold import Status
 from app.matches.settings import MAX_DECISION_S, MAX_INCREMENT_S, MAX_TAKEOVER_AFTER
+from app.service.names import MAX_PLAYER_NAME
 from app.service.ports import MAX_SEQ
 
 MAX_OFFSET = 1_000_000
@@ -29,6 +30,8 @@ MIN_PLAYERS = min((g.info.min_players for g in GAMES.values()), default=1)
 MAX_PLAYERS = max((g.info.max_players for g in GAMES.values()), default=1)
 MAX_NAME = 40
 NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
+# A player's name (`app.service.names`): no space at either end.
+PLAYER_NAME_PATTERN = r"^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$"
 """No control character, and not blank (the server trims the name it keeps)."""
 SEQ_LIMIT = MAX_SEQ + 1
 """Seqs a request names are below this: the store's seq columns are signed 64-bit integers."""
@@ -337,7 +340,13 @@ class SamplesOut(Out):
 
 
 class CreatePlayer(Model):
-    name: StrictStr = Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)
+    name: StrictStr = Field(
+        min_length=1,
+        max_length=MAX_PLAYER_NAME,
+        pattern=PLAYER_NAME_PATTERN,
+        description=f"1 to {MAX_PLAYER_NAME} printable characters, no space at either end; unique "
+        "regardless of case (409 `name_taken`); `random`, `greedy` and `ismcts` are the built-in bots'.",
+    )
 
 
 class PlayerOut(Out):

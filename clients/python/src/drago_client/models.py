@@ -137,6 +137,9 @@ class CreateMatch:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreatePlayer:
     name: str
+    """1 to 32 printable characters, no space at either end; unique regardless of case (409
+    `name_taken`); `random`, `greedy` and `ismcts` are the built-in bots'.
+    """
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

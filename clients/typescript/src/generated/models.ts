@@ -117,6 +117,10 @@ export interface CreateMatch {
 }
 
 export interface CreatePlayer {
+  /**
+   * 1 to 32 printable characters, no space at either end; unique regardless of case (409
+   * `name_taken`); `random`, `greedy` and `ismcts` are the built-in bots'.
+   */
   name: string;
 }
 
