@@ -1,7 +1,9 @@
 """Exactly once across processes and a SIGKILL (PostgreSQL): 200 random rated matches (2–5 seats,
 people holding player keys, bots of every level) through server processes. Process A commits
 ends without applying them (`ratings_on_commit` off, no sweeps): exactly the state a process
-leaves when it dies between a match's commit and its rating. A is SIGKILLed with its ends pending;
+leaves when it dies between a match's commit and its rating (B, applying every pending match when
+it ends one, would apply A's too: the first hundred ends with ten on A alone). A is SIGKILLed with
+its ends pending;
 a new process C applies them on its first sweep while B and C play the second hundred. In the end
 every rated match is applied once (ords 1…200, one history row per seat, games counted once) and
 `python -m app ratings rebuild` gives the same tables, value for value."""
@@ -31,6 +33,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
 MATCHES = 200
 AT_ONCE = 6  # matches played concurrently
+LAST_ON_A = 10  # the first hundred ends with these on A alone
 NO_SWEEPS = {"DRAGO_SWEEP_INTERVAL_SECONDS": "3600"}  # a sweep at the start, then none for an hour
 
 
@@ -83,9 +86,11 @@ async def test_200_rated_matches_through_processes_and_a_sigkill_are_each_applie
             serving(tmp_path, "a", {**env, **NO_SWEEPS, "DRAGO_RATINGS_ON_COMMIT": "0"}) as a,
             httpx.AsyncClient(base_url=a.url, timeout=60) as on_a,
         ):
-            first = await play([on_a, on_b], keys, range(half))
+            first = await play([on_a, on_b], keys, range(half - LAST_ON_A))
+            # The last ones on A alone: B's next rated end would apply A's pending ones with its own.
+            first += await play([on_a], keys, range(half - LAST_ON_A, half))
             left = set(first) - set(await applied(postgres_url))
-            assert left  # A's ends (those it committed itself) wait for a rating
+            assert left  # A's last ends (committed by A itself) wait for a rating
             a.proc.kill()  # SIGKILL, with those ends committed and not applied
             await a.wait()
         async with serving(tmp_path, "c", env) as c, httpx.AsyncClient(base_url=c.url, timeout=60) as on_c:
