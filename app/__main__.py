@@ -1,9 +1,11 @@
-"""`python -m app [serve | migrate | healthcheck]`.
+"""`python -m app [serve | migrate | healthcheck | ratings rebuild]`.
 
 - `serve` (the default): the API with uvicorn (one worker) on the configured host and port,
   migrating the database first unless `DRAGO_RUN_MIGRATIONS_ON_START=false`.
 - `migrate`: run the database migrations to the newest schema and exit (a separate deployment
   job; then servers can start with `DRAGO_RUN_MIGRATIONS_ON_START=false`).
+- `ratings rebuild`: recompute every rating from the event log (`app.service.rating_projection`);
+  refuses a database whose schema is not the newest. Run it with the servers stopped.
 - `healthcheck`: exit 0 if this machine's server answers `/readyz` with 200 on the port the server
   really uses (`DRAGO_PORT`, else `PORT`), else 1: the container's HEALTHCHECK.
 """
@@ -23,7 +25,7 @@ from app.settings import Settings
 # collection (gc.freeze), cuts the collector's share of CPU and its pauses in the latency tail.
 GC_THRESHOLDS = (20_000, 50, 100)
 HEALTHCHECK_TIMEOUT = 2.0
-USAGE = "usage: python -m app [serve | migrate | healthcheck]"
+USAGE = "usage: python -m app [serve | migrate | healthcheck | ratings rebuild]"
 
 
 def serve(settings: Settings) -> None:
@@ -58,6 +60,35 @@ def migrate(settings: Settings) -> int:
     return 0
 
 
+def rebuild_ratings(settings: Settings) -> int:
+    if settings.database_url == "memory://":
+        print("memory:// keeps nothing: no ratings to rebuild", file=sys.stderr)
+        return 1
+    import asyncio
+
+    from app.store.migrate import at_head
+
+    if not at_head(settings.database_url):
+        print(
+            "refusing: the database is not at the newest schema (run `python -m app migrate`)",
+            file=sys.stderr,
+        )
+        return 1
+    from app.service.context import Context
+    from app.service.rating_projection import rebuild_ratings as rebuild
+    from app.store.factory import create_store
+
+    async def run() -> int:
+        store = create_store(settings.database_url)
+        try:
+            return await rebuild(Context(store))
+        finally:
+            await store.close()
+
+    print(f"rebuilt the ratings from {asyncio.run(run())} rated matches")
+    return 0
+
+
 def healthcheck(settings: Settings) -> int:
     host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104
     url = f"http://{host}:{settings.port}/readyz"
@@ -72,6 +103,8 @@ def healthcheck(settings: Settings) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     command = args[0] if args else "serve"
+    if args == ["ratings", "rebuild"]:
+        return rebuild_ratings(Settings())
     if len(args) > 1 or command not in ("serve", "migrate", "healthcheck"):
         print(USAGE, file=sys.stderr)
         return 2

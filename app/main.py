@@ -65,6 +65,7 @@ def service_config(settings: Settings) -> Config:
         idempotency_ttl_s=settings.idempotency_ttl_seconds,
         samples_per_seat=settings.samples_per_seat,
         require_player_key=settings.require_player_key,
+        ratings_on_commit=settings.ratings_on_commit,
     )
 
 

@@ -94,6 +94,9 @@ class Settings(BaseSettings):
     bot_budget_ms: float = Field(default=140.0, ge=0, le=60_000)
     bot_iterations: int = Field(default=0, ge=0, le=1_000_000)
     sweep_interval_seconds: float = Field(default=0.5, ge=0)
+    # Whether the commit that ends a rated match applies its ratings at once (else the sweepers do,
+    # within a sweep interval). Off only to exercise the projection's catch-up (tests, operators).
+    ratings_on_commit: bool = True
     waiting_expiry_seconds: float = Field(default=7 * 86_400.0, ge=0)
     idempotency_ttl_seconds: float = Field(default=86_400.0, gt=0)
     samples_per_seat: int = Field(default=10_000, ge=0)

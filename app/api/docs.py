@@ -65,8 +65,22 @@ def openapi_document(app: FastAPI) -> dict[str, object]:
             description=app.description,
             routes=app.routes,
         )
-        app.openapi_schema = _with_games(_with_reasons(_with_rate_limits(_integral(document))))
+        document = _with_games(_with_reasons(_with_rate_limits(_with_streamed(_integral(document)))))
+        app.openapi_schema = document
     return app.openapi_schema
+
+
+def _with_streamed(document: dict[str, JSON]) -> dict[str, JSON]:
+    """The schemas of streamed lines (a route's model does not reach the components when its
+    answer is a stream): `ExportLine`, one line of `exportPlayerMatches`."""
+    from app.api.routes.exports import ExportLine
+
+    schema = ExportLine.model_json_schema(ref_template="#/components/schemas/{model}")
+    schemas = document["components"]["schemas"]
+    for name, sub in schema.pop("$defs", {}).items():
+        schemas.setdefault(name, sub)
+    schemas["ExportLine"] = schema
+    return document
 
 
 def _with_games(document: dict[str, JSON]) -> dict[str, JSON]:
@@ -86,7 +100,8 @@ _WHY_422 = {
     '`2.0` or `"2"`).',
     "joinSeat": "the name must be printable in Unicode's sense (letters, marks, numbers, punctuation, "
     "symbols, spaces; no control, format or unassigned characters).",
-    "createPlayer": "the name must be printable in Unicode's sense, as for `joinSeat`.",
+    "createPlayer": "the name must be printable in Unicode's sense, as for `joinSeat` (a name taken "
+    "regardless of case is 409 `name_taken`).",
     "getView": "`at` must be the seq of an event that ends a commit, at most the match's seq.",
     "submitAction": "the action must be one the game understands (see `legal_actions`); "
     "`expected_seq` is a JSON integer.",

@@ -20,6 +20,7 @@ from app.games.codec import JSON
 from app.games.registry import GAMES
 from app.matches.fold import Status
 from app.matches.settings import MAX_DECISION_S, MAX_INCREMENT_S, MAX_TAKEOVER_AFTER
+from app.service.names import MAX_PLAYER_NAME
 from app.service.ports import MAX_SEQ
 
 MAX_OFFSET = 1_000_000
@@ -30,6 +31,8 @@ MIN_PLAYERS = min((g.info.min_players for g in GAMES.values()), default=1)
 MAX_PLAYERS = max((g.info.max_players for g in GAMES.values()), default=1)
 MAX_NAME = 40
 NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
+# A player's name (`app.service.names`): no space at either end.
+PLAYER_NAME_PATTERN = r"^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$"
 """No control character, and not blank (the server trims the name it keeps)."""
 SEQ_LIMIT = MAX_SEQ + 1
 """Seqs a request names are below this: the store's seq columns are signed 64-bit integers."""
@@ -147,6 +150,11 @@ class CreateMatch(Model):
     allow_samples: StrictBool = Field(
         True, description="Whether seats may ask for determinizations (`samples`)."
     )
+    rated: StrictBool = Field(
+        False,
+        description="The match counts for ratings: people join its seats only with a player key "
+        "(403 `player_key_required`); server bots are rated as one built-in player per level.",
+    )
     seed: str | None = Field(
         None, min_length=1, max_length=256, pattern=r"^[^\x00-\x1f\x7f]+$",
         description="Development only (403 `forbidden` unless the server enables dev features): the "
@@ -181,7 +189,7 @@ class MatchOut(Out):
     players: int
     options: dict[str, JSON]
     settings: dict[str, JSON] = Field(
-        description="clock, on_timeout, takeover_after, visibility, drafts, allow_samples."
+        description="clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."
     )
     status: Status
     seq: int = Field(description="The last event's seq.")
@@ -335,7 +343,13 @@ class SamplesOut(Out):
 
 
 class CreatePlayer(Model):
-    name: StrictStr = Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)
+    name: StrictStr = Field(
+        min_length=1,
+        max_length=MAX_PLAYER_NAME,
+        pattern=PLAYER_NAME_PATTERN,
+        description=f"1 to {MAX_PLAYER_NAME} printable characters, no space at either end; unique "
+        "regardless of case (409 `name_taken`); `random`, `greedy` and `ismcts` are the built-in bots'.",
+    )
 
 
 class PlayerOut(Out):

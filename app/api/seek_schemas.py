@@ -180,7 +180,7 @@ class UpdatePlayer(Model):
     )
 
 
-class ProfileOut(Out):
+class PlayerBotOut(Out):
     player_id: str
     name: str
     bot: bool

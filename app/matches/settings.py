@@ -14,6 +14,7 @@ the ranges; the record keeps `to_json(settings)`, which parses again to itself.
 - `visibility`: `public` (in the lobby) or `unlisted` (joined only with the invite code).
 - `drafts`: private turn drafts with `undo` and `finish_turn` (see `app.matches.decide`).
 - `allow_samples`: whether seats may ask `POST …/samples` for determinizations.
+- `rated`: the match counts for ratings; people join its seats only with a player key.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class MatchSettings:
     visibility: Literal["public", "unlisted"] = "public"
     drafts: bool = False
     allow_samples: bool = True
+    rated: bool = False  # the match counts for ratings (`app.service.ratings`): seats need player keys
     # Matches created before lifecycle events existed have none of them in their stream: their
     # seating comes from the seats table (see `app.matches.fold`). New matches set this.
     lifecycle: bool = False

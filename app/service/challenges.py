@@ -24,10 +24,12 @@ from datetime import timedelta
 from typing import Final
 
 from app.games.codec import JSON
+from app.service import rating_reads
 from app.service.auth import Caller
 from app.service.errors import ChallengeClosed, Forbidden, NotFound, StaleVersion, ValidationFailed
 from app.service.players import player_of
 from app.service.ports import NewNotice, StoredNotice, player_channel
+from app.service.rating_reads import Profile
 from app.service.seated import Person, announce, seated_match
 from app.service.seek_ports import ChallengeRecord
 from app.service.seeks import MAX_EXPIRY_S, Matchmaking, SeekRequest, check_seek
@@ -185,12 +187,13 @@ async def set_bot(mm: Matchmaking, caller: Caller, bot: bool) -> tuple[str, str,
     return me.id, me.name, bot
 
 
-async def profile(mm: Matchmaking, player_id: str) -> tuple[str, str, bool]:
-    """A player's public profile: id, name, and whether it says it is a bot."""
-    found = await mm.ctx.store.get_player(player_id)
-    if found is None:
-        raise NotFound("no such player", {"player_id": player_id})
-    return found.id, found.name, bool(await mm.store.player_bot(player_id))
+async def profile(mm: Matchmaking, player_id: str) -> Profile:
+    """A player's public profile (`app.service.rating_reads.profile`: name, ratings), marked as a bot
+    also when the player says it is one (`PATCH /v1/players/me`)."""
+    found = await rating_reads.profile(mm.ctx, player_id)
+    if found.bot or not await mm.store.player_bot(player_id):
+        return found
+    return dataclasses.replace(found, bot=True)
 
 
 async def _tell(mm: Matchmaking, written: Sequence[StoredNotice]) -> None:

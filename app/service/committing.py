@@ -34,6 +34,7 @@ from app.service.ports import (
     VersionConflict,
     player_channel,
 )
+from app.service.rating_projection import project_ratings
 
 log = logging.getLogger("app.service")
 
@@ -124,7 +125,23 @@ async def commit(
             )
     if after.bots_to_act:
         ctx.bots.wake(before.match_id)
+    if (
+        after.settings.rated
+        and after.status == "finished"
+        and before.end is None
+        and ctx.config.ratings_on_commit
+    ):
+        await _project(ctx)
     return Committed(new, stored)
+
+
+async def _project(ctx: Context) -> None:
+    """Apply the ratings of the match that just ended (and any other pending): after the commit,
+    so a failure here leaves the match pending for the next commit or the sweeper."""
+    try:
+        await project_ratings(ctx)
+    except Exception:  # the commit stands; the sweeper applies the ratings on its next pass
+        log.exception("applying ratings failed")
 
 
 def projection(ctx: Context, record: MatchRecord, match: Match) -> MatchUpdate:

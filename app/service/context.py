@@ -70,6 +70,7 @@ class Config:
     samples_per_request: int = 100
     samples_per_seat: int = 10_000  # per match: a budget, so the endpoint cannot be a free CPU
     require_player_key: bool = False  # creating a match needs a player key
+    ratings_on_commit: bool = True  # a rated match's end applies its ratings at once (else the sweeper)
     history_page: int = 1000  # events read per store call when folding or redacting history
 
 

@@ -8,6 +8,7 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     ├── IdempotencyKeyReused    idempotency_key_reused  422
     ├── Unauthorized            unauthorized            401
     ├── Forbidden               forbidden               403
+    ├── PlayerKeyRequired       player_key_required     403
     ├── NotFound                not_found               404
     ├── MethodNotAllowed        method_not_allowed      405
     ├── Conflict                (409)
@@ -21,6 +22,7 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     │   ├── AlreadyResigned     already_resigned
     │   ├── MatchNotStarted     match_not_started
     │   ├── AlreadyStarted      match_started
+    │   ├── NameTaken           name_taken
     │   ├── MatchNotFinished    match_not_finished
     │   ├── TooManySeeks        too_many_seeks
     │   ├── SeekClosed          seek_closed
@@ -75,6 +77,15 @@ class Forbidden(ServiceError):
     code = ErrorCode.FORBIDDEN
     http_status = 403
     default_message = "this is not allowed"
+
+
+class PlayerKeyRequired(ServiceError):
+    """A rated match's seat is joined only with a player key (a sibling of `Forbidden`, whose code
+    stays a leaf of the tree)."""
+
+    code = ErrorCode.PLAYER_KEY_REQUIRED
+    http_status = 403
+    default_message = "this match is rated: join it with a player key (Authorization: Bearer pk_…)"
 
 
 class NotFound(ServiceError):
@@ -141,6 +152,11 @@ class MatchNotStarted(Conflict):
 class AlreadyStarted(Conflict):
     code = ErrorCode.MATCH_STARTED
     default_message = "the match has started"
+
+
+class NameTaken(Conflict):
+    code = ErrorCode.NAME_TAKEN
+    default_message = "this name is taken (names are unique regardless of case)"
 
 
 class MatchNotFinished(Conflict):

@@ -14,18 +14,22 @@ import uuid
 
 from app.service.auth import PLAYER_PREFIX, Caller, hash_token, new_token
 from app.service.context import Context
-from app.service.errors import Unauthorized, ValidationFailed
+from app.service.errors import NameTaken, Unauthorized, ValidationFailed
+from app.service.names import NameInUse, player_name
 from app.service.ports import MatchStatus, PlayerMatchFilter, PlayerRecord
 from app.service.reading import listed
 from app.service.results import PlayerInfo, PlayerKey, PlayerMatchItem, PlayerMatchListing
-from app.service.seating import clean_name
 
 
 async def create_player(ctx: Context, name: str) -> PlayerKey:
-    name = clean_name(name)
+    """A new player; its name is unique regardless of case (409 `name_taken`, `app.service.names`)."""
+    name = player_name(name)
     key = new_token(PLAYER_PREFIX)
     player = PlayerRecord(uuid.uuid4().hex, name, hash_token(key), ctx.clock())
-    await ctx.store.create_player(player)
+    try:
+        await ctx.store.create_player(player)
+    except NameInUse:
+        raise NameTaken(details={"field": "name"}) from None
     return PlayerKey(player.id, name, key)
 
 

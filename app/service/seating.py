@@ -15,11 +15,20 @@ from app.games.core import Seat
 from app.matches import decide
 from app.matches.decide import Refused
 from app.matches.fold import Match
+from app.matches.settings import stored_settings
 from app.service.auth import Caller, hash_token, invite_ok, new_token, require_host
 from app.service.cache import Loaded
 from app.service.committing import commit
 from app.service.context import Context
-from app.service.errors import Forbidden, NotFound, ServiceError, StaleVersion, ValidationFailed, from_code
+from app.service.errors import (
+    Forbidden,
+    NotFound,
+    PlayerKeyRequired,
+    ServiceError,
+    StaleVersion,
+    ValidationFailed,
+    from_code,
+)
 from app.service.ports import SeatWrite, VersionConflict
 from app.service.reading import summary_of
 from app.service.results import MatchSummary, SeatGrant
@@ -81,6 +90,8 @@ async def join_seat(
         raise NotFound(f"this match has seats 0 to {record.players - 1}", {"seat": seat})
     if not invite_ok(record, invite):
         raise Forbidden("this match is unlisted: joining needs its invite code", {"field": "invite"})
+    if stored_settings(record.settings).rated and (player is None or player.kind != "player"):
+        raise PlayerKeyRequired()
     if player is not None and player.kind != "player":
         raise ValidationFailed("join with a player key or without a credential", {"field": "authorization"})
     player_id = None if player is None else player.player_id

@@ -3,8 +3,9 @@
 Each pass asks the store for matches whose `deadline_at` has passed (a turn clock ran out, a waiting
 match expired) and fires each (`app.service.seating.fire_due`) by appending at the expected seq,
 so when several processes sweep the same deadline exactly one commit wins; it wakes the bot runner
-for matches whose bot has owed a decision for longer than `stall_s` (a crashed process); and now
-and then it forgets idempotency keys older than their time to live. A process that starts after a
+for matches whose bot has owed a decision for longer than `stall_s` (a crashed process); now and
+then it applies the ratings of rated matches that ended without them (`app.service.rating_projection`)
+and forgets idempotency keys older than their time to live. A process that starts after a
 deadline passed fires it on its first pass.
 """
 
@@ -16,6 +17,8 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from app.service.context import Context
+from app.service.rating_ports import RatingStore
+from app.service.rating_projection import project_ratings
 from app.service.seating import fire_due
 from app.service.tasks import cancel_and_wait
 
@@ -26,7 +29,13 @@ BATCH: Final = 50  # matches per query; a pass repeats while a batch comes back 
 
 class Sweeper:
     def __init__(
-        self, ctx: Context, *, interval_s: float = 0.5, stall_s: float = 5.0, prune_every_s: float = 60.0
+        self,
+        ctx: Context,
+        *,
+        interval_s: float = 0.5,
+        stall_s: float = 5.0,
+        prune_every_s: float = 60.0,
+        ratings_every_s: float = 5.0,
     ):
         self.ctx = ctx
         self.interval_s = interval_s
@@ -34,6 +43,10 @@ class Sweeper:
         self.prune_every_s = prune_every_s
         self._task: asyncio.Task[None] | None = None
         self._last_prune: datetime | None = None
+        # Looking for pending ratings reads the index of finished rated matches whole: not every
+        # pass (a commit that ends a rated match applies it at once; this is the catch-up).
+        self.ratings_every_s = ratings_every_s
+        self._last_ratings: datetime | None = None
         self.fired = 0
         self.failed = 0  # deadlines that raised; retried on the next pass
 
@@ -75,5 +88,11 @@ class Sweeper:
         if self._last_prune is None or (now - self._last_prune).total_seconds() >= self.prune_every_s:
             self._last_prune = now
             await ctx.store.prune_idempotency(now - timedelta(seconds=ctx.config.idempotency_ttl_s))
+        last = self._last_ratings
+        if (last is None or (now - last).total_seconds() >= self.ratings_every_s) and isinstance(
+            ctx.store, RatingStore
+        ):  # ratings a process left pending (it died)
+            self._last_ratings = now
+            await project_ratings(ctx)
         self.fired += fired
         return fired

@@ -16,6 +16,7 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 
+from app.service.names import NameInUse, name_key
 from app.service.ports import (
     Append,
     AppendResult,
@@ -33,11 +34,12 @@ from app.service.ports import (
     StoredNotice,
     VersionConflict,
 )
+from app.store.ratings_memory import MemoryRatings
 
 _LIVE = ("waiting", "active")
 
 
-class MemoryEventStore:
+class MemoryEventStore(MemoryRatings):
     def __init__(self) -> None:
         self._matches: dict[str, MatchRecord] = {}
         self._seats: dict[str, list[SeatRecord]] = {}
@@ -223,6 +225,8 @@ class MemoryEventStore:
         async with self._lock:
             if player.id in self._players or player.key_hash in self._by_key:
                 raise ValueError(f"player {player.id} or its key exists")
+            if any(name_key(p.name) == name_key(player.name) for p in self._players.values()):
+                raise NameInUse(player.name)
             self._players[player.id] = player
             self._by_key[player.key_hash] = player.id
 

@@ -26,6 +26,7 @@ import asyncpg
 import orjson
 
 from app.service.errors import Unavailable
+from app.service.names import NameInUse, name_key
 from app.service.ports import (
     Append,
     AppendResult,
@@ -43,6 +44,7 @@ from app.service.ports import (
 )
 from app.store import postgres_sql as sql
 from app.store.postgres_commit import MAX_BATCH, PostgresAppender
+from app.store.ratings_postgres import PostgresRatings
 from app.store.rows import from_json, ints, json_many
 
 DEFAULT_POOL_SIZE = 8
@@ -102,7 +104,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     migrations have their own connections). asyncpg still rolls back a transaction left open."""
 
 
-class PostgresEventStore:
+class PostgresEventStore(PostgresRatings):
     """The PostgreSQL event store at `dsn` (migrated already). `max_batch` tunes the group commit
     (`PostgresAppender`); the benchmark alone changes it."""
 
@@ -221,8 +223,12 @@ class PostgresEventStore:
     async def create_player(self, player: PlayerRecord) -> None:
         p = player
         try:
-            await self._execute(sql.INSERT_PLAYER, p.id, p.name, p.key_hash, p.created_at, p.cursor)
+            await self._execute(
+                sql.INSERT_PLAYER, p.id, p.name, p.key_hash, p.created_at, p.cursor, name_key(p.name)
+            )
         except asyncpg.UniqueViolationError as e:
+            if e.constraint_name == "ix_players_name_key":
+                raise NameInUse(p.name) from e
             raise ValueError(f"player {p.id} or its key exists") from e
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:

@@ -230,7 +230,9 @@ SELECT created.id, e.ord, $6, e.type, e.data::jsonb, $7
 FROM created, unnest($22::text[], $23::text[]) WITH ORDINALITY AS e (type, data, ord)
 """
 
-INSERT_PLAYER = "INSERT INTO players (id, name, key_hash, created_at, cursor) VALUES ($1, $2, $3, $4, $5)"
+INSERT_PLAYER = (
+    "INSERT INTO players (id, name, key_hash, created_at, cursor, name_key) VALUES ($1, $2, $3, $4, $5, $6)"
+)
 SET_KEY = "UPDATE players SET key_hash = $2 WHERE id = $1"
 PUT_SNAPSHOT = """
 INSERT INTO snapshots (match_id, seq, version, data, created_at) VALUES ($1, $2, $3, $4, now())

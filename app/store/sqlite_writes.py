@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 
+from app.service.names import NameInUse, name_key
 from app.service.ports import (
     Append,
     AppendResult,
@@ -52,7 +53,9 @@ _INSERT_IDEMPOTENCY = (
 )
 _NEXT_CURSOR = "UPDATE players SET cursor = cursor + 1 WHERE id = ? RETURNING cursor"
 _INSERT_NOTICE = "INSERT INTO notices (player_id, cursor, type, data, recorded_at) VALUES (?, ?, ?, ?, ?)"
-_INSERT_PLAYER = "INSERT INTO players (id, name, key_hash, created_at, cursor) VALUES (?, ?, ?, ?, ?)"
+_INSERT_PLAYER = (
+    "INSERT INTO players (id, name, key_hash, created_at, cursor, name_key) VALUES (?, ?, ?, ?, ?, ?)"
+)
 _SET_KEY = "UPDATE players SET key_hash = ? WHERE id = ?"
 _PUT_SNAPSHOT = (
     "INSERT INTO snapshots (match_id, seq, version, data, created_at) VALUES (?, ?, ?, ?, ?) "
@@ -154,8 +157,12 @@ def append(conn: sqlite3.Connection, rows: AppendRows) -> AppendResult:
 
 def create_player(conn: sqlite3.Connection, p: PlayerRecord) -> None:
     try:
-        conn.execute(_INSERT_PLAYER, (p.id, p.name, p.key_hash, sqlite_time(p.created_at), p.cursor))
+        conn.execute(
+            _INSERT_PLAYER, (p.id, p.name, p.key_hash, sqlite_time(p.created_at), p.cursor, name_key(p.name))
+        )
     except sqlite3.IntegrityError as e:
+        if "name_key" in str(e):
+            raise NameInUse(p.name) from e
         raise ValueError(f"player {p.id} or its key exists") from e
 
 

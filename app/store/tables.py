@@ -23,6 +23,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Double,
     Float,
     ForeignKey,
     ForeignKeyConstraint,
@@ -147,7 +148,11 @@ players = Table(
     Column("cursor", BigInteger(), nullable=False, server_default="0"),  # the last notice's
     # Whether the player says it is a bot (`PATCH /v1/players/me`); seeks and challenges show it.
     Column("bot", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    # The name case-folded (`app.service.names.name_key`): names are unique regardless of case.
+    # Null only in rows a migration could not fill, which 0005 leaves none of.
+    Column("name_key", String(), nullable=True),
     CheckConstraint("cursor >= 0", name="cursor"),
+    Index("ix_players_name_key", "name_key", unique=True),
 )
 
 seats = Table(
@@ -303,4 +308,67 @@ webhook_attempts = Table(
     Column("status_code", Integer(), nullable=True),
     Column("error", String(), nullable=True),
     CheckConstraint("outcome IN ('delivered', 'retry', 'failed')", name="outcome"),
+)
+
+# The ratings projection (`app.service.rating_projection`, docs/ratings.md). A finished rated match
+# is pending while it has no `rated_matches` row: the partial index holds exactly the finished
+# rated matches (columns that never change once a match is finished, so it costs an action's
+# update nothing). `rated_matches.ord` is gap-free and unique: an application inserts `max + 1`,
+# so of two processes applying at once exactly one commits (the other's insert conflicts).
+RATED = "status = 'finished' AND (settings ->> 'rated') = 'true'"
+SQLITE_RATED = "status = 'finished' AND json_extract(settings, '$.rated') = 1"
+PROVISIONAL_GAMES = 10  # `app.service.ratings.PROVISIONAL_GAMES`: the leaderboard's partial index
+RANKED = f"games >= {PROVISIONAL_GAMES}"
+
+Index("ix_matches_rated_ends", matches.c.id, postgresql_where=text(RATED), sqlite_where=text(SQLITE_RATED))
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(), primary_key=True),  # a player's id, or a built-in bot's `bot-<level>`
+    Column("game", String(), primary_key=True),
+    Column("mu", Double(), nullable=False),
+    Column("sigma", Double(), nullable=False),
+    Column("ordinal", Double(), nullable=False),  # mu - 3 sigma, the displayed rating
+    Column("games", Integer(), nullable=False),
+    Column("wins", Integer(), nullable=False),
+    Column("last_played", UTCDateTime(), nullable=False),
+    # The leaderboard: non-provisional players of a game by ordinal (scanned backwards: best first,
+    # ties by player id, descending), read from the index, never a sequential scan.
+    Index(
+        "ix_ratings_leaderboard",
+        "game",
+        "ordinal",
+        "player_id",
+        postgresql_where=text(RANKED),
+        sqlite_where=text(RANKED),
+    ),
+)
+
+rated_matches = Table(
+    "rated_matches",
+    metadata,
+    Column("match_id", String(), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("ord", BigInteger(), nullable=False, unique=True),
+    Column("game", String(), nullable=False),
+    Column("ended_at", UTCDateTime(), nullable=False),
+    CheckConstraint("ord >= 1", name="ord"),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("ord", BigInteger(), ForeignKey("rated_matches.ord", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer(), primary_key=True),
+    Column("match_id", String(), nullable=False),
+    Column("game", String(), nullable=False),
+    Column("player_id", String(), nullable=False),
+    Column("rank", Integer(), nullable=False),
+    Column("mu_before", Double(), nullable=False),
+    Column("sigma_before", Double(), nullable=False),
+    Column("mu_after", Double(), nullable=False),
+    Column("sigma_after", Double(), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    Index(None, "player_id", "game", "ord"),  # a player's history
+    Index(None, "match_id"),  # a match's changes
 )

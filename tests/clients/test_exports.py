@@ -9,11 +9,11 @@ PUBLIC = [
     "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "ChallengeClosed", "Client", "Conflict",
     "DecodeError",
     "DragoError", "Forbidden", "IdempotencyKeyReused", "IllegalAction", "InternalError", "MatchNotFinished",
-    "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NotFound", "NotYourTurn",
-    "PayloadTooLarge", "RateLimited", "Retry", "SeatNotHeld", "SeatTaken", "SeekClosed", "StreamClosed",
-    "TooManySeeks", "TransportError",
-    "Unauthorized", "Unavailable", "Unknown", "ValidationError", "VersionConflict", "__version__", "decode",
-    "encode", "games", "models", "InvalidWebhook", "verify_webhook",
+    "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NameTaken", "NotFound",
+    "NotYourTurn", "PayloadTooLarge", "PlayerKeyRequired", "RateLimited", "Retry", "SeatNotHeld",
+    "SeatTaken", "SeekClosed", "StreamClosed", "TooManySeeks", "TransportError", "Unauthorized",
+    "Unavailable", "Unknown", "ValidationError", "VersionConflict", "__version__", "decode", "encode",
+    "games", "models", "InvalidWebhook", "verify_webhook",
 ]  # fmt: skip
 
 

@@ -132,9 +132,10 @@ async def test_bad_challenges_change_nothing(mm: Matchmaking) -> None:
 async def test_the_bot_flag_shows_on_profile_seeks_and_challenges(mm: Matchmaking) -> None:
     ann, bot = await new_player(mm, "ann"), await new_player(mm, "robo")
     assert bot.player_id and ann.player_id
-    assert (await profile(mm, bot.player_id))[2] is False
+    assert (await profile(mm, bot.player_id)).bot is False
     await set_bot(mm, bot, True)
-    assert await profile(mm, bot.player_id) == (bot.player_id, "robo", True)
+    found = await profile(mm, bot.player_id)
+    assert (found.player_id, found.name, found.bot) == (bot.player_id, "robo", True)
     made = await create_challenge(mm, ann, ChallengeRequest(to=[bot.player_id], game="yutaka"))
     assert made.bots == {ann.player_id: False, bot.player_id: True}
     from app.service.seeks import SeekRequest, create_seek

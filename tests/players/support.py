@@ -17,8 +17,14 @@ def bearer(key: str) -> dict[str, str]:
 
 
 async def new_player(client: httpx.AsyncClient, name: str) -> tuple[str, str]:
-    """(player id, key) of a new player."""
+    """(player id, key) of a new player named `name`, or `name` and a number when it is taken
+    (names are unique in a deployment, and the PostgreSQL tests share one database)."""
     r = await client.post("/v1/players", json={"name": name})
+    n = 1
+    while r.status_code == 409 and r.json()["error"]["code"] == "name_taken":
+        n += 1
+        name = f"{name.rsplit('#', 1)[0]}#{n}"
+        r = await client.post("/v1/players", json={"name": name})
     assert r.status_code == 201, r.text
     assert r.json()["key"].startswith("pk_") and r.json()["name"] == name
     return r.json()["player_id"], r.json()["key"]

@@ -118,7 +118,9 @@ def notice(player: PlayerRecord, n: int) -> NewNotice:
 
 
 async def new_player(store: EventStore, name: str = "Ana", created_at: datetime = T0) -> PlayerRecord:
-    p = PlayerRecord(new_id("p"), name, new_id("key"), created_at)
+    """A new player named `name` and a unique tag (names are unique in a database, which the
+    PostgreSQL tests share)."""
+    p = PlayerRecord(new_id("p"), f"{name} {new_id('')[-8:]}", new_id("key"), created_at)
     await store.create_player(p)
     return p
 

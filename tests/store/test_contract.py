@@ -111,7 +111,7 @@ async def test_seats_come_back_in_order_and_by_token(store: EventStore) -> None:
     match_id = await new_match(store, players=3, bots=(1,), seated=[ana])
     seats = await store.get_seats(match_id)
     assert seats[1:] == [SeatRecord(match_id, 1, name="bot", bot=True), SeatRecord(match_id, 2)]
-    assert (seats[0].name, seats[0].player_id, seats[0].bot) == ("Ana", ana.id, False)
+    assert (seats[0].name, seats[0].player_id, seats[0].bot) == (ana.name, ana.id, False)
     assert seats[0].token_hash is not None
     assert await store.seat_by_token(seats[0].token_hash) == seats[0]
 
@@ -214,7 +214,7 @@ async def test_seats_are_written_with_the_append(store: EventStore) -> None:
     bot = dataclasses.replace(join(2), name="bot", token_hash=None, bot=True, bot_level="strong")
     await store.append(append(match_id, 0, seats=(took, join(1), bot)))
     seats = await store.get_seats(match_id)
-    assert seats[0] == SeatRecord(match_id, 0, "Ana", took.token_hash, False, T0, ana.id)
+    assert seats[0] == SeatRecord(match_id, 0, ana.name, took.token_hash, False, T0, ana.id)
     assert seats[2] == SeatRecord(match_id, 2, "bot", None, True, T0, None, "strong")
     assert took.token_hash is not None and await store.seat_by_token(took.token_hash) == seats[0]
 

@@ -45,6 +45,9 @@ TABLES = {
     "challenges",
     "webhooks",
     "webhook_attempts",
+    "ratings",
+    "rated_matches",
+    "rating_history",
 }
 
 
@@ -147,7 +150,7 @@ async def test_upgrade_async_runs_inside_an_event_loop(sqlite_url: str) -> None:
 
 
 def test_at_head_tells_whether_a_sqlite_file_is_migrated(sqlite_url: str) -> None:
-    assert head_revisions() == {"0004"}
+    assert head_revisions() == {"0005"}
     assert not at_head(sqlite_url)
     assert not Path(parse_url(sqlite_url).target).exists()  # asking created nothing
     sqlite3.connect(parse_url(sqlite_url).target).close()  # an empty file

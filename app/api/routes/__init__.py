@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from app.api.routes import challenges, games, health, matches, play, players, seats, seeks, stream, webhooks
+from app.api.routes import (
+    challenges,
+    exports,
+    games,
+    health,
+    matches,
+    play,
+    players,
+    ratings,
+    seats,
+    seeks,
+    stream,
+    webhooks,
+)
 
 ROUTERS = (
     games.router,
@@ -13,6 +26,8 @@ ROUTERS = (
     seeks.router,
     challenges.router,
     webhooks.router,
+    ratings.router,
+    exports.router,
     stream.router,
     health.router,
 )

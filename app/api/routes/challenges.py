@@ -15,7 +15,7 @@ from app.api.seek_schemas import (
     ChallengePage,
     CreateChallenge,
     DeclineChallenge,
-    ProfileOut,
+    PlayerBotOut,
     UpdatePlayer,
 )
 from app.service import challenges
@@ -83,24 +83,12 @@ async def decline_challenge(
 @router.patch(
     "/v1/players/me",
     operation_id="updateMe",
-    response_model=ProfileOut,
+    response_model=PlayerBotOut,
     summary="Say whether this player is a bot",
     description='`{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and '
     "seeks choose whether they accept bots as opponents.",
     responses=error_responses(401, 413, 422),
 )
-async def update_me(body: UpdatePlayer, caller: CallerDep, mm: Mm) -> ProfileOut:
+async def update_me(body: UpdatePlayer, caller: CallerDep, mm: Mm) -> PlayerBotOut:
     player_id, name, bot = await challenges.set_bot(mm, caller, body.bot)
-    return ProfileOut(player_id=player_id, name=name, bot=bot)
-
-
-@router.get(
-    "/v1/players/{player_id}",
-    operation_id="getPlayer",
-    response_model=ProfileOut,
-    summary="A player's public profile (name, whether it is a bot)",
-    responses=error_responses(404, 422),
-)
-async def get_player(player_id: Id, mm: Mm) -> ProfileOut:
-    pid, name, bot = await challenges.profile(mm, player_id)
-    return ProfileOut(player_id=pid, name=name, bot=bot)
+    return PlayerBotOut(player_id=player_id, name=name, bot=bot)

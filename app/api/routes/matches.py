@@ -72,6 +72,7 @@ def create_request(body: CreateMatch) -> CreateRequest:
         "visibility": body.visibility,
         "drafts": body.drafts,
         "allow_samples": body.allow_samples,
+        "rated": body.rated,
     }
     return CreateRequest(body.game, body.players, body.options, settings, bots, body.seed, body.setup)
 

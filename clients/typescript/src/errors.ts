@@ -9,11 +9,12 @@
  *         ├── IdempotencyKeyReused  idempotency_key_reused  422
  *         ├── Unauthorized          unauthorized            401
  *         ├── Forbidden             forbidden               403
+ *         ├── PlayerKeyRequired     player_key_required     403 (a rated match's seat)
  *         ├── NotFound              not_found               404
  *         ├── MethodNotAllowed      method_not_allowed      405
  *         ├── Conflict              (409): IllegalAction, NotYourTurn, MatchOver, VersionConflict,
  *         │                         SeatTaken, SeatNotHeld, AlreadySeated, AlreadyResigned,
- *         │                         MatchNotStarted, MatchStarted, MatchNotFinished,
+ *         │                         MatchNotStarted, MatchStarted, NameTaken, MatchNotFinished,
  *         │                         TooManySeeks (too_many_seeks), SeekClosed (seek_closed),
  *         │                         ChallengeClosed (challenge_closed)
  *         ├── PayloadTooLarge       payload_too_large       413
@@ -77,6 +78,8 @@ export class ValidationError extends error("validation_error", 422) {}
 export class IdempotencyKeyReused extends error("idempotency_key_reused", 422) {}
 export class Unauthorized extends error("unauthorized", 401) {}
 export class Forbidden extends error("forbidden", 403) {}
+/** 403: a rated match's seats are joined only with a player key. */
+export class PlayerKeyRequired extends error("player_key_required", 403) {}
 export class NotFound extends error("not_found", 404) {}
 export class MethodNotAllowed extends error("method_not_allowed", 405) {}
 /** 409: the request is well formed but the match's state refuses it. */
@@ -112,6 +115,10 @@ export class MatchNotStarted extends Conflict {
 export class MatchStarted extends Conflict {
   static override readonly code = "match_started";
 }
+/** 409: another player has this name (names are unique regardless of case). */
+export class NameTaken extends Conflict {
+  static override readonly code = "name_taken";
+}
 export class MatchNotFinished extends Conflict {
   static override readonly code = "match_not_finished";
 }
@@ -135,9 +142,9 @@ export class Unavailable extends error("unavailable", 503) {}
 /** Every server error code and its class. */
 export const BY_CODE: Readonly<Record<string, typeof ApiError>> = Object.fromEntries(
   [
-    ValidationError, IdempotencyKeyReused, Unauthorized, Forbidden, NotFound, MethodNotAllowed, IllegalAction,
-    NotYourTurn, MatchOver, VersionConflict, SeatTaken, SeatNotHeld, AlreadySeated, AlreadyResigned,
-    MatchNotStarted, MatchStarted, MatchNotFinished, TooManySeeks, SeekClosed, ChallengeClosed,
+    ValidationError, IdempotencyKeyReused, Unauthorized, Forbidden, PlayerKeyRequired, NotFound, MethodNotAllowed,
+    IllegalAction, NotYourTurn, MatchOver, VersionConflict, SeatTaken, SeatNotHeld, AlreadySeated, AlreadyResigned,
+    MatchNotStarted, MatchStarted, NameTaken, MatchNotFinished, TooManySeeks, SeekClosed, ChallengeClosed,
     PayloadTooLarge, RateLimited, InternalError, Unavailable,
   ].map((cls) => [cls.code, cls]),
 );

@@ -9,8 +9,10 @@ import {
   IllegalAction,
   MatchNotFinished,
   MatchStarted,
+  NameTaken,
   NotFound,
   NotYourTurn,
+  PlayerKeyRequired,
   SeatTaken,
   Unauthorized,
   ValidationError,
@@ -132,6 +134,31 @@ test("players, resignation and samples", async () => {
   const reply = await api.resign(match.id, { token: rotated.key });
   assert.equal(reply.events.at(-1)?.type, "match_ended");
   assert.deepEqual((await api.getMatch(match.id)).winners, [1]);
+});
+
+test("ratings: a rated match, its rating changes, profiles, history, leaderboard", async () => {
+  const player = await api.createPlayer({ name: "Rated Ada" });
+  await assert.rejects(api.createPlayer({ name: "RATED ADA" }), NameTaken);
+  const match = await api.createMatch({ game: "yutaka", players: 2, bots: [{ seat: 1, level: "greedy" }], rated: true });
+  assert.equal(match.settings["rated"], true);
+  await assert.rejects(api.joinSeat(match.id, 0, { name: "Anonymous" }), PlayerKeyRequired);
+  await api.joinSeat(match.id, 0, { name: "Ada" }, { token: player.key });
+  await api.resign(match.id, { token: player.key });
+  let ratings = await api.getMatchRatings(match.id);
+  for (let i = 0; !ratings.applied && i < 500; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    ratings = await api.getMatchRatings(match.id);
+  }
+  assert.deepEqual(ratings.changes.map((c) => [c.seat, c.player_id, c.rank]), [[0, player.player_id, 2], [1, "bot-greedy", 1]]);
+  const profile = await api.getPlayerProfile(player.player_id);
+  assert.equal(profile.name, "Rated Ada");
+  assert.deepEqual(profile.ratings.map((r) => [r.game, r.games, r.provisional]), [["yutaka", 1, true]]);
+  assert.equal((await api.getPlayerProfile("bot-greedy")).bot, true);
+  const history = await api.getRatingHistory(player.player_id, "yutaka");
+  assert.deepEqual(history.points.map((p) => p.match_id), [match.id]);
+  const board = await api.getLeaderboard("yutaka", { limit: 500 });
+  assert.equal(board.limit, 100);
+  assert.deepEqual(board.entries, []);
 });
 
 test("operations", async () => {

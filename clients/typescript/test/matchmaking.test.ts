@@ -43,7 +43,7 @@ test("challenges, the bot flag and webhooks", async () => {
   const [ann, bob] = [await player("ann"), await player("bob")];
   const flagged = await bob.api.updateMe({ bot: true });
   assert.equal(flagged.bot, true);
-  assert.equal((await client(server.url).getPlayer(bob.id)).bot, true);
+  assert.equal((await client(server.url).getPlayerProfile(bob.id)).bot, true);
   const c = await ann.api.createChallenge({ to: [bob.id], game: "yutaka" });
   assert.equal(c.to[0]!.bot, true);
   await assert.rejects(ann.api.acceptChallenge(c.challenge_id), Forbidden);

@@ -9,6 +9,7 @@
         ├── IdempotencyKeyReused    idempotency_key_reused  422
         ├── Unauthorized            unauthorized            401
         ├── Forbidden               forbidden               403
+        ├── PlayerKeyRequired       player_key_required     403  (a rated match's seat)
         ├── NotFound                not_found               404
         ├── MethodNotAllowed        method_not_allowed      405
         ├── Conflict                (409)
@@ -22,6 +23,7 @@
         │   ├── AlreadyResigned     already_resigned
         │   ├── MatchNotStarted     match_not_started
         │   ├── MatchStarted        match_started
+        │   ├── NameTaken           name_taken
         │   ├── MatchNotFinished    match_not_finished
         │   ├── TooManySeeks        too_many_seeks
         │   ├── SeekClosed          seek_closed
@@ -106,6 +108,13 @@ class Forbidden(ApiError):
     status = 403
 
 
+class PlayerKeyRequired(ApiError):
+    """403: a rated match's seats are joined only with a player key."""
+
+    code = "player_key_required"
+    status = 403
+
+
 class NotFound(ApiError):
     code = "not_found"
     status = 404
@@ -163,6 +172,12 @@ class MatchNotStarted(Conflict):
 
 class MatchStarted(Conflict):
     code = "match_started"
+
+
+class NameTaken(Conflict):
+    """409: another player has this name (names are unique regardless of case)."""
+
+    code = "name_taken"
 
 
 class MatchNotFinished(Conflict):

@@ -39,21 +39,28 @@ __all__ = [
     "ErrorFrame",
     "Event",
     "EventPage",
+    "ExportLine",
     "Game",
     "GameDetail",
     "GameList",
+    "GameRating",
     "Health",
     "HelloFrame",
+    "HistoryPoint",
     "Invited",
     "JoinSeat",
+    "Leaderboard",
+    "LeaderboardEntry",
     "Match",
     "MatchPage",
+    "MatchRatings",
     "Notice",
     "NoticeFrame",
     "Outcome",
     "PerDecisionClock",
     "PingFrame",
     "Player",
+    "PlayerBot",
     "PlayerHelloFrame",
     "PlayerKey",
     "PlayerMatch",
@@ -61,10 +68,12 @@ __all__ = [
     "PlayerServerFrame",
     "PongFrame",
     "Profile",
+    "RatingHistory",
     "Reveal",
     "SampleRequest",
     "Samples",
     "Seat",
+    "SeatChange",
     "SeatClock",
     "SeatToken",
     "Seek",
@@ -169,6 +178,10 @@ class CreateMatch:
     """Game options; see `schemas.options` of `getGame`."""
     players: int
     """Number of seats, within the game's player counts."""
+    rated: bool = False
+    """The match counts for ratings: people join its seats only with a player key (403
+    `player_key_required`); server bots are rated as one built-in player per level.
+    """
     seed: str | None = None
     """Development only (403 `forbidden` unless the server enables dev features): the match's secret,
     which seeds every roll, instead of a random one.
@@ -185,6 +198,9 @@ class CreateMatch:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreatePlayer:
     name: str
+    """1 to 32 printable characters, no space at either end; unique regardless of case (409
+    `name_taken`); `random`, `greedy` and `ismcts` are the built-in bots'.
+    """
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -242,7 +258,7 @@ class CreatedMatch:
     seq: int
     """The last event's seq."""
     settings: Mapping[str, Any]
-    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples."""
+    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."""
     status: Literal["waiting", "active", "finished", "aborted"]
     to_act: tuple[int, ...]
     """Seats whose decision it is (empty unless active)."""
@@ -297,9 +313,11 @@ class ErrorBody:
         "match_over",
         "match_started",
         "method_not_allowed",
+        "name_taken",
         "not_found",
         "not_your_turn",
         "payload_too_large",
+        "player_key_required",
         "rate_limited",
         "seat_not_held",
         "seat_taken",
@@ -343,6 +361,21 @@ class EventPage:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ExportLine:
+    """One line of a player's export: one finished match, self-contained."""
+
+    ranks: tuple[int, ...]
+    """Each seat's final rank: 1 best, ties share, seats that left last."""
+    ratings: MatchRatings
+    """Rating changes (rated matches; else `rated` false)."""
+    reveal: Reveal
+    """The secret and the full log, as `revealMatch` gives them."""
+    seat: int
+    """The exported player's seat."""
+    summary: Match
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameDetail:
     catalogue: Any
     """Static data a frontend needs to draw the game (board, cards, tiles)."""
@@ -380,8 +413,35 @@ class Game:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class GameRating:
+    game: str
+    games: int
+    last_played: datetime.datetime
+    mu: float
+    provisional: bool
+    rating: float
+    """μ − 3σ."""
+    sigma: float
+    wins: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Health:
     status: Literal["ok"] = "ok"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HistoryPoint:
+    at: datetime.datetime
+    match_id: str
+    mu_after: float
+    mu_before: float
+    rank: int
+    rating_after: float
+    rating_before: float
+    seat: int
+    sigma_after: float
+    sigma_before: float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -404,6 +464,32 @@ class JoinSeat:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LeaderboardEntry:
+    bot: bool
+    """A built-in server bot (one player per level)."""
+    games: int
+    mu: float
+    name: str
+    player_id: str
+    rank: int
+    """Position on the whole board (1 = best)."""
+    rating: float
+    """The displayed rating, μ − 3σ."""
+    sigma: float
+    wins: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leaderboard:
+    entries: tuple[LeaderboardEntry, ...]
+    game: str
+    limit: int
+    min_games: int
+    """Players with fewer rated games are provisional and not listed."""
+    offset: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Match:
     clock: tuple[SeatClock, ...]
     """Deadlines of the seats to act, under a clock."""
@@ -420,7 +506,7 @@ class Match:
     seq: int
     """The last event's seq."""
     settings: Mapping[str, Any]
-    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples."""
+    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."""
     status: Literal["waiting", "active", "finished", "aborted"]
     to_act: tuple[int, ...]
     """Seats whose decision it is (empty unless active)."""
@@ -439,6 +525,15 @@ class MatchPage:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRatings:
+    applied: bool
+    """Whether the ratings projection has applied this match yet."""
+    changes: tuple[SeatChange, ...]
+    match_id: str
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
     details: Mapping[str, Any]
     reason: str
@@ -450,6 +545,13 @@ class Outcome:
 class PerDecisionClock:
     per_decision_s: int
     """Seconds for every decision."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerBot:
+    bot: bool
+    name: str
+    player_id: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -489,6 +591,14 @@ class Profile:
     bot: bool
     name: str
     player_id: str
+    ratings: tuple[GameRating, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RatingHistory:
+    game: str
+    player_id: str
+    points: tuple[HistoryPoint, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -521,6 +631,16 @@ class Samples:
     seat: int
     seq: int
     """The seq of the information the samples are consistent with."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatChange:
+    delta: float
+    player_id: str
+    rank: int
+    rating_after: float
+    rating_before: float
+    seat: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

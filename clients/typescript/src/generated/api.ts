@@ -95,14 +95,39 @@ export class Api extends Transport {
     return this.call<string>({ method: "DELETE", path: `/v1/players/me/webhooks/${enc(webhookId)}`, auth: "token", text: true }, options);
   }
 
+  /**
+   * A player's finished matches, one JSON object per line (NDJSON), streamed.
+   *
+   * Newest first; `since`/`until` bound the end time (`since` inclusive). Public matches for
+   * anybody; with the player's own key also its unlisted ones. Each line is an `ExportLine`.
+   */
+  exportPlayerMatches(playerId: string, query: { status?: "finished"; format?: "ndjson"; since?: string | null; until?: string | null } = {}, options: CallOptions = {}): Promise<string> {
+    return this.call<string>({ method: "GET", path: `/v1/players/${enc(playerId)}/matches`, query, auth: "token", text: true }, options);
+  }
+
   /** A game: player counts, payload schemas, drawing data. */
   getGame(game: string, options: CallOptions = {}): Promise<M.GameDetail> {
     return this.call<M.GameDetail>({ method: "GET", path: `/v1/games/${enc(game)}` }, options);
   }
 
+  /**
+   * A game's leaderboard: non-provisional players, best first.
+   *
+   * Ordered by the displayed rating, then player id (stable under ties). `limit` over 100 is
+   * capped; a page past the end is empty.
+   */
+  getLeaderboard(game: string, query: { limit?: number; offset?: number } = {}, options: CallOptions = {}): Promise<M.Leaderboard> {
+    return this.call<M.Leaderboard>({ method: "GET", path: `/v1/games/${enc(game)}/leaderboard`, query }, options);
+  }
+
   /** A match's public summary. */
   getMatch(matchId: string, options: CallOptions = {}): Promise<M.Match> {
     return this.call<M.Match>({ method: "GET", path: `/v1/matches/${enc(matchId)}` }, options);
+  }
+
+  /** Each seat's rating before and after a finished rated match. */
+  getMatchRatings(matchId: string, options: CallOptions = {}): Promise<M.MatchRatings> {
+    return this.call<M.MatchRatings>({ method: "GET", path: `/v1/matches/${enc(matchId)}/ratings` }, options);
   }
 
   /** The player of the key. */
@@ -115,9 +140,14 @@ export class Api extends Transport {
     return this.call<string>({ method: "GET", path: `/metrics`, text: true }, options);
   }
 
-  /** A player's public profile (name, whether it is a bot). */
-  getPlayer(playerId: string, options: CallOptions = {}): Promise<M.Profile> {
+  /** A player's public profile: name, bot flag, rating per game. */
+  getPlayerProfile(playerId: string, options: CallOptions = {}): Promise<M.Profile> {
     return this.call<M.Profile>({ method: "GET", path: `/v1/players/${enc(playerId)}` }, options);
+  }
+
+  /** A player's rating history in a game: one point per rated match. */
+  getRatingHistory(playerId: string, game: string, options: CallOptions = {}): Promise<M.RatingHistory> {
+    return this.call<M.RatingHistory>({ method: "GET", path: `/v1/players/${enc(playerId)}/ratings/${enc(game)}` }, options);
   }
 
   /**
@@ -277,8 +307,8 @@ export class Api extends Transport {
    * `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and seeks
    * choose whether they accept bots as opponents.
    */
-  updateMe(body: M.UpdatePlayer, options: CallOptions = {}): Promise<M.Profile> {
-    return this.call<M.Profile>({ method: "PATCH", path: `/v1/players/me`, body, auth: "token" }, options);
+  updateMe(body: M.UpdatePlayer, options: CallOptions = {}): Promise<M.PlayerBot> {
+    return this.call<M.PlayerBot>({ method: "PATCH", path: `/v1/players/me`, body, auth: "token" }, options);
   }
 }
 

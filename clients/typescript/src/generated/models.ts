@@ -140,6 +140,11 @@ export interface CreateMatch {
   /** Number of seats, within the game's player counts. */
   players: number;
   /**
+   * The match counts for ratings: people join its seats only with a player key (403
+   * `player_key_required`); server bots are rated as one built-in player per level.
+   */
+  rated?: boolean;
+  /**
    * Development only (403 `forbidden` unless the server enables dev features): the match's secret,
    * which seeds every roll, instead of a random one.
    */
@@ -155,6 +160,10 @@ export interface CreateMatch {
 }
 
 export interface CreatePlayer {
+  /**
+   * 1 to 32 printable characters, no space at either end; unique regardless of case (409
+   * `name_taken`); `random`, `greedy` and `ismcts` are the built-in bots'.
+   */
   name: string;
 }
 
@@ -211,7 +220,7 @@ export interface CreatedMatch {
   seats: Seat[];
   /** The last event's seq. */
   seq: number;
-  /** clock, on_timeout, takeover_after, visibility, drafts, allow_samples. */
+  /** clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated. */
   settings: Record<string, unknown>;
   status: "waiting" | "active" | "finished" | "aborted";
   /** Seats whose decision it is (empty unless active). */
@@ -250,7 +259,7 @@ export interface Draft {
 
 export interface ErrorBody {
   /** Machine code, one of the error tree's (`x-status` gives each one's HTTP status). */
-  code: "already_resigned" | "already_seated" | "challenge_closed" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "not_found" | "not_your_turn" | "payload_too_large" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
+  code: "already_resigned" | "already_seated" | "challenge_closed" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "name_taken" | "not_found" | "not_your_turn" | "payload_too_large" | "player_key_required" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
   /** Structured details (e.g. the offending field). */
   details?: unknown | null;
   /** What went wrong, in words for the caller. */
@@ -284,6 +293,19 @@ export interface EventPage {
   match_id: string;
   /** The match's current seq; page on with `after` = the last event's seq. */
   seq: number;
+}
+
+/** One line of a player's export: one finished match, self-contained. */
+export interface ExportLine {
+  /** Each seat's final rank: 1 best, ties share, seats that left last. */
+  ranks: number[];
+  /** Rating changes (rated matches; else `rated` false). */
+  ratings: MatchRatings;
+  /** The secret and the full log, as `revealMatch` gives them. */
+  reveal: Reveal;
+  /** The exported player's seat. */
+  seat: number;
+  summary: Match;
 }
 
 export interface Game {
@@ -321,6 +343,18 @@ export interface GameList {
   items: Game[];
 }
 
+export interface GameRating {
+  game: string;
+  games: number;
+  last_played: string;
+  mu: number;
+  provisional: boolean;
+  /** μ − 3σ. */
+  rating: number;
+  sigma: number;
+  wins: number;
+}
+
 export interface Health {
   status?: "ok";
 }
@@ -344,6 +378,19 @@ export interface HelloFrame {
   views: boolean;
 }
 
+export interface HistoryPoint {
+  at: string;
+  match_id: string;
+  mu_after: number;
+  mu_before: number;
+  rank: number;
+  rating_after: number;
+  rating_before: number;
+  seat: number;
+  sigma_after: number;
+  sigma_before: number;
+}
+
 export interface Invited {
   answer: "accepted" | "declined" | null;
   /** Whether this player says it is a bot. */
@@ -362,6 +409,30 @@ export interface JoinSeat {
   name: string;
 }
 
+export interface Leaderboard {
+  entries: LeaderboardEntry[];
+  game: string;
+  limit: number;
+  /** Players with fewer rated games are provisional and not listed. */
+  min_games: number;
+  offset: number;
+}
+
+export interface LeaderboardEntry {
+  /** A built-in server bot (one player per level). */
+  bot: boolean;
+  games: number;
+  mu: number;
+  name: string;
+  player_id: string;
+  /** Position on the whole board (1 = best). */
+  rank: number;
+  /** The displayed rating, μ − 3σ. */
+  rating: number;
+  sigma: number;
+  wins: number;
+}
+
 export interface Match {
   /** Deadlines of the seats to act, under a clock. */
   clock: SeatClock[];
@@ -377,7 +448,7 @@ export interface Match {
   seats: Seat[];
   /** The last event's seq. */
   seq: number;
-  /** clock, on_timeout, takeover_after, visibility, drafts, allow_samples. */
+  /** clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated. */
   settings: Record<string, unknown>;
   status: "waiting" | "active" | "finished" | "aborted";
   /** Seats whose decision it is (empty unless active). */
@@ -393,6 +464,14 @@ export interface MatchPage {
   limit: number;
   offset: number;
   total: number;
+}
+
+export interface MatchRatings {
+  /** Whether the ratings projection has applied this match yet. */
+  applied: boolean;
+  changes: SeatChange[];
+  match_id: string;
+  rated: boolean;
 }
 
 /**
@@ -449,6 +528,12 @@ export interface Player {
   player_id: string;
 }
 
+export interface PlayerBot {
+  bot: boolean;
+  name: string;
+  player_id: string;
+}
+
 /** The first frame of a personal stream: the player and its notice cursor now. */
 export interface PlayerHelloFrame {
   /** Notices with a greater cursor follow, in order. */
@@ -495,6 +580,13 @@ export interface Profile {
   bot: boolean;
   name: string;
   player_id: string;
+  ratings: GameRating[];
+}
+
+export interface RatingHistory {
+  game: string;
+  player_id: string;
+  points: HistoryPoint[];
 }
 
 export interface Reveal {
@@ -537,6 +629,15 @@ export interface Seat {
   resigned: boolean;
   seat: number;
   taken: boolean;
+}
+
+export interface SeatChange {
+  delta: number;
+  player_id: string;
+  rank: number;
+  rating_after: number;
+  rating_before: number;
+  seat: number;
 }
 
 export interface SeatClock {

@@ -1,0 +1,147 @@
+"""Ratings: `/v1/games/{game}/leaderboard`, `/v1/players/{player_id}` (public profile) and its
+rating history, `/v1/matches/{match_id}/ratings` (each seat's rating before and after). All public."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+from pydantic import Field
+
+from app.api.deps import Ctx, MatchId
+from app.api.errors import error_responses
+from app.api.routes.seeks import Mm
+from app.api.schemas import ASCII_DIGITS, Out
+from app.service import challenges, rating_reads
+
+router = APIRouter(tags=["ratings"])
+
+PlayerId = Annotated[
+    str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="A player id.")
+]
+GameName = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[a-z0-9_]+$", description="A game.")]
+
+
+class LeaderboardEntryOut(Out):
+    rank: int = Field(description="Position on the whole board (1 = best).")
+    player_id: str
+    name: str
+    bot: bool = Field(description="A built-in server bot (one player per level).")
+    rating: float = Field(description="The displayed rating, μ − 3σ.")
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+class LeaderboardOut(Out):
+    game: str
+    entries: list[LeaderboardEntryOut]
+    limit: int
+    offset: int
+    min_games: int = Field(description="Players with fewer rated games are provisional and not listed.")
+
+
+class GameRatingOut(Out):
+    game: str
+    rating: float = Field(description="μ − 3σ.")
+    mu: float
+    sigma: float
+    provisional: bool
+    games: int
+    wins: int
+    last_played: datetime
+
+
+class ProfileOut(Out):
+    player_id: str
+    name: str
+    bot: bool
+    ratings: list[GameRatingOut]
+
+
+class HistoryPointOut(Out):
+    match_id: str
+    seat: int
+    rank: int
+    at: datetime
+    rating_before: float
+    rating_after: float
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+class RatingHistoryOut(Out):
+    player_id: str
+    game: str
+    points: list[HistoryPointOut]
+
+
+class SeatChangeOut(Out):
+    seat: int
+    player_id: str
+    rank: int
+    rating_before: float
+    rating_after: float
+    delta: float
+
+
+class MatchRatingsOut(Out):
+    match_id: str
+    rated: bool
+    applied: bool = Field(description="Whether the ratings projection has applied this match yet.")
+    changes: list[SeatChangeOut]
+
+
+@router.get(
+    "/v1/games/{game}/leaderboard",
+    operation_id="getLeaderboard",
+    response_model=LeaderboardOut,
+    summary="A game's leaderboard: non-provisional players, best first",
+    description="Ordered by the displayed rating, then player id (stable under ties). `limit` over "
+    f"{rating_reads.MAX_LEADERBOARD} is capped; a page past the end is empty.",
+    responses=error_responses(404, 422),
+)
+async def get_leaderboard(
+    game: GameName,
+    ctx: Ctx,
+    limit: Annotated[int, Query(ge=1, le=10_000), ASCII_DIGITS] = 50,
+    offset: Annotated[int, Query(ge=0, le=rating_reads.MAX_OFFSET), ASCII_DIGITS] = 0,
+) -> LeaderboardOut:
+    return LeaderboardOut.model_validate(await rating_reads.leaderboard(ctx, game, limit, offset))
+
+
+@router.get(
+    "/v1/players/{player_id}",
+    operation_id="getPlayerProfile",
+    response_model=ProfileOut,
+    summary="A player's public profile: name, bot flag, rating per game",
+    responses=error_responses(404, 422),
+)
+async def get_profile(player_id: PlayerId, mm: Mm) -> ProfileOut:
+    return ProfileOut.model_validate(await challenges.profile(mm, player_id))
+
+
+@router.get(
+    "/v1/players/{player_id}/ratings/{game}",
+    operation_id="getRatingHistory",
+    response_model=RatingHistoryOut,
+    summary="A player's rating history in a game: one point per rated match",
+    responses=error_responses(404, 422),
+)
+async def get_history(player_id: PlayerId, game: GameName, ctx: Ctx) -> RatingHistoryOut:
+    return RatingHistoryOut.model_validate(await rating_reads.history(ctx, player_id, game))
+
+
+@router.get(
+    "/v1/matches/{match_id}/ratings",
+    operation_id="getMatchRatings",
+    response_model=MatchRatingsOut,
+    summary="Each seat's rating before and after a finished rated match",
+    responses=error_responses(404, 422),
+)
+async def get_match_ratings(match_id: MatchId, ctx: Ctx) -> MatchRatingsOut:
+    return MatchRatingsOut.model_validate(await rating_reads.match_ratings(ctx, match_id))
