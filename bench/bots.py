@@ -1,17 +1,25 @@
 """Bot tournaments: win rates of each level against the others, and decision times.
 
-    python -m bench.bots [--games 100] [--seed 1] [--cpu 0] [--millis 140] [--iterations N]
-                         [--only yutaka:2,mount_drago:2] [--pairings ismcts-random,ismcts-greedy]
+    python -m bench.bots [--games 100] [--seed 1] [--cpu 0] [--millis 140] [--clock wall|cpu]
+                         [--iterations N] [--only yutaka:2,mount_drago:2]
+                         [--pairings ismcts-random,ismcts-greedy]
 
 For every table (game and player count) and pairing `A-B`, it plays `--games` complete games
 through the real pipeline (deal, redaction of every event for each seat, `InfoSet`, the level's
 `choose`, `decide`, `evolve`). With two players, A takes seat 0 in even games and seat 1 in odd
 ones; with more, one seat is A (rotating through the seats) and the others are B, so A's fair share
 is 1/players. A's win rate counts a shared win as the share (a half between two), with its 95 %
-Wilson interval. Decision times are wall-clock per `choose` call that had a real choice (two or
-more legal actions), p50 and p99 per level, preparing the sampler included. `--cpu` pins the
-process to one core (`os.sched_setaffinity`), so that `ismcts` runs as it would on one core; the
-last column is the mean number of ismcts iterations per such decision (what a time budget bought).
+Wilson interval. Decision times are per `choose` call that had a real choice (two or more legal
+actions), p50 and p99 per level, preparing the sampler included. `--cpu` pins the process to one
+core (`os.sched_setaffinity`), so that `ismcts` runs as it would on one core; the last column is
+the mean number of ismcts iterations per such decision (what a time budget bought).
+
+`--clock` says what `--millis` and the decision times count. `wall` (the default) is wall-clock
+time, as the server's bots are budgeted; on a machine shared with other work a search then gets
+only part of its milliseconds, so its strength depends on the load. `cpu` counts the CPU time of
+the searching thread (`time.thread_time`): `--millis 35 --clock cpu` is 35 ms of this process's
+own computing per decision however busy the machine is, which makes win rates comparable between
+runs and machines of one speed.
 """
 
 from __future__ import annotations
@@ -23,11 +31,11 @@ import random
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from app.bots import Budget, InfoSet, make_bot
-from app.bots.ismcts import IsmctsBot
+from app.bots.ismcts import CLOCKS, IsmctsBot
 from app.bots.levels import Bot
 from app.games.codec import JSON, to_json
 from app.games.registry import GAMES
@@ -59,7 +67,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(
-    name: str, players: int, bots: Sequence[tuple[str, Bot]], seed: int, times: Times
+    name: str,
+    players: int,
+    bots: Sequence[tuple[str, Bot]],
+    seed: int,
+    times: Times,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[int, ...]:
     """One game; returns the winning seats."""
     table = f"{name}:{players}"
@@ -74,10 +87,10 @@ def play(
         legal = game.legal_actions(state, seat)
         level, bot = bots[seat]
         info = InfoSet(name, seat, tuple(histories[seat]), legal)
-        t0 = time.perf_counter()
+        t0 = clock()
         action = bot.choose(info, bot_rngs[seat])
         if len(legal) > 1:
-            times.by_level[f"{table} {level}"].append(time.perf_counter() - t0)
+            times.by_level[f"{table} {level}"].append(clock() - t0)
             if isinstance(bot, IsmctsBot):
                 times.iterations[f"{table} {level}"].append(bot.iterations)
         for event in game.decide(state, seat, action, rng):
@@ -96,7 +109,7 @@ def tournament(
     for i in range(games):
         seat_a = i % players
         bots = [(a, bot_a) if s == seat_a else (b, bot_b) for s in range(players)]
-        winners = play(name, players, bots, seed + i, times)
+        winners = play(name, players, bots, seed + i, times, CLOCKS[budget.clock])
         share += sum(1 for w in winners if w == seat_a) / len(winners)
     return share, games
 
@@ -117,12 +130,18 @@ def main() -> None:
     parser.add_argument(
         "--millis", type=float, default=Budget().millis, help="ismcts milliseconds per decision"
     )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default=Budget().clock,
+        help="what --millis and decision times count: wall-clock or this thread's CPU time",
+    )
     parser.add_argument("--only", default=None, help="tables, e.g. yutaka:2,mount_drago:2")
     parser.add_argument("--pairings", default=None, help="pairings, e.g. ismcts-greedy (default: per table)")
     args = parser.parse_args()
     if args.cpu is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
-    budget = Budget(iterations=args.iterations, millis=args.millis)
+    budget = Budget(iterations=args.iterations, millis=args.millis, clock=args.clock)
     tables = args.only.split(",") if args.only else list(TABLES)
     times = Times()
     print(f"budget: {budget}; {args.games} games per pairing; seed {args.seed}; cpu {args.cpu}")
@@ -142,7 +161,8 @@ def main() -> None:
                 flush=True,
             )
     print(
-        f"\n{'table':<15} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8} "
+        f"\ndecision times: {budget.clock} clock\n"
+        f"{'table':<15} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8} "
         f"{'iterations':>10}"
     )
     for key, values in sorted(times.by_level.items()):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.bots import DEFAULT_LEVEL, LEVELS, Budget, InfoSet, make_bot, observe
+from app.bots import DEFAULT_LEVEL, LEVELS, Budget, InfoSet, ismcts, make_bot, observe
 from app.bots import yutaka as yutaka_heuristic
 from app.bots.ismcts import IsmctsBot
 from app.bots.kits import KITS
@@ -93,6 +93,26 @@ def test_ismcts_stops_at_its_time_budget() -> None:
     info = observe(match.game, seat, match.events[:k], match.game.legal_actions(state, seat))
     bot = IsmctsBot(Budget(iterations=None, millis=1))
     assert bot.choose(info, random.Random(0)) in info.legal_actions
+
+
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_ismcts_reads_the_clock_its_budget_names(clock: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    match = random_match("yutaka", 2, 8)
+    k, state = match.cuts[10]
+    seat = match.game.to_act(state)[0]
+    info = observe(match.game, seat, match.events[:k], match.game.legal_actions(state, seat))
+    ticks = iter(range(1000))  # a clock that advances one millisecond each time it is read
+    monkeypatch.setitem(ismcts.CLOCKS, clock, lambda: next(ticks) / 1000)
+    other = "cpu" if clock == "wall" else "wall"
+    monkeypatch.setitem(ismcts.CLOCKS, other, lambda: pytest.fail(f"read the {other} clock"))
+    bot = IsmctsBot(Budget(iterations=None, millis=5, clock=clock))  # type: ignore[arg-type]
+    assert bot.choose(info, random.Random(0)) in info.legal_actions
+    assert bot.iterations == 4  # read at the start, then before each iteration: 1, 2, 3, 4, stop at 5
+
+
+def test_a_budget_refuses_an_unknown_clock() -> None:
+    with pytest.raises(ValueError, match="clock"):
+        Budget(clock="sundial")  # type: ignore[arg-type]
 
 
 def test_the_yutaka_heuristic_awards_tiles_as_the_engine_scores_them() -> None:
