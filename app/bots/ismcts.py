@@ -108,19 +108,22 @@ class IsmctsBot:
             seat = acting[0]
             # At the root every determinization gives the seat the same legal actions.
             legal = root_legal if node is root else game.legal_actions(state, seat)
-            untried = [a for a in legal if a not in node.children]
+            children = node.children
+            untried = []
+            for a in legal:  # one look-up per action: hashing an action is not free
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.available += 1
             if untried:
                 action = rng.choice(untried)
-                node.children[action] = _Node(seat)
+                children[action] = _Node(seat, available=1)
             else:
                 action = _select(
                     node, legal, kit.exploration if self.exploration is None else self.exploration
                 )
-            for a in legal:
-                child = node.children.get(a)
-                if child is not None:
-                    child.available += 1
-            node = node.children[action]
+            node = children[action]
             path.append(node)
             state = kit.apply(state, seat, action, rng)
             if untried:

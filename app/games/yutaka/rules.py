@@ -141,7 +141,13 @@ def _illegal(message: str, reason: str) -> IllegalAction:
 
 
 def _check_turn(state: StateLike, seat: int) -> None:
-    if state.phase is OVER:
+    phase = state.phase
+    if phase is PLAY or phase is CONFIRM:  # `seat in to_act(state)`, without building the tuple
+        if seat == state.turn:
+            return
+    elif (phase is OPENING or phase is REVEAL) and seat == state.revealer:
+        return
+    if phase is OVER:
         raise IllegalAction(GAME_OVER, "The game is over.", "game_over")
     acting = to_act(state)
     if seat not in acting:
@@ -176,19 +182,23 @@ def _check_reveal(state: StateLike, action: Reveal) -> None:
         )
 
 
-def _check_play(state: StateLike, seat: int, action: Play) -> None:
-    _check_phase(state, PLAY)
-    if action.card not in state.hands[seat]:
-        raise _illegal(f"You have no {action.card} in your hand.", "card_not_in_hand")
+def _check_play(state: StateLike, seat: int, action: Play) -> int:
+    """Refuse `action` unless it is legal; the side its card goes on."""
+    if state.phase is not PLAY:
+        _check_phase(state, PLAY)
+    card = action.card
+    if card not in state.hands[seat]:
+        raise _illegal(f"You have no {card} in your hand.", "card_not_in_hand")
     if not 0 <= action.island < ISLANDS:
         raise _illegal(f"There is no island {action.island} (islands 0–{ISLANDS - 1}).", "no_such_island")
-    side = target_side(seat, action.card.kind)
+    side = other(seat) if card.kind is DYNAMITE else seat  # `target_side`
     if len(state.columns[side][action.island]) >= MAX_CARDS_PER_SIDE:
         whose = "your opponent's" if side != seat else "your"
         raise _illegal(
             f"{whose.capitalize()} side of island {action.island} already holds {MAX_CARDS_PER_SIDE} cards.",
             "column_full",
         )
+    return side
 
 
 def decide(state: State, seat: int, action: Action) -> tuple[Event, ...]:
@@ -215,9 +225,8 @@ def _act(d: Draft, seat: int, action: Action, log: list[Event] | None) -> None:
             log.append(TileRevealed(seat, action.island, action.slot, d.islands[action.island][action.slot]))
         reveal_tile(d, action.island, action.slot)
     elif isinstance(action, Play):
-        _check_play(d, seat, action)
+        side = _check_play(d, seat, action)
         card = action.card
-        side = target_side(seat, card.kind)
         if log is not None:
             log.append(CardPlayed(seat, card, action.island, side))
         play_card(d, seat, card, action.island, side)
