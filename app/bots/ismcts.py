@@ -65,6 +65,9 @@ class _Node:
     children: dict[Any, _Node] = field(default_factory=dict)
 
 
+PRIOR_SAMPLES: Final = 4  # determinizations that seed the root (as many as greedy looks at)
+
+
 class IsmctsBot:
     name: Final = "ismcts"
 
@@ -73,10 +76,13 @@ class IsmctsBot:
         budget: Budget | None = None,
         rollout_depth: int | None = None,
         exploration: float | None = None,
+        prior_visits: int | None = None,
     ) -> None:
         self.budget = budget or Budget()
-        self.rollout_depth = rollout_depth  # None: the game's own (`Kit`); so for `exploration`
+        # None: the game's own (`Kit`); so for `exploration` and `prior_visits`
+        self.rollout_depth = rollout_depth
         self.exploration = exploration
+        self.prior_visits = prior_visits
         self.iterations = 0  # how many the last decision with a choice ran (for benchmarks)
 
     def choose(self, info: InfoSet, rng: random.Random) -> Any:
@@ -89,14 +95,26 @@ class IsmctsBot:
         kit = KITS[info.game]
         determinizer = kit.sampler.prepare(info.seat, info.history)
         root = _Node(info.seat)
+        prior = kit.prior_visits if self.prior_visits is None else self.prior_visits
+        if prior:
+            _seed_root(
+                kit,
+                root,
+                info.seat,
+                legal,
+                [determinizer.sample(rng) for _ in range(PRIOR_SAMPLES)],
+                prior,
+                rng,
+            )
         iterations = self.budget.iterations
         done = 0
         while (iterations is None or done < iterations) and (deadline is None or now() < deadline):
             self._iterate(kit, root, legal, determinizer.sample(rng), rng)
             done += 1
         self.iterations = done
-        # The most visited action; the order of the legal actions breaks ties.
-        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        # The most visited action; then the best mean reward (after few iterations, the prior's
+        # choice); then the order of the legal actions.
+        return max(legal, key=lambda a: _standing(root.children.get(a)))
 
     def _iterate(
         self, kit: Kit, root: _Node, root_legal: tuple[Any, ...], state: Any, rng: random.Random
@@ -142,6 +160,31 @@ class IsmctsBot:
             seat = acting[0]
             state = kit.apply(state, seat, rng.choice(game.legal_actions(state, seat)), rng)
         return kit.rewards(state)
+
+
+def _seed_root(
+    kit: Kit,
+    root: _Node,
+    seat: int,
+    legal: tuple[Any, ...],
+    states: list[Any],
+    visits: int,
+    rng: random.Random,
+) -> None:
+    """Give each root action `visits` virtual visits worth what greedy sees in it: the logistic of
+    the seat's mean lead one step ahead over `states` (as `Kit.rewards` scores a leaf). The search
+    then starts from greedy's preference and overturns it only where its iterations disagree."""
+    for action in legal:
+        lead = sum(kit.lead(kit.apply(s, seat, action, rng), seat) for s in states) / len(states)
+        edge = max(-30.0, min(30.0, lead / kit.scale))
+        reward = 1.0 / (1.0 + math.exp(-edge))
+        root.children[action] = _Node(seat, visits=visits, available=visits, reward=visits * reward)
+
+
+def _standing(child: _Node | None) -> tuple[int, float]:
+    if child is None or not child.visits:
+        return (-1, 0.0)
+    return (child.visits, child.reward / child.visits)
 
 
 def _select(node: _Node, legal: tuple[Any, ...], exploration: float) -> Any:

@@ -36,6 +36,7 @@ class Kit:
     evaluation: Callable[[Any], tuple[float, ...]]  # what search rewards: the potential, or finer
     exploration: float  # ismcts's UCB constant
     rollout_depth: int  # ismcts's random decisions after the tree before evaluating
+    prior_visits: int = 0  # ismcts's virtual visits per root action, seeded with greedy's view
 
     def apply(self, state: Any, seat: int, action: Any, rng: random.Random) -> Any:
         """The state after `seat`'s `action`, chance included (the game's `advance`, no events)."""

@@ -184,7 +184,7 @@ def evaluation(state: State) -> tuple[float, ...]:
     otherwise seat 0 wins with probability `σ(d / (1 + (g0 + g1) / 2))`. The unplayed cards of
     both seats are public (their decks minus what they played). When the game is over, the
     potential (exact)."""
-    if all(all(row) for row in state.revealed):
+    if all(map(all, state.revealed)):
         return potential(state)
     left = (_reach(state.hands[0] + state.decks[0]), _reach(state.hands[1] + state.decks[1]))
     any_left: list[tuple[int, ...] | None] = [None, None]  # `_prefix_any` of each seat, once

@@ -143,3 +143,28 @@ def test_at_the_end_the_heuristics_give_the_final_scores(name: str, players: int
         rewards = kit.rewards(final)
         assert [s for s, r in enumerate(rewards) if r > 0] == list(outcome.winners)
         assert abs(sum(rewards) - 1) < 1e-9
+
+
+@pytest.mark.parametrize(("name", "players"), [("mount_drago", 2), ("mount_drago", 3), ("yutaka", 2)])
+def test_ismcts_seeded_with_greedys_view_and_no_iteration_plays_one_of_greedys_best(
+    name: str, players: int
+) -> None:
+    match = random_match(name, players, 5)
+    game, kit = match.game, KITS[name]
+    seeded = IsmctsBot(Budget(iterations=0, millis=None), prior_visits=3)
+    compared = 0
+    for k, state in match.cuts[:-1]:
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        if len(legal) < 2:
+            continue
+        info = observe(game, seat, match.events[:k], legal)
+        # greedy's values, from the determinizations and dice the prior draws from the same rng
+        rng = random.Random(k)
+        determinizer = kit.sampler.prepare(seat, info.history)
+        states = [determinizer.sample(rng) for _ in range(ismcts.PRIOR_SAMPLES)]
+        value = {a: sum(kit.lead(kit.apply(s, seat, a, rng), seat) for s in states) for a in legal}
+        chosen = seeded.choose(info, random.Random(k))
+        assert value[chosen] >= max(value.values()) - 1e-9
+        compared += 1
+    assert compared >= 10

@@ -126,7 +126,8 @@ def _act(d: Draft, seat: int, action: Action, rng: random.Random, log: list[Even
     if seat != d.current:
         raise IllegalAction(NOT_YOUR_TURN, f"It is seat {d.current}'s turn, not yours.")
     if isinstance(action, Play):
-        _expect(d, PLAY, action)
+        if d.phase != PLAY:  # the common case without a call
+            _expect(d, PLAY, action)
         _play(d, seat, code_of(action.card), rng, log)
     elif isinstance(action, ChooseRider):
         _expect(d, CHOOSE_RIDER, action)

@@ -9,9 +9,10 @@ and how it is ended (the option explicit_end_turn makes every turn end with `end
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import random
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from app.games.codec import to_json
 from app.games.core import GAME_OVER, ILLEGAL, NOT_YOUR_TURN, IllegalAction, Outcome
@@ -25,7 +26,7 @@ from app.games.yutaka.components import (
     CardKind,
 )
 from app.games.yutaka.events import CardDrawn, CardPlayed, Event, GameEnded, TileRevealed, TurnConfirmed
-from app.games.yutaka.scoring import score_game
+from app.games.yutaka.scoring import FinalScore, score_game
 from app.games.yutaka.state import (
     CONFIRM,
     DRAW,
@@ -201,16 +202,20 @@ def _check_play(state: StateLike, seat: int, action: Play) -> int:
     return side
 
 
-def decide(state: State, seat: int, action: Action) -> tuple[Event, ...]:
+def decide(state: State, seat: int, action: Action, rng: random.Random | None = None) -> tuple[Event, ...]:
+    """The events of `seat`'s `action`. `rng` is not used: after the deal there is no chance (draws
+    take the dealt order); it is there for the `Game` protocol."""
     log: list[Event] = []
     _act(thaw(state), seat, action, log)
     return tuple(log)
 
 
-def advance(state: State, seat: int, action: Action, log: list[Event] | None = None) -> State:
+def advance(
+    state: State, seat: int, action: Action, rng: random.Random | None = None, log: list[Event] | None = None
+) -> State:
     """The state after `seat`'s `action`: `decide` and `evolve` in one go (the same checks and the
     same state as folding the events), appending the events to `log` when one is given; without a
-    log none are built, which is what playouts and searches want."""
+    log none are built, which is what playouts and searches want. `rng` is not used (see `decide`)."""
     d = thaw(state)
     _act(d, seat, action, log)
     return freeze(d)
@@ -266,11 +271,40 @@ def outcome(state: State) -> Outcome | None:
     if state.phase is not OVER:
         return None
     final = score_game(state.columns, state.islands, state.options.tie_break)
-    details = {
-        "islands": to_json(final.islands),
-        "totals": list(final.totals),
-        "equipment_tiles": list(final.equipment_tiles),
-        "equipment_value": list(final.equipment_value),
-        "decided_by": final.decided_by,
-    }  # the set-aside tiles are shown by the game_ended event that follows, not here
-    return Outcome(final.totals, final.winners, details)
+    return Outcome(final.totals, final.winners, Details(final))
+
+
+class Details(Mapping[str, Any]):
+    """An outcome's `details` (a read-only mapping), encoded when first read: random playouts and
+    searches read only the scores and winners, and encoding every award was about a tenth of a
+    random game (`python -m bench.engine`)."""
+
+    __slots__ = ("_final", "_json")
+
+    def __init__(self, final: FinalScore) -> None:
+        self._final = final
+        self._json: dict[str, Any] | None = None
+
+    def _data(self) -> dict[str, Any]:
+        if self._json is None:
+            final = self._final
+            self._json = {
+                "islands": to_json(final.islands),
+                "totals": list(final.totals),
+                "equipment_tiles": list(final.equipment_tiles),
+                "equipment_value": list(final.equipment_value),
+                "decided_by": final.decided_by,
+            }  # the set-aside tiles are shown by the game_ended event that follows, not here
+        return self._json
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __repr__(self) -> str:
+        return repr(self._data())
