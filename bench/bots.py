@@ -19,7 +19,9 @@ time, as the server's bots are budgeted; on a machine shared with other work a s
 only part of its milliseconds, so its strength depends on the load. `cpu` counts the CPU time of
 the searching thread (`time.thread_time`): `--millis 35 --clock cpu` is 35 ms of this process's
 own computing per decision however busy the machine is, which makes win rates comparable between
-runs and machines of one speed.
+runs and machines of one speed. With `--jobs N` each pairing's games are shared out among N
+processes (game i is the same deal and seats whichever plays it); use it with `--clock cpu`, so
+that processes competing for the cores do not shorten each other's searches.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from app.bots import Budget, InfoSet, make_bot
@@ -101,17 +104,66 @@ def play(
 
 
 def tournament(
-    name: str, players: int, a: str, b: str, games: int, seed: int, budget: Budget, times: Times
+    name: str,
+    players: int,
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    budget: Budget,
+    times: Times,
+    jobs: int = 1,
 ) -> tuple[float, int]:
-    """A's total win share over `games` games against B."""
+    """A's total win share over `games` games against B; with `jobs` > 1 the games are shared out
+    among that many processes (game i is the same game whichever process plays it)."""
+    if jobs > 1:
+        return _in_processes(name, players, a, b, range(games), seed, budget, times, jobs)
+    return _games(name, players, a, b, range(games), seed, budget, times)
+
+
+def _games(
+    name: str, players: int, a: str, b: str, indices: range, seed: int, budget: Budget, times: Times
+) -> tuple[float, int]:
     share = 0.0
     bot_a, bot_b = make_bot(a, budget), make_bot(b, budget)
-    for i in range(games):
+    for i in indices:
         seat_a = i % players
         bots = [(a, bot_a) if s == seat_a else (b, bot_b) for s in range(players)]
         winners = play(name, players, bots, seed + i, times, CLOCKS[budget.clock])
         share += sum(1 for w in winners if w == seat_a) / len(winners)
-    return share, games
+    return share, len(indices)
+
+
+def _job(
+    name: str, players: int, a: str, b: str, indices: range, seed: int, budget: Budget
+) -> tuple[float, int, dict[str, list[float]], dict[str, list[int]]]:
+    times = Times()
+    share, n = _games(name, players, a, b, indices, seed, budget, times)
+    return share, n, dict(times.by_level), dict(times.iterations)
+
+
+def _in_processes(
+    name: str,
+    players: int,
+    a: str,
+    b: str,
+    indices: range,
+    seed: int,
+    budget: Budget,
+    times: Times,
+    jobs: int,
+) -> tuple[float, int]:
+    share, n = 0.0, 0
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = [pool.submit(_job, name, players, a, b, indices[j::jobs], seed, budget) for j in range(jobs)]
+        for part in parts:
+            got, count, by_level, iterations = part.result()
+            share, n = share + got, n + count
+            for key, values in by_level.items():
+                times.by_level[key] += values
+            for key, done in iterations.items():
+                times.iterations[key] += done
+    return share, n
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -136,6 +188,12 @@ def main() -> None:
         default=Budget().clock,
         help="what --millis and decision times count: wall-clock or this thread's CPU time",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes sharing out each pairing's games (use with --clock cpu)",
+    )
     parser.add_argument("--only", default=None, help="tables, e.g. yutaka:2,mount_drago:2")
     parser.add_argument("--pairings", default=None, help="pairings, e.g. ismcts-greedy (default: per table)")
     args = parser.parse_args()
@@ -144,7 +202,10 @@ def main() -> None:
     budget = Budget(iterations=args.iterations, millis=args.millis, clock=args.clock)
     tables = args.only.split(",") if args.only else list(TABLES)
     times = Times()
-    print(f"budget: {budget}; {args.games} games per pairing; seed {args.seed}; cpu {args.cpu}")
+    print(
+        f"budget: {budget}; {args.games} games per pairing; seed {args.seed}; cpu {args.cpu}; "
+        f"jobs {args.jobs}"
+    )
     print(f"{'table':<15} {'A-B':<15} {'games':>5} {'A wins':>7} {'95% Wilson':>15} {'fair':>5} {'min':>6}")
     for table in tables:
         name, players = table.split(":")
@@ -152,7 +213,7 @@ def main() -> None:
         for pairing in pairings:
             a, b = pairing.split("-")
             t0 = time.perf_counter()
-            share, n = tournament(name, int(players), a, b, args.games, args.seed, budget, times)
+            share, n = tournament(name, int(players), a, b, args.games, args.seed, budget, times, args.jobs)
             low, high = wilson(share, n)
             minutes = (time.perf_counter() - t0) / 60
             print(
