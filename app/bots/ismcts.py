@@ -11,8 +11,8 @@ to `Kit.rollout_depth` further decisions by uniformly random legal actions; the 
 where it stops is each seat's share of the win if the game is over, else a logistic of its lead in
 the game's search evaluation over the best other seat (`Kit.rewards`). Every node on the path adds
 the reward of the seat that chose its action; the most visited action at the root is played.
-Per game (`Kit`): Mount Drago rolls out 8 random decisions (they play the draws and the race
-forward) and evaluates the greedy heuristic, C = 0.5; Yutakâ evaluates at once (depth 0) with a
+Per game (`Kit`): Mount Drago rolls out 3 random decisions (they play the next draws and moves)
+and evaluates the greedy heuristic, C = 0.5; Yutakâ evaluates at once (depth 0) with a
 finer evaluation that weighs each award by how safely it is held, C = 0.15.
 
 The budget is per decision: `Budget(iterations, millis, clock)`, stopping at whichever comes
