@@ -205,7 +205,10 @@ def _settle(
         if kind == "summit" and sum(p >= ss for p in positions) >= SUMMIT_DRAGONS_TO_END:
             _end_game(d, "third_dragon_on_summit", log)
             return
-    if d.options.explicit_end_turn or any(positions[c // MAX_VALUE] >= ss for c in d.hands[seat]):
+    if d.options.explicit_end_turn or (
+        max(positions) >= ss  # no dragon on the summit (most of a game): no hand to look through
+        and any(positions[c // MAX_VALUE] >= ss for c in d.hands[seat])
+    ):
         return  # the player may discard summit cards, then ends the turn
     _end_turn(d, seat, rng, log)
 
