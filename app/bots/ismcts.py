@@ -13,7 +13,10 @@ the game's search evaluation over the best other seat (`Kit.rewards`). Every nod
 the reward of the seat that chose its action; the most visited action at the root is played.
 Per game (`Kit`): Mount Drago rolls out 3 random decisions (they play the next draws and moves)
 and evaluates the greedy heuristic, C = 0.5; Yutakâ evaluates at once (depth 0) with a
-finer evaluation that weighs each award by how safely it is held, C = 0.15.
+finer evaluation that weighs each award by how safely it is held, C = 0.15. A kit may seed the
+root (`Kit.prior_visits`, both off): each root action starts with that many virtual visits worth
+greedy's one-step view of it; at 35 ms with 8-decision rollouts in Mount Drago it lifted the win
+rate against greedy from 70 % to 78 % (40 games), less than shortening the rollouts did.
 
 The budget is per decision: `Budget(iterations, millis, clock)`, stopping at whichever comes
 first; the default is 140 ms, which keeps a decision under 200 ms on one core (`bench/bots.py`).
