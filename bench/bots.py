@@ -1,17 +1,27 @@
 """Bot tournaments: win rates of each level against the others, and decision times.
 
-    python -m bench.bots [--games 100] [--seed 1] [--cpu 0] [--millis 140] [--iterations N]
-                         [--only yutaka:2,mount_drago:2] [--pairings ismcts-random,ismcts-greedy]
+    python -m bench.bots [--games 100] [--seed 1] [--cpu 0] [--millis 140] [--clock wall|cpu]
+                         [--iterations N] [--only yutaka:2,mount_drago:2]
+                         [--pairings ismcts-random,ismcts-greedy]
 
 For every table (game and player count) and pairing `A-B`, it plays `--games` complete games
 through the real pipeline (deal, redaction of every event for each seat, `InfoSet`, the level's
 `choose`, `decide`, `evolve`). With two players, A takes seat 0 in even games and seat 1 in odd
 ones; with more, one seat is A (rotating through the seats) and the others are B, so A's fair share
 is 1/players. A's win rate counts a shared win as the share (a half between two), with its 95 %
-Wilson interval. Decision times are wall-clock per `choose` call that had a real choice (two or
-more legal actions), p50 and p99 per level, preparing the sampler included. `--cpu` pins the
-process to one core (`os.sched_setaffinity`), so that `ismcts` runs as it would on one core; the
-last column is the mean number of ismcts iterations per such decision (what a time budget bought).
+Wilson interval. Decision times are per `choose` call that had a real choice (two or more legal
+actions), p50 and p99 per level, preparing the sampler included. `--cpu` pins the process to one
+core (`os.sched_setaffinity`), so that `ismcts` runs as it would on one core; the last column is
+the mean number of ismcts iterations per such decision (what a time budget bought).
+
+`--clock` says what `--millis` and the decision times count. `wall` (the default) is wall-clock
+time, as the server's bots are budgeted; on a machine shared with other work a search then gets
+only part of its milliseconds, so its strength depends on the load. `cpu` counts the CPU time of
+the searching thread (`time.thread_time`): `--millis 35 --clock cpu` is 35 ms of this process's
+own computing per decision however busy the machine is, which makes win rates comparable between
+runs and machines of one speed. With `--jobs N` each pairing's games are shared out among N
+processes (game i is the same deal and seats whichever plays it); use it with `--clock cpu`, so
+that processes competing for the cores do not shorten each other's searches.
 """
 
 from __future__ import annotations
@@ -23,11 +33,12 @@ import random
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from app.bots import Budget, InfoSet, make_bot
-from app.bots.ismcts import IsmctsBot
+from app.bots.ismcts import CLOCKS, IsmctsBot
 from app.bots.levels import Bot
 from app.games.codec import JSON, to_json
 from app.games.registry import GAMES
@@ -59,7 +70,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(
-    name: str, players: int, bots: Sequence[tuple[str, Bot]], seed: int, times: Times
+    name: str,
+    players: int,
+    bots: Sequence[tuple[str, Bot]],
+    seed: int,
+    times: Times,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[int, ...]:
     """One game; returns the winning seats."""
     table = f"{name}:{players}"
@@ -74,10 +90,10 @@ def play(
         legal = game.legal_actions(state, seat)
         level, bot = bots[seat]
         info = InfoSet(name, seat, tuple(histories[seat]), legal)
-        t0 = time.perf_counter()
+        t0 = clock()
         action = bot.choose(info, bot_rngs[seat])
         if len(legal) > 1:
-            times.by_level[f"{table} {level}"].append(time.perf_counter() - t0)
+            times.by_level[f"{table} {level}"].append(clock() - t0)
             if isinstance(bot, IsmctsBot):
                 times.iterations[f"{table} {level}"].append(bot.iterations)
         for event in game.decide(state, seat, action, rng):
@@ -88,17 +104,66 @@ def play(
 
 
 def tournament(
-    name: str, players: int, a: str, b: str, games: int, seed: int, budget: Budget, times: Times
+    name: str,
+    players: int,
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    budget: Budget,
+    times: Times,
+    jobs: int = 1,
 ) -> tuple[float, int]:
-    """A's total win share over `games` games against B."""
+    """A's total win share over `games` games against B; with `jobs` > 1 the games are shared out
+    among that many processes (game i is the same game whichever process plays it)."""
+    if jobs > 1:
+        return _in_processes(name, players, a, b, range(games), seed, budget, times, jobs)
+    return _games(name, players, a, b, range(games), seed, budget, times)
+
+
+def _games(
+    name: str, players: int, a: str, b: str, indices: range, seed: int, budget: Budget, times: Times
+) -> tuple[float, int]:
     share = 0.0
     bot_a, bot_b = make_bot(a, budget), make_bot(b, budget)
-    for i in range(games):
+    for i in indices:
         seat_a = i % players
         bots = [(a, bot_a) if s == seat_a else (b, bot_b) for s in range(players)]
-        winners = play(name, players, bots, seed + i, times)
+        winners = play(name, players, bots, seed + i, times, CLOCKS[budget.clock])
         share += sum(1 for w in winners if w == seat_a) / len(winners)
-    return share, games
+    return share, len(indices)
+
+
+def _job(
+    name: str, players: int, a: str, b: str, indices: range, seed: int, budget: Budget
+) -> tuple[float, int, dict[str, list[float]], dict[str, list[int]]]:
+    times = Times()
+    share, n = _games(name, players, a, b, indices, seed, budget, times)
+    return share, n, dict(times.by_level), dict(times.iterations)
+
+
+def _in_processes(
+    name: str,
+    players: int,
+    a: str,
+    b: str,
+    indices: range,
+    seed: int,
+    budget: Budget,
+    times: Times,
+    jobs: int,
+) -> tuple[float, int]:
+    share, n = 0.0, 0
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = [pool.submit(_job, name, players, a, b, indices[j::jobs], seed, budget) for j in range(jobs)]
+        for part in parts:
+            got, count, by_level, iterations = part.result()
+            share, n = share + got, n + count
+            for key, values in by_level.items():
+                times.by_level[key] += values
+            for key, done in iterations.items():
+                times.iterations[key] += done
+    return share, n
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -117,15 +182,30 @@ def main() -> None:
     parser.add_argument(
         "--millis", type=float, default=Budget().millis, help="ismcts milliseconds per decision"
     )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default=Budget().clock,
+        help="what --millis and decision times count: wall-clock or this thread's CPU time",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes sharing out each pairing's games (use with --clock cpu)",
+    )
     parser.add_argument("--only", default=None, help="tables, e.g. yutaka:2,mount_drago:2")
     parser.add_argument("--pairings", default=None, help="pairings, e.g. ismcts-greedy (default: per table)")
     args = parser.parse_args()
     if args.cpu is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
-    budget = Budget(iterations=args.iterations, millis=args.millis)
+    budget = Budget(iterations=args.iterations, millis=args.millis, clock=args.clock)
     tables = args.only.split(",") if args.only else list(TABLES)
     times = Times()
-    print(f"budget: {budget}; {args.games} games per pairing; seed {args.seed}; cpu {args.cpu}")
+    print(
+        f"budget: {budget}; {args.games} games per pairing; seed {args.seed}; cpu {args.cpu}; "
+        f"jobs {args.jobs}"
+    )
     print(f"{'table':<15} {'A-B':<15} {'games':>5} {'A wins':>7} {'95% Wilson':>15} {'fair':>5} {'min':>6}")
     for table in tables:
         name, players = table.split(":")
@@ -133,7 +213,7 @@ def main() -> None:
         for pairing in pairings:
             a, b = pairing.split("-")
             t0 = time.perf_counter()
-            share, n = tournament(name, int(players), a, b, args.games, args.seed, budget, times)
+            share, n = tournament(name, int(players), a, b, args.games, args.seed, budget, times, args.jobs)
             low, high = wilson(share, n)
             minutes = (time.perf_counter() - t0) / 60
             print(
@@ -142,7 +222,8 @@ def main() -> None:
                 flush=True,
             )
     print(
-        f"\n{'table':<15} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8} "
+        f"\ndecision times: {budget.clock} clock\n"
+        f"{'table':<15} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8} "
         f"{'iterations':>10}"
     )
     for key, values in sorted(times.by_level.items()):

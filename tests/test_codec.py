@@ -11,7 +11,16 @@ from typing import Annotated, Any, ClassVar, Literal
 import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the dev extras
 
-from app.games.codec import DecodeError, Doc, decode_tagged, from_json, json_schema, to_json
+from app.games.codec import (
+    DecodeError,
+    Doc,
+    decode_tagged,
+    from_json,
+    json_key,
+    json_schema,
+    memo_json,
+    to_json,
+)
 
 
 class Colour(enum.StrEnum):
@@ -232,3 +241,34 @@ def test_a_union_that_tries_several_alternatives_leaves_no_garbage_cycle() -> No
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_json_key_tells_equal_json_of_other_types_apart() -> None:
+    assert json_key({"a": [1, {"b": None}]}) == json_key({"a": (1, {"b": None})})
+    keys = {json_key(v) for v in (1, 1.0, True, "1", [1], {"1": 1})}
+    assert len(keys) == 6
+    with pytest.raises(TypeError, match="not JSON"):
+        json_key({"a": object()})
+
+
+def test_memo_json_remembers_results_not_refusals() -> None:
+    calls: list[object] = []
+
+    @memo_json
+    def parse(players: int, raw: Mapping[str, Any] | None) -> tuple[int, str]:
+        calls.append(raw)
+        if raw and raw.get("bad"):
+            raise ValueError("bad")
+        return players, repr(raw)
+
+    first = parse(2, {"x": [1]})
+    assert parse(2, {"x": [1]}) is first and len(calls) == 1
+    assert parse(2, {"x": [True]}) != first and parse(3, {"x": [1]}) != first  # other input: parsed
+    assert parse(2, None) is parse(2, {})
+    for _ in range(2):
+        with pytest.raises(ValueError, match="bad"):
+            parse(2, {"bad": 1})
+    assert calls.count({"bad": 1}) == 2
+    before = len(calls)
+    parse(2.0, {"x": [1]})  # type: ignore[arg-type]  # 2.0 is not 2 to a parser: parsed again
+    assert len(calls) == before + 1

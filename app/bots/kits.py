@@ -36,6 +36,7 @@ class Kit:
     evaluation: Callable[[Any], tuple[float, ...]]  # what search rewards: the potential, or finer
     exploration: float  # ismcts's UCB constant
     rollout_depth: int  # ismcts's random decisions after the tree before evaluating
+    prior_visits: int = 0  # ismcts's virtual visits per root action, seeded with greedy's view
 
     def apply(self, state: object, seat: int, action: object, rng: random.Random) -> object:
         """The state after `seat`'s `action`, chance included (the game's `advance`, no events)."""
@@ -68,8 +69,10 @@ class Kit:
         return tuple(out)
 
 
-# Tuned in tournaments against greedy (bench/bots.py): in Mount Drago random rollouts help (they
-# play out the draws and the race); in Yutakâ the finer evaluation at the leaf beats rollouts.
+# Tuned in tournaments against greedy (bench/bots.py): in Mount Drago short random rollouts help
+# (they play out the next draws and moves), long ones drown the heuristic in noise: at 35 ms of CPU
+# per decision, 40 games on the same deals, depth 0 won 76 %, 3 won 95 %, 8 won 70 %. In Yutakâ
+# the finer evaluation at the leaf beats rollouts.
 KITS: Mapping[str, Kit] = {
     "mount_drago": Kit(
         game=GAMES["mount_drago"],
@@ -78,7 +81,7 @@ KITS: Mapping[str, Kit] = {
         scale=mount_drago.SCALE,
         evaluation=mount_drago.potential,
         exploration=0.5,
-        rollout_depth=8,
+        rollout_depth=3,
     ),
     "yutaka": Kit(
         game=GAMES["yutaka"],

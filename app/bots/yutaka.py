@@ -138,9 +138,28 @@ def potential(state: State) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _reach(cards: tuple[Card, ...]) -> tuple[dict[CardKind, tuple[int, ...]], tuple[int, ...]]:
+Reach = tuple[dict[CardKind, tuple[int, ...]], tuple[int, ...]]
+# By the sorted identities of the deck's card objects, as `_sums`: a seat's unplayed cards change
+# once per card it plays, and the search evaluates the same ones at every leaf of a decision.
+_REACH_BY_IDS: dict[tuple[int, ...], Reach] = {}
+
+
+def _reach(cards: tuple[Card, ...]) -> Reach:
     """What a seat may still play, as prefix sums of its values, highest first: per kind (dynamite
     aside), and over every typed card (`(0,)` without an equipment card: no equipment claim)."""
+    key = tuple(sorted(map(id, cards)))  # the order of a hand and a deck does not matter here
+    found = _REACH_BY_IDS.get(key)
+    if found is not None:
+        return found
+    reach = _reach_of(cards)
+    if _DECK_IDS.issuperset(key):
+        if len(_REACH_BY_IDS) > 16384:
+            _REACH_BY_IDS.clear()
+        _REACH_BY_IDS[key] = reach
+    return reach
+
+
+def _reach_of(cards: tuple[Card, ...]) -> Reach:
     per: dict[CardKind, list[int]] = {}
     for card in cards:
         if card.kind is not CardKind.DYNAMITE:
@@ -165,9 +184,10 @@ def evaluation(state: State) -> tuple[float, ...]:
     otherwise seat 0 wins with probability `σ(d / (1 + (g0 + g1) / 2))`. The unplayed cards of
     both seats are public (their decks minus what they played). When the game is over, the
     potential (exact)."""
-    if all(all(row) for row in state.revealed):
+    if all(map(all, state.revealed)):
         return potential(state)
     left = (_reach(state.hands[0] + state.decks[0]), _reach(state.hands[1] + state.decks[1]))
+    any_left: list[tuple[int, ...] | None] = [None, None]  # `_prefix_any` of each seat, once
     out0 = out1 = 0.0
     columns = state.columns
     for i, value in enumerate(_island_values(state)):
@@ -181,9 +201,9 @@ def evaluation(state: State) -> tuple[float, ...]:
                 s1 = total1 if kind in per1 else -1.0
                 r0, r1 = left[0][1], left[1][1]
                 if kind in per0:  # already holding equipment: any card adds to the column
-                    r0 = _prefix_any(left[0])
+                    r0 = any_left[0] = any_left[0] or _prefix_any(left[0])
                 if kind in per1:
-                    r1 = _prefix_any(left[1])
+                    r1 = any_left[1] = any_left[1] or _prefix_any(left[1])
             else:
                 s0 = per0.get(kind, -1.0)
                 s1 = per1.get(kind, -1.0)

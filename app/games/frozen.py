@@ -35,6 +35,7 @@ D = TypeVar("D")
 Builder = Callable[[object, dict[str, object]], object]  # (the old object, the changes) → the new one
 _COMPILED: dict[type, Builder] = {}
 _COPIERS: dict[tuple[type, type], Callable[[object], object]] = {}
+_TWINS: dict[type, type] = {}
 
 
 def replace(obj: T, /, **changes: object) -> T:
@@ -44,6 +45,34 @@ def replace(obj: T, /, **changes: object) -> T:
     if build is None:
         build = _COMPILED[cls] = _compile(cls)
     return cast(T, build(obj, changes))  # a `type(obj)`
+
+
+def constructor(cls: type[T], /) -> Callable[..., T]:
+    """A positional constructor for the slotted frozen dataclass `cls`, built as `replace` builds
+    (its plain twin filled with ordinary stores, then re-labelled): `constructor(cls)(*args)` is the
+    object `cls(*args)` makes, with every `__init__` field given in order, several times faster.
+    For records made by the thousand, such as Yutakâ's scoring awards."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a TypeError if not a dataclass
+    if not _slotted(cls, fields):
+        raise TypeError(f"{cls.__name__} is not a slotted frozen dataclass without __post_init__")
+    params = ", ".join(f"v_{f.name}" for f in fields if f.init)  # prefixed: no clash with the names below
+    namespace: dict[str, Any] = {"cls": cls, "draft": _twin(cls)}
+    lines = []
+    for f in fields:
+        if f.init:
+            value = f"v_{f.name}"
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace[f"make_{f.name}"] = f.default_factory
+            value = f"make_{f.name}()"
+        else:
+            namespace[f"default_{f.name}"] = f.default
+            value = f"default_{f.name}"
+        lines.append(f"    new_.{f.name} = {value}\n")
+    body = "".join(lines)
+    source = f"def make({params}):\n    new_ = draft()\n{body}    new_.__class__ = cls\n    return new_\n"
+    exec(source, namespace)  # noqa: S102
+    make: Callable[..., T] = namespace["make"]
+    return make
 
 
 def thaw(obj: object, draft: type[D], /) -> D:
@@ -83,7 +112,7 @@ def _compile(cls: type) -> Builder:
         # A plain twin of the class: the same slots (so the same memory layout), no frozen
         # `__setattr__`, so each field is an ordinary attribute store; the finished object is then
         # re-labelled as `cls`, which CPython allows between classes of identical layout.
-        namespace["draft"] = type(f"{cls.__name__}Draft", (), {"__slots__": vars(cls)["__slots__"]})
+        namespace["draft"] = _twin(cls)
         lines = []
         for f in fields:
             if f.init:
@@ -110,6 +139,14 @@ def _compile(cls: type) -> Builder:
         return build(obj, changes)
 
     return checked
+
+
+def _twin(cls: type) -> type:
+    """The plain class with the same slots as `cls` (made once per class)."""
+    twin = _TWINS.get(cls)
+    if twin is None:
+        twin = _TWINS[cls] = type(f"{cls.__name__}Draft", (), {"__slots__": vars(cls)["__slots__"]})
+    return twin
 
 
 def _slotted(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.bots import DEFAULT_LEVEL, LEVELS, Budget, InfoSet, make_bot, observe
+from app.bots import DEFAULT_LEVEL, LEVELS, Budget, InfoSet, ismcts, make_bot, observe
 from app.bots import yutaka as yutaka_heuristic
 from app.bots.ismcts import IsmctsBot
 from app.bots.kits import KITS
@@ -95,6 +95,26 @@ def test_ismcts_stops_at_its_time_budget() -> None:
     assert bot.choose(info, random.Random(0)) in info.legal_actions
 
 
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_ismcts_reads_the_clock_its_budget_names(clock: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    match = random_match("yutaka", 2, 8)
+    k, state = match.cuts[10]
+    seat = match.game.to_act(state)[0]
+    info = observe(match.game, seat, match.events[:k], match.game.legal_actions(state, seat))
+    ticks = iter(range(1000))  # a clock that advances one millisecond each time it is read
+    monkeypatch.setitem(ismcts.CLOCKS, clock, lambda: next(ticks) / 1000)
+    other = "cpu" if clock == "wall" else "wall"
+    monkeypatch.setitem(ismcts.CLOCKS, other, lambda: pytest.fail(f"read the {other} clock"))
+    bot = IsmctsBot(Budget(iterations=None, millis=5, clock=clock))  # type: ignore[arg-type]
+    assert bot.choose(info, random.Random(0)) in info.legal_actions
+    assert bot.iterations == 4  # read at the start, then before each iteration: 1, 2, 3, 4, stop at 5
+
+
+def test_a_budget_refuses_an_unknown_clock() -> None:
+    with pytest.raises(ValueError, match="clock"):
+        Budget(clock="sundial")  # type: ignore[arg-type]
+
+
 def test_the_yutaka_heuristic_awards_tiles_as_the_engine_scores_them() -> None:
     rng = random.Random(3)
     for seed in range(30):
@@ -123,3 +143,28 @@ def test_at_the_end_the_heuristics_give_the_final_scores(name: str, players: int
         rewards = kit.rewards(final)
         assert [s for s, r in enumerate(rewards) if r > 0] == list(outcome.winners)
         assert abs(sum(rewards) - 1) < 1e-9
+
+
+@pytest.mark.parametrize(("name", "players"), [("mount_drago", 2), ("mount_drago", 3), ("yutaka", 2)])
+def test_ismcts_seeded_with_greedys_view_and_no_iteration_plays_one_of_greedys_best(
+    name: str, players: int
+) -> None:
+    match = random_match(name, players, 5)
+    game, kit = match.game, KITS[name]
+    seeded = IsmctsBot(Budget(iterations=0, millis=None), prior_visits=3)
+    compared = 0
+    for k, state in match.cuts[:-1]:
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        if len(legal) < 2:
+            continue
+        info = observe(game, seat, match.events[:k], legal)
+        # greedy's values, from the determinizations and dice the prior draws from the same rng
+        rng = random.Random(k)
+        determinizer = kit.sampler.prepare(seat, info.history)
+        states = [determinizer.sample(rng) for _ in range(ismcts.PRIOR_SAMPLES)]
+        value = {a: sum(kit.lead(kit.apply(s, seat, a, rng), seat) for s in states) for a in legal}
+        chosen = seeded.choose(info, random.Random(k))
+        assert value[chosen] >= max(value.values()) - 1e-9
+        compared += 1
+    assert compared >= 10

@@ -1,4 +1,5 @@
-"""`app.games.frozen.replace` gives what `dataclasses.replace` gives, whichever way it builds."""
+"""`app.games.frozen.replace` gives what `dataclasses.replace` gives, whichever way it builds;
+`constructor(cls)` makes what `cls` makes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.games.frozen import replace
+from app.games.frozen import constructor, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +101,23 @@ def test_unknown_fields_are_refused() -> None:
         replace(Slotted(1), d=2)
     with pytest.raises(TypeError, match="has no init field"):
         replace(WithMemo(1), memo={})
+
+
+@pytest.mark.parametrize(
+    "cls, args",
+    [(Slotted, (1, (2,), "x")), (Slotted, (1, (), None)), (SlottedMemo, (3,))],
+)
+def test_constructor_makes_what_the_class_makes(cls: Any, args: tuple[object, ...]) -> None:
+    ours, theirs = constructor(cls)(*args), cls(*args)
+    assert ours == theirs and type(ours) is cls
+    assert all(getattr(ours, f.name) == getattr(theirs, f.name) for f in dataclasses.fields(cls))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ours.a = 9
+    if cls is SlottedMemo:  # a fresh default per object
+        assert ours.memo == {} and ours.memo is not constructor(cls)(*args).memo
+
+
+@pytest.mark.parametrize("cls", [Checked, Derived, WithMemo])
+def test_constructor_refuses_what_it_cannot_build_through_slots(cls: Any) -> None:
+    with pytest.raises(TypeError, match="not a slotted frozen dataclass"):
+        constructor(cls)

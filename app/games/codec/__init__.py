@@ -11,6 +11,7 @@ it. Fields are documented and bounded with `Annotated[X, Doc(...)]` (`doc`).
 from app.games.codec.decode import DecodeError, decode_tagged, from_json
 from app.games.codec.doc import JSON, ONCE, Doc, JSONObject, JSONValue
 from app.games.codec.encode import encode_once, to_json
+from app.games.codec.memo import json_key, memo_json
 from app.games.codec.schema import DRAFT, json_schema
 
 __all__ = [
@@ -24,6 +25,8 @@ __all__ = [
     "decode_tagged",
     "encode_once",
     "from_json",
+    "json_key",
     "json_schema",
+    "memo_json",
     "to_json",
 ]

@@ -78,5 +78,13 @@ def cards(codes: tuple[int, ...] | list[int]) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in codes)
 
 
+# The code of each of the engine's own card objects, by identity (hashing a card is slow); a deal
+# is made of them, so a new match reads its 110 codes from here.
+_CODE_BY_ID: Final = {id(card): code for code, card in enumerate(CARDS)}
+
+
 def codes(cs: tuple[Card, ...]) -> tuple[int, ...]:
-    return tuple(code_of(c) for c in cs)
+    try:
+        return tuple(map(_CODE_BY_ID.__getitem__, map(id, cs)))
+    except KeyError:  # a card object not from CARDS (a decoded copy): by value
+        return tuple(code_of(c) for c in cs)

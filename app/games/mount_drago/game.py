@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from app.games.codec import JSON, to_json
-from app.games.core import GameInfo, Outcome, game_schemas
+from app.games.core import GameInfo, game_schemas
 from app.games.mount_drago import deal, redaction, rules, state, views
 from app.games.mount_drago.actions import ACTION_TYPES, Action
 from app.games.mount_drago.cards import CARD_VALUES, DECK, DRAGONS, HAND_SIZE
@@ -72,22 +72,13 @@ class MountDrago:
     def evolve(self, s: State, event: Event) -> State:
         return state.evolve(s, event)
 
-    def to_act(self, s: State) -> tuple[int, ...]:
-        return rules.to_act(s)
-
-    def legal_actions(self, s: State, seat: int) -> tuple[Action, ...]:
-        return rules.legal_actions(s, seat)
-
-    def decide(self, s: State, seat: int, action: Action, rng: random.Random) -> tuple[Event, ...]:
-        return rules.decide(s, seat, action, rng)
-
-    def advance(
-        self, s: State, seat: int, action: Action, rng: random.Random, log: list[Event] | None = None
-    ) -> State:
-        return rules.advance(s, seat, action, rng, log)
-
-    def outcome(self, s: State) -> Outcome | None:
-        return rules.outcome(s)
+    # What playouts, searches and environments call once or more per decision are the rules'
+    # functions themselves, not methods wrapping them (a call less each: ~5 % of a random game).
+    to_act = staticmethod(rules.to_act)
+    legal_actions = staticmethod(rules.legal_actions)
+    decide = staticmethod(rules.decide)
+    advance = staticmethod(rules.advance)
+    outcome = staticmethod(rules.outcome)
 
     def view(self, s: State, seat: int | None) -> views.MountDragoView:
         return views.view(s, seat)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
-from app.games.codec import DecodeError, Doc, from_json
+from app.games.codec import DecodeError, Doc, from_json, memo_json
 from app.games.core import InvalidOptions
 from app.games.mount_drago.track import TrackSpaces, check_track
 
@@ -81,6 +81,7 @@ def check_players(players: int) -> None:
         raise InvalidOptions(f"Mount Drago is played by {MIN_PLAYERS} to {MAX_PLAYERS} players", "players")
 
 
+@memo_json  # a pure function of its input, parsed by every game start (see codec.memo)
 def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:
     """Decode and check `raw` for `players` seats; raises `InvalidOptions` naming the bad member."""
     check_players(players)

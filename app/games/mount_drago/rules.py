@@ -126,7 +126,8 @@ def _act(d: Draft, seat: int, action: Action, rng: random.Random, log: list[Even
     if seat != d.current:
         raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"It is seat {d.current}'s turn, not yours.")
     if isinstance(action, Play):
-        _expect(d, PLAY, action)
+        if d.phase != PLAY:  # the common case without a call
+            _expect(d, PLAY, action)
         _play(d, seat, code_of(action.card), rng, log)
     elif isinstance(action, ChooseRider):
         _expect(d, CHOOSE_RIDER, action)
@@ -208,7 +209,10 @@ def _settle(
         if kind == "summit" and sum(p >= ss for p in positions) >= SUMMIT_DRAGONS_TO_END:
             _end_game(d, "third_dragon_on_summit", log)
             return
-    if d.options.explicit_end_turn or any(positions[c // MAX_VALUE] >= ss for c in d.hands[seat]):
+    if d.options.explicit_end_turn or (
+        max(positions) >= ss  # no dragon on the summit (most of a game): no hand to look through
+        and any(positions[c // MAX_VALUE] >= ss for c in d.hands[seat])
+    ):
         return  # the player may discard summit cards, then ends the turn
     _end_turn(d, seat, rng, log)
 

@@ -107,7 +107,24 @@ class Track:
     last: int  # index of the last space; movement beyond it is lost
 
 
+# Tracks made, by the identity of their spaces (every match on one board side shares that tuple;
+# hashing it would cost more than building the track), each with the spaces it was made from.
+_TRACKS: dict[int, tuple[tuple[Space, ...], Track]] = {}
+
+
 def make_track(spaces: tuple[Space, ...]) -> Track:
+    """The `Track` of these spaces, made once per spaces object."""
+    found = _TRACKS.get(id(spaces))
+    if found is not None and found[0] is spaces:
+        return found[1]
+    if len(_TRACKS) > 256:
+        _TRACKS.clear()
+    track = _make_track(spaces)
+    _TRACKS[id(spaces)] = (spaces, track)
+    return track
+
+
+def _make_track(spaces: tuple[Space, ...]) -> Track:
     values = tuple(s.value for s in spaces)
     return Track(
         spaces=spaces,

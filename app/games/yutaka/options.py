@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from app.games.codec import DecodeError, Doc, from_json, to_json
+from app.games.codec import DecodeError, Doc, from_json, memo_json, to_json
 from app.games.core import InvalidOptions
 from app.games.frozen import replace
 from app.games.yutaka.components import (
@@ -134,6 +134,7 @@ def _tiles(values: TileValues) -> tuple[Tile, ...]:
     return tuple(Tile(t, v) for t in TILE_TYPES for v in values.of(t))
 
 
+@memo_json  # a pure function of its input, parsed by every game start (see codec.memo)
 def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:
     """Decode, check and normalise user options for `players` seats; raises `InvalidOptions`."""
     if players != PLAYERS:

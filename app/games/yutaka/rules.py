@@ -9,9 +9,10 @@ and how it is ended (the option explicit_end_turn makes every turn end with `end
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import random
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from app.games.codec import to_json
 from app.games.core import ErrorCode, IllegalAction, Outcome
@@ -25,7 +26,7 @@ from app.games.yutaka.components import (
     CardKind,
 )
 from app.games.yutaka.events import CardDrawn, CardPlayed, Event, GameEnded, TileRevealed, TurnConfirmed
-from app.games.yutaka.scoring import score_game
+from app.games.yutaka.scoring import FinalScore, score_game
 from app.games.yutaka.state import (
     CONFIRM,
     DRAW,
@@ -141,7 +142,13 @@ def _illegal(message: str, reason: str) -> IllegalAction:
 
 
 def _check_turn(state: StateLike, seat: int) -> None:
-    if state.phase is OVER:
+    phase = state.phase
+    if phase is PLAY or phase is CONFIRM:  # `seat in to_act(state)`, without building the tuple
+        if seat == state.turn:
+            return
+    elif (phase is OPENING or phase is REVEAL) and seat == state.revealer:
+        return
+    if phase is OVER:
         raise IllegalAction(ErrorCode.MATCH_OVER, "The game is over.", "game_over")
     acting = to_act(state)
     if seat not in acting:
@@ -178,31 +185,39 @@ def _check_reveal(state: StateLike, action: Reveal) -> None:
         )
 
 
-def _check_play(state: StateLike, seat: int, action: Play) -> None:
-    _check_phase(state, PLAY)
-    if action.card not in state.hands[seat]:
-        raise _illegal(f"You have no {action.card} in your hand.", "card_not_in_hand")
+def _check_play(state: StateLike, seat: int, action: Play) -> int:
+    """Refuse `action` unless it is legal; the side its card goes on."""
+    if state.phase is not PLAY:
+        _check_phase(state, PLAY)
+    card = action.card
+    if card not in state.hands[seat]:
+        raise _illegal(f"You have no {card} in your hand.", "card_not_in_hand")
     if not 0 <= action.island < ISLANDS:
         raise _illegal(f"There is no island {action.island} (islands 0–{ISLANDS - 1}).", "no_such_island")
-    side = target_side(seat, action.card.kind)
+    side = other(seat) if card.kind is DYNAMITE else seat  # `target_side`
     if len(state.columns[side][action.island]) >= MAX_CARDS_PER_SIDE:
         whose = "your opponent's" if side != seat else "your"
         raise _illegal(
             f"{whose.capitalize()} side of island {action.island} already holds {MAX_CARDS_PER_SIDE} cards.",
             "column_full",
         )
+    return side
 
 
-def decide(state: State, seat: int, action: Action) -> tuple[Event, ...]:
+def decide(state: State, seat: int, action: Action, rng: random.Random | None = None) -> tuple[Event, ...]:
+    """The events of `seat`'s `action`. `rng` is not used: after the deal there is no chance (draws
+    take the dealt order); it is there for the `Game` protocol."""
     log: list[Event] = []
     _act(thaw(state), seat, action, log)
     return tuple(log)
 
 
-def advance(state: State, seat: int, action: Action, log: list[Event] | None = None) -> State:
+def advance(
+    state: State, seat: int, action: Action, rng: random.Random | None = None, log: list[Event] | None = None
+) -> State:
     """The state after `seat`'s `action`: `decide` and `evolve` in one go (the same checks and the
     same state as folding the events), appending the events to `log` when one is given; without a
-    log none are built, which is what playouts and searches want."""
+    log none are built, which is what playouts and searches want. `rng` is not used (see `decide`)."""
     d = thaw(state)
     _act(d, seat, action, log)
     return freeze(d)
@@ -217,9 +232,8 @@ def _act(d: Draft, seat: int, action: Action, log: list[Event] | None) -> None:
             log.append(TileRevealed(seat, action.island, action.slot, d.islands[action.island][action.slot]))
         reveal_tile(d, action.island, action.slot)
     elif isinstance(action, Play):
-        _check_play(d, seat, action)
+        side = _check_play(d, seat, action)
         card = action.card
-        side = target_side(seat, card.kind)
         if log is not None:
             log.append(CardPlayed(seat, card, action.island, side))
         play_card(d, seat, card, action.island, side)
@@ -259,11 +273,40 @@ def outcome(state: State) -> Outcome | None:
     if state.phase is not OVER:
         return None
     final = score_game(state.columns, state.islands, state.options.tie_break)
-    details = {
-        "islands": to_json(final.islands),
-        "totals": list(final.totals),
-        "equipment_tiles": list(final.equipment_tiles),
-        "equipment_value": list(final.equipment_value),
-        "decided_by": final.decided_by,
-    }  # the set-aside tiles are shown by the game_ended event that follows, not here
-    return Outcome(final.totals, final.winners, details)
+    return Outcome(final.totals, final.winners, Details(final))
+
+
+class Details(Mapping[str, Any]):
+    """An outcome's `details` (a read-only mapping), encoded when first read: random playouts and
+    searches read only the scores and winners, and encoding every award was about a tenth of a
+    random game (`python -m bench.engine`)."""
+
+    __slots__ = ("_final", "_json")
+
+    def __init__(self, final: FinalScore) -> None:
+        self._final = final
+        self._json: dict[str, Any] | None = None
+
+    def _data(self) -> dict[str, Any]:
+        if self._json is None:
+            final = self._final
+            self._json = {
+                "islands": to_json(final.islands),
+                "totals": list(final.totals),
+                "equipment_tiles": list(final.equipment_tiles),
+                "equipment_value": list(final.equipment_value),
+                "decided_by": final.decided_by,
+            }  # the set-aside tiles are shown by the game_ended event that follows, not here
+        return self._json
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __repr__(self) -> str:
+        return repr(self._data())

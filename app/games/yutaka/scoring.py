@@ -9,9 +9,10 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Annotated
+from typing import Annotated, Final
 
 from app.games.codec import Doc
+from app.games.frozen import constructor
 from app.games.yutaka.components import PLAYERS, TILE_TYPES, Card, CardKind, Tile, TileType
 
 
@@ -94,6 +95,10 @@ class FinalScore:
 
 Column = Sequence[Card]
 
+# Every game's scoring makes about twenty of these records: made without the frozen `__init__`.
+_new_award = constructor(Award)
+_new_island_score = constructor(IslandScore)
+
 
 _KIND_OF: Mapping[TileType, CardKind] = MappingProxyType({t: CardKind(t.value) for t in TILE_TYPES})
 # Module constants: reading a member off an enum class costs several times more.
@@ -102,26 +107,31 @@ _TYPE_SUM, _COLUMN_SUM = Basis.TYPE_SUM, Basis.COLUMN_SUM
 _WON, _DISCARDED, _UNCLAIMED = Result.WON, Result.DISCARDED, Result.UNCLAIMED
 
 
-Tally = tuple[dict[CardKind, list[int]], int]
+Tally = tuple[dict[CardKind, tuple[int, int]], int]
+_NONE: Final = (0, 0)
 
 
 def _tally(side: Column) -> Tally:
-    """A column's card values by kind, and the sum of all its cards."""
-    by_kind: dict[CardKind, list[int]] = {}
+    """A column's count and sum of card values per kind, and the sum of all its cards."""
+    by_kind: dict[CardKind, tuple[int, int]] = {}
+    total = 0
     for c in side:
-        by_kind.setdefault(c.kind, []).append(c.value)
-    return by_kind, sum([c.value for c in side])
+        value = c.value
+        total += value
+        n, s = by_kind.get(c.kind, _NONE)
+        by_kind[c.kind] = (n + 1, s + value)
+    return by_kind, total
 
 
 def _award(t: TileType, tiles: tuple[int, ...], tallies: list[Tally]) -> Award:
     kind = _KIND_OF[t]
-    of_kind = [by_kind.get(kind, ()) for by_kind, _ in tallies]
-    cards = tuple([len(values) for values in of_kind])
-    compared = tuple([sum(values) for values in of_kind])
+    counted = [by_kind.get(kind, _NONE) for by_kind, _ in tallies]
+    cards = tuple([n for n, _ in counted])
+    compared = tuple([s for _, s in counted])
     holders = [seat for seat, n in enumerate(cards) if n]
     basis = _TYPE_SUM
     if not holders:
-        return Award(t, tiles, cards, compared, basis, _UNCLAIMED, None, 0)
+        return _new_award(t, tiles, cards, compared, basis, _UNCLAIMED, None, 0)
     if len(holders) == 1:
         winner: int | None = holders[0]
     else:
@@ -132,8 +142,8 @@ def _award(t: TileType, tiles: tuple[int, ...], tallies: list[Tally]) -> Award:
         top = [seat for seat in holders if compared[seat] == best]
         winner = top[0] if len(top) == 1 else None
     if winner is None:
-        return Award(t, tiles, cards, compared, basis, _DISCARDED, None, 0)
-    return Award(t, tiles, cards, compared, basis, _WON, winner, sum(tiles))
+        return _new_award(t, tiles, cards, compared, basis, _DISCARDED, None, 0)
+    return _new_award(t, tiles, cards, compared, basis, _WON, winner, sum(tiles))
 
 
 def score_island(island: int, tiles: Sequence[Tile], sides: Sequence[Column]) -> IslandScore:
@@ -143,8 +153,11 @@ def score_island(island: int, tiles: Sequence[Tile], sides: Sequence[Column]) ->
         values.setdefault(tile.type, []).append(tile.value)
     tallies = [_tally(side) for side in sides]
     awards = tuple([_award(t, tuple(values[t]), tallies) for t in TILE_TYPES if t in values])
-    points = tuple([sum([a.points for a in awards if a.winner == seat]) for seat in range(len(sides))])
-    return IslandScore(island, awards, points)
+    points = [0] * len(sides)
+    for a in awards:
+        if a.winner is not None:
+            points[a.winner] += a.points
+    return _new_island_score(island, awards, tuple(points))
 
 
 def score_game(

@@ -217,7 +217,7 @@ def reveal_tile(d: Draft, island: int, slot: int) -> None:
             d.turn = d.revealer = first
         else:
             d.revealer = first if done % 2 == 0 else other(first)
-    elif all(all(row) for row in d.revealed):
+    elif all(map(all, d.revealed)):
         d.phase = OVER  # the game ends the moment the last tile shows
     else:
         _close_turn(d)
