@@ -204,6 +204,7 @@ class AsyncApi(AsyncTransport):
         seat: int,
         name: str,
         *,
+        client_seed: str | None = None,
         invite: str | None = None,
         token: str | None = None,
     ) -> models.SeatToken:
@@ -211,7 +212,8 @@ class AsyncApi(AsyncTransport):
 
         The match starts when its last seat is filled. With `Authorization: Bearer <player key>` the
         seat is bound to that player (one seat per match), whose key then works as the seat's token.
-        An unlisted match needs its `invite` code.
+        An unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal
+        (docs/fairness.md); the reply returns it, or the one the server chose.
         """
         return cast(
             models.SeatToken,
@@ -219,7 +221,7 @@ class AsyncApi(AsyncTransport):
                 Call(
                     "POST",
                     f"/v1/matches/{quote(str(match_id), safe='')}/seats/{quote(str(seat), safe='')}",
-                    body={"invite": invite, "name": name},
+                    body={"client_seed": client_seed, "invite": invite, "name": name},
                     auth="explicit",
                     token=token,
                 ),
@@ -649,6 +651,7 @@ class SyncApi(SyncTransport):
         seat: int,
         name: str,
         *,
+        client_seed: str | None = None,
         invite: str | None = None,
         token: str | None = None,
     ) -> models.SeatToken:
@@ -656,7 +659,8 @@ class SyncApi(SyncTransport):
 
         The match starts when its last seat is filled. With `Authorization: Bearer <player key>` the
         seat is bound to that player (one seat per match), whose key then works as the seat's token.
-        An unlisted match needs its `invite` code.
+        An unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal
+        (docs/fairness.md); the reply returns it, or the one the server chose.
         """
         return cast(
             models.SeatToken,
@@ -664,7 +668,7 @@ class SyncApi(SyncTransport):
                 Call(
                     "POST",
                     f"/v1/matches/{quote(str(match_id), safe='')}/seats/{quote(str(seat), safe='')}",
-                    body={"invite": invite, "name": name},
+                    body={"client_seed": client_seed, "invite": invite, "name": name},
                     auth="explicit",
                     token=token,
                 ),

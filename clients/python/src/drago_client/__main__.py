@@ -1,0 +1,39 @@
+"""`python -m drago_client verify <server> <match>`: re-deal a finished match and check it (exit 0 if
+verified, 1 with the first difference otherwise). See `drago_client.fairness`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import urllib.request
+from typing import Any
+
+from drago_client.fairness import verify
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as reply:  # noqa: S310 (the user names the server)
+        return json.load(reply)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m drago_client")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("verify", help="verify a finished match's deal and every later roll")
+    check.add_argument("server", help="the server's base URL, e.g. http://127.0.0.1:8000")
+    check.add_argument("match", help="the match id")
+    args = parser.parse_args(argv)
+    base = args.server.rstrip("/")
+    reveal = _get(f"{base}/v1/matches/{args.match}/reveal")
+    catalogue = _get(f"{base}/v1/games/{reveal['game']}")["catalogue"]
+    verdict = verify(reveal, catalogue)
+    if verdict.ok:
+        print(f"{args.match}: deal verified ({verdict.algorithm})")
+        return 0
+    print(f"{args.match}: {verdict.field}: {verdict.message}")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
