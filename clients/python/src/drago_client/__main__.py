@@ -1,11 +1,13 @@
 """`python -m drago_client verify <server> <match>`: re-deal a finished match and check it (exit 0 if
-verified, 1 with the first difference otherwise). See `drago_client.fairness`."""
+verified, 1 with the first difference otherwise, 2 when the server reveals nothing).
+See `drago_client.fairness`."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -25,8 +27,12 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("match", help="the match id")
     args = parser.parse_args(argv)
     base = args.server.rstrip("/")
-    reveal = _get(f"{base}/v1/matches/{args.match}/reveal")
-    catalogue = _get(f"{base}/v1/games/{reveal['game']}")["catalogue"]
+    try:
+        reveal = _get(f"{base}/v1/matches/{args.match}/reveal")
+        catalogue = _get(f"{base}/v1/games/{reveal['game']}")["catalogue"]
+    except urllib.error.HTTPError as e:  # e.g. 409: the match is not over, nothing is revealed yet
+        print(f"{args.match}: the server answered {e.code}: {e.read().decode('utf-8', 'replace')}")
+        return 2
     verdict = verify(reveal, catalogue)
     if verdict.ok:
         print(f"{args.match}: deal verified ({verdict.algorithm})")
