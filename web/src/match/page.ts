@@ -35,7 +35,12 @@ import { capture, highlight, type Places } from "./motion.js";
 const SUMMARY_EVENTS = new Set(["seat_joined", "match_started", "seat_resigned", "seat_taken_over", "match_ended", "match_aborted", "seat_token_reissued"]);
 const NARROW = window.matchMedia("(max-width: 640px)");
 
+// The members of a view that the match envelope owns; a view with none besides is not dealt yet.
+const ENVELOPE = new Set(["match_id", "game", "seq", "status", "seat", "to_act", "legal_actions", "outcome", "clock", "draft"]);
+
 function board(ctx: MatchContext, view: View): HTMLElement {
+  // drago-fair-2 (docs/fairness.md): a match is dealt when its last seat is taken, from every seat's seed.
+  if (!Object.keys(view).some((k) => !ENVELOPE.has(k))) return h("p", { class: "undealt", "data-undealt": "yes" }, t("match.not_dealt"));
   if (view.game === "mount_drago") return md.mountDragoBoard(ctx, view);
   if (view.game === "yutaka") return yu.yutakaBoard(ctx, view);
   return h("p", {}, t("match.unknown_game", { game: (view as { game: string }).game }));
