@@ -10,6 +10,7 @@ import copy
 import json
 import os
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -87,7 +88,7 @@ def test_the_page_verifies_finished_matches_and_names_what_was_tampered(
         reveal = http.get(f"/v1/matches/{match_id}/reveal").json()
     events = reveal["events"]
     drawn = next(i for i, e in enumerate(events) if e["type"] == "card_drawn")
-    variants = {
+    variants: dict[str, Callable[[Any], Any]] = {
         "seat_seeds[1]": lambda r: r["seat_seeds"].__setitem__(1, r["seat_seeds"][1] + "!"),
         "game_started.islands[0][0].value": lambda r: r["events"][
             next(i for i, e in enumerate(r["events"]) if e["type"] == "game_started")
