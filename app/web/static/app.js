@@ -1850,17 +1850,17 @@ var key = (c) => `${c.dragon}:${c.value}`;
 function add(t2, k, n = 1) {
   t2.set(k, (t2.get(k) ?? 0) + n);
 }
-async function followDrago(later, all, dealt, combined, cat) {
+async function followDrago(later, all, dealt2, combined, cat) {
   const order = new Map(cat.dragons.map((d, i) => [d, i]));
   const full = /* @__PURE__ */ new Map();
-  for (const c of [...dealt.riders, ...dealt.hands.flat(), ...dealt.draw_pile]) add(full, key(c));
-  let pile = [...dealt.draw_pile];
-  const hands = dealt.hands.map((h2) => {
+  for (const c of [...dealt2.riders, ...dealt2.hands.flat(), ...dealt2.draw_pile]) add(full, key(c));
+  let pile = [...dealt2.draw_pile];
+  const hands = dealt2.hands.map((h2) => {
     const t2 = /* @__PURE__ */ new Map();
     for (const c of h2) add(t2, key(c));
     return t2;
   });
-  const tops = dealt.riders.map(key);
+  const tops = dealt2.riders.map(key);
   let discards = /* @__PURE__ */ new Map();
   const firsts = /* @__PURE__ */ new Map();
   for (const e of all) if (!firsts.has(e.commit)) firsts.set(e.commit, e.seq);
@@ -1909,17 +1909,17 @@ async function followDrago(later, all, dealt, combined, cat) {
     }
   }
 }
-function followYutaka(later, dealt) {
-  const drawn = dealt.decks.map(() => HAND);
+function followYutaka(later, dealt2) {
+  const drawn = dealt2.decks.map(() => HAND);
   for (const e of later) {
     const d = e.data;
     if (e.type === "card_drawn") {
-      const deck = dealt.decks[d.seat];
+      const deck = dealt2.decks[d.seat];
       if (drawn[d.seat] >= deck.length || !same(deck[drawn[d.seat]], d.card)) {
         throw new Mismatch(`seq ${e.seq} card_drawn.card`, `seat ${d.seat} drew a card that is not the next of its deck`);
       }
       drawn[d.seat]++;
-    } else if (e.type === "tile_revealed" && !same(dealt.islands[d.island][d.slot], d.tile)) {
+    } else if (e.type === "tile_revealed" && !same(dealt2.islands[d.island][d.slot], d.tile)) {
       throw new Mismatch(`seq ${e.seq} tile_revealed.tile`, "a revealed tile is not the one dealt there");
     }
   }
@@ -3961,8 +3961,13 @@ function eventLog(ctx) {
 var SUMMARY_EVENTS = /* @__PURE__ */ new Set(["seat_joined", "match_started", "seat_resigned", "seat_taken_over", "match_ended", "match_aborted", "seat_token_reissued"]);
 var NARROW = window.matchMedia("(max-width: 640px)");
 var ENVELOPE = /* @__PURE__ */ new Set(["match_id", "game", "seq", "status", "seat", "to_act", "legal_actions", "outcome", "clock", "draft"]);
+function dealt(view) {
+  return Object.keys(view).some((k) => !ENVELOPE.has(k));
+}
 function board(ctx, view) {
-  if (!Object.keys(view).some((k) => !ENVELOPE.has(k))) return h("p", { class: "undealt", "data-undealt": "yes" }, t("match.not_dealt"));
+  if (!dealt(view)) {
+    return h("div", { class: "board undealt", "data-game": view.game, "data-seq": view.seq, "data-undealt": "yes" }, h("p", {}, t("match.not_dealt")));
+  }
   if (view.game === "mount_drago") return mountDragoBoard(ctx, view);
   if (view.game === "yutaka") return yutakaBoard(ctx, view);
   return h("p", {}, t("match.unknown_game", { game: view.game }));
@@ -4072,7 +4077,7 @@ function matchPage(root2, matchId, params) {
     const pick = state.ui.yutakaCard ?? null;
     const key3 = JSON.stringify([view, state.busy, pick, ctx.names, lang(), ctx.compact, state.replay !== null, state.events.at(-1)?.seq ?? 0]);
     if (drawn?.key === key3) return { element: drawn.element, before: null };
-    const before = drawn && drawn.view.seq !== view.seq ? drawn.view : null;
+    const before = drawn && drawn.view.seq !== view.seq && dealt(drawn.view) && dealt(view) ? drawn.view : null;
     drawn = { key: key3, element: board(ctx, view), view };
     return { element: drawn.element, before };
   }
