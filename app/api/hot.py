@@ -210,7 +210,13 @@ class HotRoutes:
     async def _join(self, match_id: str, seat: int, scope: Scope, receive: Receive, send: Send) -> None:
         async def join(ctx: Context, caller: Caller | None, request: JoinSeat) -> Response:
             grant = await seating.join_seat(
-                ctx, match_id, seat, request.name, invite=request.invite, player=caller
+                ctx,
+                match_id,
+                seat,
+                request.name,
+                invite=request.invite,
+                player=caller,
+                client_seed=request.client_seed,
             )
             return _created(SeatToken.model_validate(grant, from_attributes=True).model_dump_json())
 

@@ -30,10 +30,13 @@ MAX_LIMIT = 10_000
 MIN_PLAYERS = min((g.info.min_players for g in GAMES.values()), default=1)
 MAX_PLAYERS = max((g.info.max_players for g in GAMES.values()), default=1)
 MAX_NAME = 40
+MAX_SEED = 64
 NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
 # A player's name (`app.service.names`): no space at either end.
 PLAYER_NAME_PATTERN = r"^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$"
 """No control character, and not blank (the server trims the name it keeps)."""
+SEED_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]+$"
+"""No control character (the service checks the rest of "printable")."""
 SEQ_LIMIT = MAX_SEQ + 1
 """Seqs a request names are below this: the store's seq columns are signed 64-bit integers."""
 Seq = Annotated[StrictInt, Field(ge=0, lt=SEQ_LIMIT)]
@@ -200,7 +203,9 @@ class MatchOut(Out):
     )
     winners: list[int] | None = Field(description="Winning seats, once finished.")
     commitment: str = Field(
-        description="SHA-256 (hex) of the canonical JSON of {deal, secret}; see `revealMatch`."
+        description="The commitment to the match's secret, published at creation (docs/fairness.md): "
+        "drago-fair-2, SHA-256 (hex) of the server seed and the algorithm's name; older matches, of the "
+        "canonical JSON of {deal, secret}. See `revealMatch`."
     )
     created_at: datetime
     updated_at: datetime
@@ -237,12 +242,22 @@ class JoinSeat(Model):
     invite: StrictStr | None = Field(
         None, max_length=200, description="The invite code of an unlisted match."
     )
+    client_seed: StrictStr | None = Field(
+        None, min_length=1, max_length=MAX_SEED, pattern=SEED_PATTERN,
+        description=f"The seat's own seed for the deal (docs/fairness.md): 1 to {MAX_SEED} printable "
+        "characters, used exactly as sent. Absent: the server chooses one and returns it.",
+    )  # fmt: skip
 
 
 class SeatToken(Out):
     match_id: str
     seat: int
     token: str = Field(description="The seat's secret bearer token, shown this once.")
+    client_seed: str | None = Field(
+        None,
+        description="The seat's seed (sent, or chosen by the server), mixed into the deal; revealed to "
+        "everyone after the end. Null when the reply is a reissued token.",
+    )
 
 
 # Playing
@@ -323,6 +338,12 @@ class RevealOut(Out):
     commitment_scheme: str
     outcome: dict[str, JSON]
     events: list[EventOut] = Field(description="The full, unredacted event log.")
+    algorithm: Literal["drago-fair-1", "drago-fair-2"] = Field(
+        description="How the match's dice were rolled (docs/fairness.md); `secret` is its server seed."
+    )
+    seat_seeds: list[str] | None = Field(
+        description="drago-fair-2: every seat's seed in seat order (null for drago-fair-1)."
+    )
 
 
 class SampleRequest(Model):

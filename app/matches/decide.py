@@ -58,17 +58,23 @@ class Refused(Exception):
 # Seating
 
 
-def seat_bots(m: Match, bots: Mapping[Seat, str]) -> list[MatchEvent]:
-    """At creation: the server bots take their seats (`bots`: seat → level); the start if full."""
+def seat_bots(
+    m: Match, bots: Mapping[Seat, str], seeds: Mapping[Seat, str] | None = None
+) -> list[MatchEvent]:
+    """At creation: the server bots take their seats (`bots`: seat → level, `seeds`: seat → seed
+    with drago-fair-2); the start if full."""
     events: list[MatchEvent] = [
-        SeatJoined(s, f"bot {i + 1}", True, bots[s]) for i, s in enumerate(sorted(bots))
+        SeatJoined(s, f"bot {i + 1}", True, bots[s], None, None if seeds is None else seeds[s])
+        for i, s in enumerate(sorted(bots))
     ]
     if len(bots) == m.players:
         events.append(MatchStarted())
     return events
 
 
-def join(m: Match, seat: Seat, name: str, player_id: str | None = None) -> list[MatchEvent]:
+def join(
+    m: Match, seat: Seat, name: str, player_id: str | None = None, seed: str | None = None
+) -> list[MatchEvent]:
     if m.end is not None:
         raise Refused(ErrorCode.MATCH_OVER, "this match is over")
     if m.seats[seat].taken or m.started:
@@ -76,7 +82,7 @@ def join(m: Match, seat: Seat, name: str, player_id: str | None = None) -> list[
     if player_id is not None and any(s.player_id == player_id for s in m.seats):
         held = next(i for i, s in enumerate(m.seats) if s.player_id == player_id)
         raise Refused(ErrorCode.ALREADY_SEATED, "you already hold a seat in this match", {"seat": held})
-    events: list[MatchEvent] = [SeatJoined(seat, name, False, None, player_id)]
+    events: list[MatchEvent] = [SeatJoined(seat, name, False, None, player_id, seed)]
     if all(s.taken for i, s in enumerate(m.seats) if i != seat):
         events.append(MatchStarted())
     return events

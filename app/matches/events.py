@@ -27,7 +27,8 @@ TimeoutPolicy = Literal["bot", "forfeit"]
 @dataclass(frozen=True, slots=True)
 class SeatJoined:
     """A seat was filled: by a person (`bot` false; `player_id` when a player key holds it) or a
-    server bot of `level`."""
+    server bot of `level`. `seed` is the seat's seed (docs/fairness.md): shown to that seat only
+    until the end (null for every other viewer, and in matches older than drago-fair-2)."""
 
     TYPE: ClassVar[str] = "seat_joined"
     seat: int
@@ -35,6 +36,7 @@ class SeatJoined:
     bot: bool = False
     level: str | None = None
     player_id: str | None = None
+    seed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,4 +173,6 @@ def redact(event: MatchEvent, seat: int | None) -> MatchEvent | DraftChanged:
     """What `seat` (None: a spectator) may see of a match-level event."""
     if isinstance(event, PRIVATE) and event.seat != seat:
         return DraftChanged(event.seat)
+    if isinstance(event, SeatJoined) and event.seed is not None and event.seat != seat:
+        return SeatJoined(event.seat, event.name, event.bot, event.level, event.player_id, None)
     return event

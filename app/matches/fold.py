@@ -81,6 +81,7 @@ class SeatState:
     player_id: str | None = None
     resigned: bool = False  # resigned or forfeited: a bot plays on and the seat is ranked last
     timeouts: int = 0  # consecutive timeouts
+    seed: str | None = None  # the seat's seed (drago-fair-2), secret until the end
 
     @property
     def taken(self) -> bool:
@@ -278,7 +279,8 @@ def _seat(m: Match, seat: Seat, **changes: object) -> tuple[SeatState, ...]:
 
 
 def _joined(m: Match, e: SeatJoined) -> Match:
-    return replace(m, seats=_seat(m, e.seat, name=e.name, bot=e.bot, level=e.level, player_id=e.player_id))
+    seats = _seat(m, e.seat, name=e.name, bot=e.bot, level=e.level, player_id=e.player_id, seed=e.seed)
+    return replace(m, seats=seats)
 
 
 def _started(m: Match, e: MatchStarted) -> Match:

@@ -71,12 +71,16 @@ class MatchSettings:
     # Matches created before lifecycle events existed have none of them in their stream: their
     # seating comes from the seats table (see `app.matches.fold`). New matches set this.
     lifecycle: bool = False
+    # How the match's dice are rolled (docs/fairness.md): matches created before drago-fair-2 have
+    # none stored and keep drago-fair-1. The server's own, like `lifecycle`.
+    fairness: Literal["drago-fair-1", "drago-fair-2"] = "drago-fair-1"
 
 
 def parse_settings(raw: Mapping[str, JSON]) -> MatchSettings:
     """Decode and check user settings (raises `InvalidSettings`); `lifecycle` is the server's own."""
-    if "lifecycle" in raw:
-        raise InvalidSettings("lifecycle is not a setting", "lifecycle")
+    for own in ("lifecycle", "fairness"):
+        if own in raw:
+            raise InvalidSettings(f"{own} is not a setting", own)
     try:
         settings = from_json(MatchSettings, dict(raw))
     except DecodeError as e:
@@ -98,9 +102,11 @@ def stored_settings(raw: Mapping[str, JSON]) -> MatchSettings:
 
 
 def public_settings(settings: MatchSettings) -> dict[str, JSON]:
-    """Everything a reader may see of the settings (all but the server's own `lifecycle` flag)."""
+    """Everything a reader may see of the settings (all but the server's own `lifecycle` and
+    `fairness`; the reveal names the latter)."""
     data: dict[str, JSON] = to_json(settings)
     del data["lifecycle"]
+    del data["fairness"]
     return data
 
 

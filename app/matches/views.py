@@ -152,7 +152,7 @@ class View:
 
     @cached_property
     def _json(self) -> dict[str, JSON]:
-        game_view = to_json(self.state)
+        game_view = {} if self.state is None else to_json(self.state)  # not dealt yet: the envelope
         envelope = {name: to_json(getattr(self, name)) for name in ENVELOPE_FIELDS}
         return {**{k: v for k, v in game_view.items() if k not in ENVELOPE_MEMBERS}, **envelope}
 
@@ -185,7 +185,7 @@ def view_of(match: Match, seat: Seat | None) -> View:
         outcome=outcome_of(match),
         clock=tuple(clocks(match)),
         draft=info,
-        state=match.game.view(match.state_for(seat), seat),
+        state=None if match.state is None else match.game.view(match.state_for(seat), seat),
     )
 
 

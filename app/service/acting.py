@@ -22,7 +22,7 @@ from app.games.codec import JSON
 from app.games.core import Seat
 from app.matches import decide
 from app.matches.decide import Decision, Refused
-from app.matches.fairness import rng_for
+from app.matches.fairness import dice_for
 from app.matches.fold import Match
 from app.matches.views import records_of
 from app.service.auth import Caller, seat_in
@@ -144,7 +144,7 @@ def _decide(loaded: Loaded, seat: Seat, decider: Decider, expected_seq: int | No
     if expected_seq is not None and expected_seq != match.seq:
         raise StaleVersion(details={"expected_seq": expected_seq, "seq": match.seq})
     try:
-        return decider(match, seat, rng_for(loaded.record.secret, match.seq))
+        return decider(match, seat, dice_for(match, loaded.record.secret, match.seq))
     except Refused as r:
         log.info("request refused", extra={"match_id": match.match_id, "seat": seat, "code": r.code})
         raise from_code(r.code, r.message, r.details) from None

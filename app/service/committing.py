@@ -63,9 +63,11 @@ async def commit(
     bot: bool = False,
     evolved: Sequence[Evolved] = (),
     at: datetime | None = None,
+    create: bool = False,
 ) -> Committed:
     """Append `events` (decoded) at `loaded.match.seq`; raises `VersionConflict` if another writer won.
-    The first commit of a match (at seq 0) creates it: its row, its seats and its first events.
+    The first commit of a match (`create`, at seq 0) creates it: its row, its seats and its first
+    events (none for a drago-fair-2 match nobody has joined yet: it is dealt at its last seat).
 
     `by` is the seat whose request this is (None: the server), for notices and logs; `evolved`: the
     game states the decider evolved on the way (`app.matches.decide.Decision`).
@@ -77,7 +79,7 @@ async def commit(
     new_events = tuple(NewEvent(e.TYPE, to_json(e)) for e in events)
     seats = _seat_rows(loaded, after, seats)
     game = loaded.record.game
-    if before.seq == 0:  # the first commit creates the match, its seats and its listing row at once
+    if create:  # the first commit creates the match, its seats and its listing row at once
         record = projection(ctx, loaded.record, after).applied(
             loaded.record, after.seq, loaded.record.updated_at
         )
@@ -118,7 +120,7 @@ async def commit(
         for i, (e, d) in enumerate(zip(new_events, events, strict=True))
     )
     await _notify(ctx, before.match_id, last, stored)
-    if before.seq > 0:
+    if not create:
         for player in dict.fromkeys(n.player_id for n in result.notices):
             await _notify(
                 ctx, player_channel(player), max(n.cursor for n in result.notices if n.player_id == player)

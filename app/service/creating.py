@@ -1,8 +1,11 @@
-"""Creating a match: validate the request, roll its secret, deal, seat the server bots, store it.
+"""Creating a match: validate the request, roll its secret, seat the server bots, deal, store it.
 
-The match, its seats and its first commit (the deal, the bots' `seat_joined`, and `match_started`
-when bots fill every seat) are written by `commit`, in one transaction, so no crash leaves a
-dealless match.
+The match, its seats and its first commit are written by `commit`, in one transaction, so no crash
+leaves a half-made match. A drago-fair-2 match (docs/fairness.md) is dealt when its last seat is
+taken: its first commit holds the bots' `seat_joined` (with seeds the server chose), and when bots
+fill every seat the deal and `match_started` too; a match with a development `seed` or `setup` is
+drago-fair-1 and is dealt here (the deal, the bots' `seat_joined`, `match_started` when bots fill
+every seat).
 Bots do not play here: the bot runner is woken after the commit, so the request's latency does not
 depend on them.
 """
@@ -13,14 +16,15 @@ import dataclasses
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.games.codec import JSON, DecodeError, to_json
 from app.games.core import InvalidOptions, Seat
 from app.matches import decide
 from app.matches.events import SeatJoined
-from app.matches.fairness import commitment, new_secret, rng_for
+from app.matches.fairness import V2, commitment, commitment_v2, new_seat_seed, new_secret, rng_for, with_deal
 from app.matches.fold import advance
-from app.matches.settings import InvalidSettings, parse_settings
+from app.matches.settings import InvalidSettings, MatchSettings, parse_settings
 from app.service.auth import HOST_PREFIX, INVITE_PREFIX, Caller, hash_token, new_token
 from app.service.cache import Loaded
 from app.service.committing import commit
@@ -77,6 +81,8 @@ async def create_match(ctx: Context, req: CreateRequest, creator: Caller | None 
         options = rules.parse_options(req.players, raw_options)
     except InvalidOptions as e:
         raise ValidationFailed(e.message, {"field": e.path}) from None
+    if req.seed is None and req.setup is None:
+        return await _create_v2(ctx, req, settings, options, bots)
     secret = new_secret() if req.seed is None else req.seed
     try:
         deal = rules.start(req.players, options, rng_for(secret, 0), req.setup)
@@ -85,24 +91,48 @@ async def create_match(ctx: Context, req: CreateRequest, creator: Caller | None 
     except DecodeError as e:
         raise ValidationFailed(str(e), {"field": "setup"}) from None
     deal_json = to_json(deal)
+    settings = dataclasses.replace(settings, lifecycle=True)
+    return await _store(ctx, req, settings, options, bots, secret, commitment(secret, deal_json), [deal])
+
+
+async def _create_v2(
+    ctx: Context, req: CreateRequest, settings: MatchSettings, options: JSON, bots: dict[Seat, str]
+) -> CreatedMatch:
+    secret = new_secret()
+    settings = dataclasses.replace(settings, lifecycle=True, fairness=V2)
+    return await _store(ctx, req, settings, options, bots, secret, commitment_v2(secret), [])
+
+
+async def _store(
+    ctx: Context,
+    req: CreateRequest,
+    settings: MatchSettings,
+    options: JSON,
+    bots: dict[Seat, str],
+    secret: str,
+    committed: str,
+    deal: list[Any],
+) -> CreatedMatch:
+    """Seat the bots, store the match and its first commit (`deal`: the drago-fair-1 deal)."""
     match_id = uuid.uuid4().hex
     now = ctx.clock()
-    settings = dataclasses.replace(settings, lifecycle=True)
     host_token = new_token(HOST_PREFIX)
     invite = new_token(INVITE_PREFIX) if settings.visibility == "unlisted" else None
     record = MatchRecord(
         id=match_id, game=req.game, players=req.players, options=to_json(options), status="waiting",
-        seq=0, created_at=now, updated_at=now, secret=secret, commitment=commitment(secret, deal_json),
+        seq=0, created_at=now, updated_at=now, secret=secret, commitment=committed,
         settings=to_json(settings), visibility=settings.visibility, host_token_hash=hash_token(host_token),
         invite_hash=None if invite is None else hash_token(invite),
     )  # fmt: skip
     free = tuple(SeatRecord(match_id, s) for s in range(req.players))
     empty = Loaded(record, ctx.loader.empty(record, ()), free)
-    seated = decide.seat_bots(advance(empty.match, [deal], now), bots)
+    dealt = advance(empty.match, deal, now)
+    seeds = {s: new_seat_seed() for s in bots} if settings.fairness == V2 else None
+    seated = with_deal(dealt, decide.seat_bots(dealt, bots, seeds), to_json(options), secret)
     bot_rows = [
         SeatWrite(e.seat, e.name, None, True, now, None, e.level) for e in seated if isinstance(e, SeatJoined)
     ]
-    loaded = (await commit(ctx, empty, [deal, *seated], seats=bot_rows, at=now)).loaded
+    loaded = (await commit(ctx, empty, [*deal, *seated], seats=bot_rows, at=now, create=True)).loaded
     return CreatedMatch(summary_of(loaded), host_token, invite)
 
 

@@ -14,6 +14,7 @@ from typing import Final
 
 from app.games.core import AnyGame
 from app.matches.events import SeatJoined, SeatTakenOver, SeatTokenReissued
+from app.matches.fairness import V1
 from app.matches.fold import Match, fold, new_match
 from app.matches.settings import stored_settings
 from app.service import replays, snapshots
@@ -183,7 +184,7 @@ class Loader:
             match = fold(base, events)
         except (ValueError, KeyError) as e:
             raise InternalError("this match's events cannot be read") from e
-        if match.seq == 0:
+        if match.seq == 0 and base.settings.fairness == V1:  # drago-fair-2: none until a seat is taken
             raise InternalError("this match has no events")
         return match
 

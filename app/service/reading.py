@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.games.core import Seat
+from app.matches.fairness import V2, seat_seeds
 from app.matches.settings import public_settings, stored_settings
 from app.matches.views import SeatClock, View, clocks, full_record, records_of, timestamp
 from app.service.auth import Caller, seat_in
@@ -24,6 +25,8 @@ COMMITMENT_SCHEME = (
     'sha256(canonical_json({"deal": <first event data>, "secret": <secret>})); canonical JSON: keys sorted, '
     'separators "," and ":", UTF-8, no ASCII escaping'
 )
+COMMITMENT_SCHEME_V2 = 'sha256(server seed bytes ‖ UTF-8 "drago-fair-2"); secret = the server seed in hex'
+"""drago-fair-2 (docs/fairness.md)."""
 
 
 def summary_of(loaded: Loaded) -> MatchSummary:
@@ -139,7 +142,9 @@ async def reveal(ctx: Context, match_id: str) -> MatchReveal:
         "winners": list(end.winners),
         "scores": None if end.scores is None else list(end.scores),
     }
+    v2 = match.settings.fairness == V2
     return MatchReveal(
         match_id, record.game, record.players, dict(record.options), record.secret, record.commitment,
-        COMMITMENT_SCHEME, outcome, tuple(full_record(e) for e in events),
+        COMMITMENT_SCHEME_V2 if v2 else COMMITMENT_SCHEME, outcome, tuple(full_record(e) for e in events),
+        match.settings.fairness, tuple(seat_seeds(match)) if v2 else None,
     )  # fmt: skip

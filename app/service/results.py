@@ -72,6 +72,7 @@ class SeatGrant:
     match_id: str
     seat: int
     token: str
+    client_seed: str | None = None  # the seat's seed (drago-fair-2), shown to that seat only
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,8 @@ class MatchReveal:
     commitment_scheme: str
     outcome: Mapping[str, JSON]
     events: tuple[EventRecord, ...]
+    algorithm: str = "drago-fair-1"
+    seat_seeds: tuple[str, ...] | None = None  # drago-fair-2: every seat's seed, in seat order
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from typing import Any, Final
 from app.games.core import Seat
 from app.matches import decide
 from app.matches.decide import Refused
+from app.matches.fairness import V2, new_seat_seed, with_deal
 from app.matches.fold import Match
 from app.matches.settings import stored_settings
 from app.service.auth import Caller, hash_token, invite_ok, new_token, require_host
@@ -34,6 +35,7 @@ from app.service.reading import summary_of
 from app.service.results import MatchSummary, SeatGrant
 
 MAX_NAME: Final = 40
+MAX_SEED: Final = 64
 MAX_RETRIES: Final = 8
 
 Plan = Callable[[Loaded], tuple[list[Any], tuple[SeatWrite, ...]]]
@@ -71,6 +73,15 @@ def clean_name(name: str) -> str:
     return name
 
 
+def clean_seed(seed: str | None) -> str | None:
+    """A seat's own seed (docs/fairness.md), exactly as sent: 1 to 64 printable characters."""
+    if seed is not None and (not 1 <= len(seed) <= MAX_SEED or not seed.isprintable()):
+        raise ValidationFailed(
+            f"a client_seed has 1 to {MAX_SEED} printable characters", {"field": "client_seed"}
+        )
+    return seed
+
+
 async def join_seat(
     ctx: Context,
     match_id: str,
@@ -79,12 +90,15 @@ async def join_seat(
     *,
     invite: str | None = None,
     player: Caller | None = None,
+    client_seed: str | None = None,
 ) -> SeatGrant:
-    """Take a free seat; returns its token (shown this once, stored only as a hash).
+    """Take a free seat; returns its token (shown this once, stored only as a hash) and its seed.
 
     With a player key (`player`) the seat is bound to that player, whose key then authorizes
-    everything the token does in this match."""
+    everything the token does in this match. The seat's seed is `client_seed`, else one the server
+    chooses (drago-fair-2); taking the last seat of a drago-fair-2 match deals it."""
     name = clean_name(name)
+    client_seed = clean_seed(client_seed)
     record = await ctx.loader.record(match_id)
     if not 0 <= seat < record.players:
         raise NotFound(f"this match has seats 0 to {record.players - 1}", {"seat": seat})
@@ -96,14 +110,19 @@ async def join_seat(
         raise ValidationFailed("join with a player key or without a credential", {"field": "authorization"})
     player_id = None if player is None else player.player_id
     token = new_token()
+    seed = client_seed
+    if seed is None and record.settings.get("fairness") == V2:
+        seed = new_seat_seed()
 
     def plan(loaded: Loaded) -> tuple[list[Any], tuple[SeatWrite, ...]]:
-        events = decide.join(loaded.match, seat, name, player_id)
+        m = loaded.match
+        events = decide.join(m, seat, name, player_id, seed)
+        events = with_deal(m, events, loaded.record.options, loaded.record.secret)
         row = SeatWrite(seat, name, hash_token(token), False, ctx.clock(), player_id, None)
         return events, (row,)
 
     await _commit_plan(ctx, match_id, plan, by=seat)
-    return SeatGrant(match_id, seat, token)
+    return SeatGrant(match_id, seat, token, seed)
 
 
 async def reissue_token(ctx: Context, match_id: str, seat: Seat, host_token: str | None) -> SeatGrant:

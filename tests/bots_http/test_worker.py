@@ -51,12 +51,12 @@ async def test_a_five_bot_match_is_created_at_once_and_played_by_the_worker(data
             r = await asyncio.wait_for(create(client, "mount_drago", 5, bots=bots), GUARD)
             assert r.status_code == 201, r.text
             created = r.json()
-            # The reply: the deal, five seat_joined and match_started — no bot move yet.
+            # The reply: five seat_joined, the deal and match_started — no bot move yet.
             assert created["status"] == "active" and created["seq"] == 7
             assert [(s["bot"], s["level"]) for s in created["seats"]] == [(True, level) for level in LEVELS]
             await asyncio.to_thread(gate.called.wait, GUARD)  # the runner is deciding, held at the gate
             table = Table(client, created["id"], 5, {})
-            assert await table.types() == ["game_started", *["seat_joined"] * 5, "match_started"]
+            assert await table.types() == [*["seat_joined"] * 5, "game_started", "match_started"]
         finally:
             gate.open.set()
         final = await table.settled()  # the worker plays every decision to the end

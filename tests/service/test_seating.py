@@ -8,8 +8,8 @@ import secrets
 
 import pytest
 
+from app.games import fair2
 from app.games.core import replay
-from app.matches.fairness import canonical_json
 from app.matches.fold import decode
 from app.service import auth, creating, errors, reading, seating
 from app.service.auth import hash_token, identify
@@ -26,7 +26,7 @@ from tests.service.toy_game import GAMES, TOY
 async def test_a_match_waits_until_its_last_seat_is_filled(ctx: Context, store: MemoryEventStore) -> None:
     match_id = await create(ctx)
     summary = await reading.get_summary(ctx, match_id)
-    assert summary.status == "waiting" and summary.seq == 1 and summary.to_act == ()
+    assert summary.status == "waiting" and summary.seq == 0 and summary.to_act == ()  # not dealt yet
     assert len(summary.commitment) == 64
     grant = await seating.join_seat(ctx, match_id, 0, "  ann  ")
     assert grant.seat == 0 and len(grant.token) >= 40
@@ -36,19 +36,21 @@ async def test_a_match_waits_until_its_last_seat_is_filled(ctx: Context, store: 
     assert [s.name for s in summary.seats] == ["ann", "bob"]
     events = await store.read(match_id)
     assert [(e.type, e.seq, e.commit) for e in events] == [
-        ("dealt", 1, 1),
-        ("seat_joined", 2, 2),
-        ("seat_joined", 3, 4),
+        ("seat_joined", 1, 1),
+        ("seat_joined", 2, 4),  # the last seat deals (drago-fair-2): after every seat_joined
+        ("dealt", 3, 4),
         ("match_started", 4, 4),
     ]
-    assert events[1].data == {
+    assert events[0].data == {
         "type": "seat_joined",
         "seat": 0,
         "name": "ann",
         "bot": False,
         "level": None,
         "player_id": None,
+        "seed": grant.client_seed,
     }
+    assert grant.client_seed is not None and len(grant.client_seed) == 32  # the server chose it
     page = await reading.list_matches(ctx, MatchFilter(status="active"))
     assert [m.id for m in page.items] == [match_id] and page.total == 1
 
@@ -104,9 +106,16 @@ async def test_a_full_game_reveals_a_log_that_replays(ctx: Context, notifier: Re
     events = revealed.events
     assert [e.seq for e in events] == list(range(1, summary.seq + 1))
     assert events[-1].type == "match_ended" and events[-1].commit == summary.seq
-    deal = events[0].data
-    digest = hashlib.sha256(canonical_json({"deal": deal, "secret": revealed.secret})).hexdigest()
+    assert [e.type for e in events[:4]] == ["seat_joined", "seat_joined", "dealt", "match_started"]
+    assert revealed.algorithm == "drago-fair-2" and revealed.seat_seeds is not None
+    digest = hashlib.sha256(bytes.fromhex(revealed.secret) + b"drago-fair-2").hexdigest()
     assert digest == revealed.commitment == summary.commitment
+    seeds = list(revealed.seat_seeds)
+    assert [e.data["seed"] for e in events[:2]] == seeds
+    redealt = TOY.start(
+        2, revealed.options, fair2.stream(bytes.fromhex(revealed.secret), match_id, seeds, None)
+    )
+    assert decode(TOY, events[2]) == redealt
     game_events = [decode(TOY, e) for e in events if e.type in TOY.event_types]
     final = replay(TOY, game_events)
     outcome = TOY.outcome(final)
@@ -131,7 +140,7 @@ async def test_bots_take_their_seats_at_creation(ctx: Context, store: MemoryEven
     assert summary.seats[1].bot and summary.seats[1].level == "random" and summary.seats[1].name == "bot 1"
     all_bots = await create(ctx, bots={0: None, 1: "greedy"})
     events = await store.read(all_bots)
-    assert [e.type for e in events] == ["dealt", "seat_joined", "seat_joined", "match_started"]
+    assert [e.type for e in events] == ["seat_joined", "seat_joined", "dealt", "match_started"]
     assert {e.commit for e in events} == {4}  # the creation is one commit
     summary = await reading.get_summary(ctx, all_bots)
     assert summary.status == "active" and summary.seats[0].level == "greedy"  # the default level

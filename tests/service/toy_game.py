@@ -171,7 +171,7 @@ class ToyGame:
         if isinstance(action, EndTurn):
             if not state.pending:
                 raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "play a card first", "wrong_phase")
-            drew = (Drew(seat, rng.choice(sorted(state.deck))),) if state.deck else ()
+            drew = (Drew(seat, _pick(rng, sorted(state.deck))),) if state.deck else ()
             return (*drew, Passed(seat))
         if state.pending:
             raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "you have played this turn: end it", "wrong_phase")
@@ -179,7 +179,7 @@ class ToyGame:
             raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "you do not hold that card", "card_not_in_hand")
         events: list[Event] = [Played(seat, action.card)]
         if state.deck and not state.explicit:
-            events.append(Drew(seat, rng.choice(sorted(state.deck))))
+            events.append(Drew(seat, _pick(rng, sorted(state.deck))))
         return tuple(events)
 
     def is_barrier(self, state: State, event: Event) -> bool:
@@ -221,3 +221,8 @@ class ToyGame:
 
 TOY = ToyGame()
 GAMES = {"toy": TOY}
+
+
+def _pick(rng: random.Random, items: list[Any]) -> Any:
+    """One of `items`, through the one primitive every match's dice have (`randrange`)."""
+    return items[rng.randrange(len(items))]

@@ -20,14 +20,17 @@ router = APIRouter(prefix="/v1/matches", tags=["seats"])
     summary="Join a free seat; returns its secret token, once",
     description="The match starts when its last seat is filled. With `Authorization: Bearer <player key>` "
     "the seat is bound to that player (one seat per match), whose key then works as the seat's token. "
-    "An unlisted match needs its `invite` code.",
+    "An unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal "
+    "(docs/fairness.md); the reply returns it, or the one the server chose.",
     responses=error_responses(401, 403, 404, 409, 413, 422),
     openapi_extra=CREDENTIAL_OPTIONAL,  # a player key is optional: anybody may join a free seat
 )
 async def join_seat(
     match_id: MatchId, seat: SeatNo, body: JoinSeat, caller: MaybeCaller, ctx: Ctx
 ) -> SeatToken:
-    grant = await seating.join_seat(ctx, match_id, seat, body.name, invite=body.invite, player=caller)
+    grant = await seating.join_seat(
+        ctx, match_id, seat, body.name, invite=body.invite, player=caller, client_seed=body.client_seed
+    )
     return SeatToken.model_validate(grant, from_attributes=True)
 
 

@@ -79,6 +79,8 @@ MATCH = Prose(
         "level": "The server bot's level (`random`, `greedy` or `ismcts`).",
         "SeatJoined.name": "The player's display name (a server bot's is chosen by the server).",
         "player_id": "The player holding the seat with a player key; null otherwise.",
+        "seed": "The seat's seed for the deal (docs/fairness.md): shown to that seat only until the end, "
+        "null for every other viewer and in matches dealt at creation.",
         "policy": "What follows: `bot` (a server bot decides) or `forfeit` (the seat loses).",
         "reason": "Why (one of the values in the JSON column; see the text above).",
         "scores": "Final scores per seat; null when the game was not played out.",

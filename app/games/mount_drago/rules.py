@@ -279,6 +279,7 @@ def _draw(d: Draft, seat: int, n: int, rng: random.Random, log: list[Event] | No
         pool.extend(d.discard_pile)
     if not pool:
         return len(got)  # draw what exists
+    pool.sort()  # canonical order first: the shuffle alone decides the new pile (docs/fairness.md)
     rng.shuffle(pool)
     if log is not None:
         log.append(DrawPileReshuffled(cards(pool), RESHUFFLE_SUMMIT_DISCARDS))

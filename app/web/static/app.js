@@ -50,32 +50,32 @@ document.addEventListener("focusin", (event) => {
   focusedGroup = focusable(target) ? target.dataset.group : void 0;
 });
 var ENABLED = ':not([aria-disabled="true"])';
-function refocus(parent, key2, group) {
-  if (!key2) return;
+function refocus(parent, key3, group) {
+  if (!key3) return;
   const find = (selector) => parent.querySelector(selector);
-  const same3 = find(`[data-key="${CSS.escape(key2)}"]`);
-  const focus = (target) => target?.focus({ preventScroll: target === same3 });
-  if (!group) return focus(same3);
+  const same4 = find(`[data-key="${CSS.escape(key3)}"]`);
+  const focus = (target) => target?.focus({ preventScroll: target === same4 });
+  if (!group) return focus(same4);
   const inGroup = `[data-group="${CSS.escape(group)}"]`;
-  const usable = same3 && same3.getAttribute("aria-disabled") !== "true" ? same3 : null;
-  focus(usable ?? find(inGroup + ENABLED) ?? find(`[data-legal]${ENABLED}`) ?? same3 ?? find(inGroup) ?? find('[data-group="hand"]'));
+  const usable = same4 && same4.getAttribute("aria-disabled") !== "true" ? same4 : null;
+  focus(usable ?? find(inGroup + ENABLED) ?? find(`[data-legal]${ENABLED}`) ?? same4 ?? find(inGroup) ?? find('[data-group="hand"]'));
 }
 function replaceChildren(parent, ...children) {
   const active = document.activeElement;
   const inside = focusable(active) && parent.contains(active);
   const idle = active === document.body || active === null;
-  const key2 = inside ? active.dataset.key : idle ? focusedKey : void 0;
+  const key3 = inside ? active.dataset.key : idle ? focusedKey : void 0;
   const group = inside ? active.dataset.group : idle ? focusedGroup : void 0;
   parent.replaceChildren();
   append(parent, children);
   if (!parent.isConnected) return;
-  refocus(parent, key2, group);
+  refocus(parent, key3, group);
 }
-function field(text, control2, hint) {
+function field(text2, control2, hint) {
   const id = control2.id;
-  if (!id) return h("label", { class: "field" }, h("span", { class: "label" }, text), control2, hint ? h("small", {}, hint) : null);
+  if (!id) return h("label", { class: "field" }, h("span", { class: "label" }, text2), control2, hint ? h("small", {}, hint) : null);
   if (hint) control2.setAttribute("aria-describedby", `${id}-hint`);
-  return h("div", { class: "field" }, h("label", { for: id, class: "label" }, text), control2, hint ? h("small", { id: `${id}-hint` }, hint) : null);
+  return h("div", { class: "field" }, h("label", { for: id, class: "label" }, text2), control2, hint ? h("small", { id: `${id}-hint` }, hint) : null);
 }
 
 // src/i18n/de.json
@@ -198,6 +198,7 @@ var de_default = {
   "action.finish_turn": "Zug abschließen",
   "match.title": "Partie",
   "match.id": "#{id}",
+  "match.not_dealt": "Noch nicht verteilt: Die Karten werden verteilt, sobald der letzte Platz besetzt ist, aus dem zugesagten Startwert des Servers und dem eigenen Startwert jedes Platzes.",
   "match.loading": "Wird geladen…",
   "match.status.waiting": "Wartet auf Spieler",
   "match.status.active": "Läuft",
@@ -293,6 +294,8 @@ var de_default = {
   "result.decided.equipment_tiles": "mehr Ausrüstungsplättchen",
   "result.decided.equipment_points": "mehr Ausrüstungspunkte",
   "result.decided.shared": "gemeinsamer Sieg",
+  "fair.verified": "✔ Verteilung geprüft: Der Startwert des Servers passt zu seiner Zusage, und die Verteilung sowie jedes spätere Mischen und Ziehen folgen aus ihm und den Startwerten aller Plätze.",
+  "fair.differs": "✘ Die Partie folgt NICHT aus den offengelegten Startwerten: {field} weicht ab.",
   "fair.title": "Fairness",
   "fair.checking": "Wird geprüft…",
   "fair.ok": "✔ Die Verteilung passt zur Zusage, die beim Anlegen der Partie veröffentlicht wurde.",
@@ -625,6 +628,7 @@ var en_default = {
   "action.finish_turn": "Finish turn",
   "match.title": "Match",
   "match.id": "#{id}",
+  "match.not_dealt": "Not dealt yet: the cards are dealt when the last seat is taken, from the server's committed seed and every seat's own seed.",
   "match.loading": "Loading…",
   "match.status.waiting": "Waiting for players",
   "match.status.active": "In play",
@@ -720,6 +724,8 @@ var en_default = {
   "result.decided.equipment_tiles": "more equipment tiles",
   "result.decided.equipment_points": "more equipment points",
   "result.decided.shared": "shared win",
+  "fair.verified": "✔ Deal verified: the server's seed matches its commitment, and the deal and every later shuffle and draw follow from it and every seat's seed.",
+  "fair.differs": "✘ The match does NOT follow from the revealed seeds: {field} differs.",
   "fair.title": "Fairness",
   "fair.checking": "Checking…",
   "fair.ok": "✔ The deal matches the commitment published when the match was created.",
@@ -963,17 +969,17 @@ function setLang(next) {
   window.dispatchEvent(new Event("langchange"));
 }
 var PLACEHOLDER = /\{(\w+)\}/g;
-function t(key2, params = {}) {
-  return CATALOGUES[current][key2].replace(PLACEHOLDER, (whole, name) => name in params ? String(params[name]) : whole);
+function t(key3, params = {}) {
+  return CATALOGUES[current][key3].replace(PLACEHOLDER, (whole, name) => name in params ? String(params[name]) : whole);
 }
-function tn(key2, n, params = {}) {
+function tn(key3, n, params = {}) {
   const form = plurals.select(n) === "one" ? "one" : "other";
-  return t(`${key2}_${form}`, { n, ...params });
+  return t(`${key3}_${form}`, { n, ...params });
 }
-function tx(key2, params) {
+function tx(key3, params) {
   const parts = [];
   let at = 0;
-  const template = CATALOGUES[current][key2];
+  const template = CATALOGUES[current][key3];
   for (const match of template.matchAll(PLACEHOLDER)) {
     parts.push(template.slice(at, match.index));
     const name = match[1];
@@ -984,12 +990,12 @@ function tx(key2, params) {
   parts.push(template.slice(at));
   return parts.filter((part) => part !== "");
 }
-function txn(key2, n, params = {}) {
+function txn(key3, n, params = {}) {
   const form = plurals.select(n) === "one" ? "one" : "other";
-  return tx(`${key2}_${form}`, { n, ...params });
+  return tx(`${key3}_${form}`, { n, ...params });
 }
-function has(key2) {
-  return Object.hasOwn(CATALOGUES.en, key2);
+function has(key3) {
+  return Object.hasOwn(CATALOGUES.en, key3);
 }
 function dateTime(iso) {
   return new Date(iso).toLocaleString(current, { dateStyle: "medium", timeStyle: "short" });
@@ -1198,8 +1204,8 @@ var Transport = class {
     const headers = { Accept: "application/json" };
     const token = spec.auth === "host" ? spec.token : spec.auth === "explicit" ? options.token : options.token ?? this.token;
     if ((spec.auth ?? "none") !== "none" && token) headers["Authorization"] = `Bearer ${token}`;
-    const key2 = options.idempotencyKey ?? (spec.keyed ? newKey() : void 0);
-    if (key2 !== void 0) headers["Idempotency-Key"] = key2;
+    const key3 = options.idempotencyKey ?? (spec.keyed ? newKey() : void 0);
+    if (key3 !== void 0) headers["Idempotency-Key"] = key3;
     let body;
     if (spec.body !== void 0) {
       headers["Content-Type"] = "application/json";
@@ -1209,7 +1215,7 @@ var Transport = class {
     for (const [name, value] of Object.entries(spec.query ?? {})) {
       if (value !== void 0 && value !== null) url.searchParams.set(name, String(value));
     }
-    const safe = spec.method === "GET" || key2 !== void 0;
+    const safe = spec.method === "GET" || key3 !== void 0;
     for (let attempt = 0; ; attempt++) {
       const last = attempt + 1 >= this.retry.attempts;
       let response;
@@ -1243,10 +1249,10 @@ var Transport = class {
   }
 };
 async function errorOf(response, wait) {
-  const text = await response.text();
-  let body = text.slice(0, 500);
+  const text2 = await response.text();
+  let body = text2.slice(0, 500);
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(text2);
   } catch {
   }
   return apiError(body, response.status, wait);
@@ -1325,7 +1331,8 @@ var Api = class extends Transport {
    *
    * The match starts when its last seat is filled. With `Authorization: Bearer <player key>` the
    * seat is bound to that player (one seat per match), whose key then works as the seat's token. An
-   * unlisted match needs its `invite` code.
+   * unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal
+   * (docs/fairness.md); the reply returns it, or the one the server chose.
    */
   joinSeat(matchId, seat, body, options = {}) {
     return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);
@@ -1447,8 +1454,8 @@ var Connection = class {
     this.silenceS = 2.5 * seconds;
     this.arm();
   }
-  send(text) {
-    if (!this.closed) this.ws.send(text);
+  send(text2) {
+    if (!this.closed) this.ws.send(text2);
   }
   async next() {
     while (this.items.length === 0) await new Promise((resolve) => this.wake = resolve);
@@ -1576,14 +1583,14 @@ async function* follow(transport, matchId, options = {}) {
 async function* followPlayer(transport, options = {}) {
   const { hellos = false, signal } = options;
   const WS = constructor(transport);
-  const key2 = options.key ?? transport.token;
-  if (!key2) throw new TypeError("followPlayer needs a player key");
+  const key3 = options.key ?? transport.token;
+  if (!key3) throw new TypeError("followPlayer needs a player key");
   const link = new Link(transport, options.retry, signal);
   let last = options.after ?? null;
   for (; ; ) {
     const query = last === null ? {} : { after: String(last) };
     const url = streamUrl(transport.baseUrl, "/v1/players/me/stream", query);
-    const connection = new Connection(WS, url, JSON.stringify({ type: "auth", token: key2 }));
+    const connection = new Connection(WS, url, JSON.stringify({ type: "auth", token: key3 }));
     const release = abortable(connection, signal);
     let refusal = null;
     let close;
@@ -1633,12 +1640,297 @@ var DragoClient = class extends Api {
   }
 };
 
+// ../clients/typescript/src/fairness.ts
+var ALGORITHM = "drago-fair-2";
+var HAND = 6;
+var SLOTS = 4;
+var U32 = 2 ** 32;
+var Mismatch = class extends Error {
+  constructor(field2, message) {
+    super(message);
+    this.field = field2;
+  }
+  field;
+};
+var encoder = new TextEncoder();
+function u32(n) {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n, false);
+  return out;
+}
+function text(s2) {
+  const raw = encoder.encode(s2);
+  return concat(u32(raw.length), raw);
+}
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+function toHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+function fromHex(hex) {
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) return null;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+async function hmac(key3, message) {
+  const k = await crypto.subtle.importKey("raw", key3, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", k, message));
+}
+async function commitment(serverSeed) {
+  const digest = await crypto.subtle.digest("SHA-256", concat(serverSeed, encoder.encode(ALGORITHM)));
+  return toHex(new Uint8Array(digest));
+}
+async function combinedSeed(serverSeed, matchId, seeds) {
+  return hmac(serverSeed, concat(text(matchId), u32(seeds.length), ...seeds.map(text)));
+}
+var Stream = class {
+  counter = 0;
+  buffer = new Uint8Array(0);
+  pos = 0;
+  key;
+  context;
+  constructor(combined, context) {
+    this.context = text(context);
+    this.key = crypto.subtle.importKey("raw", combined, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  }
+  async block(counter) {
+    return new Uint8Array(await crypto.subtle.sign("HMAC", await this.key, concat(this.context, u32(counter))));
+  }
+  async word() {
+    if (this.pos + 4 > this.buffer.length) {
+      this.buffer = await this.block(this.counter++);
+      this.pos = 0;
+    }
+    const w = new DataView(this.buffer.buffer, this.buffer.byteOffset + this.pos, 4).getUint32(0, false);
+    this.pos += 4;
+    return w;
+  }
+  /** A uniform integer in 0 … n−1 by rejection sampling (1 ≤ n ≤ 2³²). */
+  async uniform(n) {
+    const limit = U32 - U32 % n;
+    for (; ; ) {
+      const w = await this.word();
+      if (w < limit) return w % n;
+    }
+  }
+  /** Fisher–Yates from the last index down. */
+  async shuffle(items) {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = await this.uniform(i + 1);
+      [items[i], items[j]] = [items[j], items[i]];
+    }
+  }
+};
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+function firstDifference(path, expected, got) {
+  if (Array.isArray(expected) && Array.isArray(got)) {
+    for (let i = 0; i < Math.min(expected.length, got.length); i++) {
+      const d = firstDifference(`${path}[${i}]`, expected[i], got[i]);
+      if (d !== null) return d;
+    }
+    return expected.length === got.length ? null : path;
+  }
+  if (expected && typeof expected === "object" && got && typeof got === "object") {
+    for (const key3 of Object.keys(expected)) {
+      const d = firstDifference(`${path}.${key3}`, expected[key3], got[key3]);
+      if (d !== null) return d;
+    }
+    return null;
+  }
+  return same(expected, got) ? null : path;
+}
+async function dealDrago(s2, players2, options, cat) {
+  const values = [...cat.cards.values_per_dragon].sort((a, b) => a - b);
+  const deck = cat.dragons.flatMap((d) => values.map((v) => ({ dragon: d, value: v })));
+  await s2.shuffle(deck);
+  const riders2 = [];
+  const aside = [];
+  let i = 0;
+  while (riders2.length < players2) {
+    const card = deck[i++];
+    (riders2.some((r) => r.dragon === card.dragon) ? aside : riders2).push(card);
+  }
+  const rest = [...deck.slice(i), ...aside];
+  if (aside.length) await s2.shuffle(rest);
+  const hands = Array.from({ length: players2 }, (_, k) => rest.slice(k * HAND, (k + 1) * HAND));
+  const first = options.first_player ?? null;
+  return {
+    riders: riders2,
+    hands,
+    draw_pile: rest.slice(players2 * HAND),
+    first_player: first === null ? await s2.uniform(players2) : first
+  };
+}
+async function dealYutaka(s2, players2, options, cat) {
+  const decks = [];
+  for (let p = 0; p < players2; p++) {
+    const deck = cat.deck.map((c) => ({ ...c }));
+    await s2.shuffle(deck);
+    decks.push(deck);
+  }
+  const tiles = cat.tile_types.flatMap(
+    (t2) => [...options.tile_values[t2.type]].sort((a, b) => a - b).map((v) => ({ type: t2.type, value: v }))
+  );
+  await s2.shuffle(tiles);
+  const islands = cat.islands.length;
+  return {
+    decks,
+    islands: Array.from({ length: islands }, (_, k) => tiles.slice(k * SLOTS, (k + 1) * SLOTS)),
+    set_aside: tiles.slice(islands * SLOTS),
+    first_player: options.first_player === "random" ? await s2.uniform(players2) : options.first_player
+  };
+}
+async function deal(game, combined, players2, options, catalogue) {
+  const s2 = new Stream(combined, "deal");
+  if (game === "mount_drago") return dealDrago(s2, players2, options, catalogue);
+  if (game === "yutaka") return dealYutaka(s2, players2, options, catalogue);
+  throw new Mismatch("game", `no deal is specified for ${game}`);
+}
+async function verifyMatch(reveal, catalogue) {
+  const algorithm = String(reveal.algorithm);
+  try {
+    await check(reveal, catalogue);
+  } catch (e) {
+    if (e instanceof Mismatch) return { ok: false, algorithm, field: e.field, message: e.message };
+    throw e;
+  }
+  return { ok: true, algorithm, field: null, message: "deal verified" };
+}
+async function check(reveal, catalogue) {
+  if (reveal.algorithm !== ALGORITHM) throw new Mismatch("algorithm", `only ${ALGORITHM} matches can be re-dealt`);
+  const server = fromHex(String(reveal.secret));
+  if (server === null || server.length !== 32 || await commitment(server) !== reveal.commitment) {
+    throw new Mismatch("secret", "the server seed does not match the commitment");
+  }
+  const players2 = reveal.players;
+  const seeds = reveal.seat_seeds;
+  if (!Array.isArray(seeds) || seeds.length !== players2) throw new Mismatch("seat_seeds", `expected ${players2} seeds`);
+  const events = reveal.events;
+  const joined = /* @__PURE__ */ new Set();
+  let start = -1;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (e.type === "seat_joined") {
+      if (e.data.seed !== seeds[e.data.seat]) {
+        throw new Mismatch(`seat_seeds[${e.data.seat}]`, `seat ${e.data.seat}'s seed differs from its seat_joined (seq ${e.seq})`);
+      }
+      joined.add(e.data.seat);
+    } else if (e.type === "game_started") {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) {
+    if (reveal.outcome?.reason === "aborted") return;
+    throw new Mismatch("events", "no game_started event");
+  }
+  const started = events[start];
+  if (joined.size !== players2) throw new Mismatch(`seq ${started.seq} game_started`, "the deal came before every seat had joined");
+  const combined = await combinedSeed(server, reveal.match_id, seeds);
+  const expected = await deal(reveal.game, combined, players2, started.data.options, catalogue);
+  const got = {};
+  for (const key3 of Object.keys(expected)) got[key3] = started.data[key3];
+  const where = firstDifference("game_started", expected, got);
+  if (where !== null) throw new Mismatch(where, `the deal differs from the one the seeds give (${where})`);
+  const later = events.slice(start + 1);
+  if (reveal.game === "mount_drago") await followDrago(later, events, started.data, combined, catalogue);
+  else followYutaka(later, started.data);
+}
+var key = (c) => `${c.dragon}:${c.value}`;
+function add(t2, k, n = 1) {
+  t2.set(k, (t2.get(k) ?? 0) + n);
+}
+async function followDrago(later, all, dealt2, combined, cat) {
+  const order = new Map(cat.dragons.map((d, i) => [d, i]));
+  const full = /* @__PURE__ */ new Map();
+  for (const c of [...dealt2.riders, ...dealt2.hands.flat(), ...dealt2.draw_pile]) add(full, key(c));
+  let pile = [...dealt2.draw_pile];
+  const hands = dealt2.hands.map((h2) => {
+    const t2 = /* @__PURE__ */ new Map();
+    for (const c of h2) add(t2, key(c));
+    return t2;
+  });
+  const tops = dealt2.riders.map(key);
+  let discards = /* @__PURE__ */ new Map();
+  const firsts = /* @__PURE__ */ new Map();
+  for (const e of all) if (!firsts.has(e.commit)) firsts.set(e.commit, e.seq);
+  const streams = /* @__PURE__ */ new Map();
+  for (const e of later) {
+    const d = e.data;
+    if (e.type === "card_played") add(hands[d.seat], key(d.card), -1);
+    else if (e.type === "rider_settled" && (d.result === "on_top" || d.result === "switched")) tops[d.seat] = key(d.card);
+    else if (e.type === "cards_discarded") {
+      for (const c of d.cards) {
+        add(hands[d.seat], key(c), -1);
+        add(discards, key(c));
+      }
+    } else if (e.type === "cards_drawn") {
+      d.cards.forEach((c, i) => {
+        if (!pile.length || !same(pile[0], c)) {
+          throw new Mismatch(`seq ${e.seq} cards_drawn.cards[${i}]`, "a drawn card is not the top of the draw pile");
+        }
+        pile.shift();
+        add(hands[d.seat], key(c));
+      });
+    } else if (e.type === "draw_pile_reshuffled") {
+      const got = d.draw_pile;
+      const pool = new Map(full);
+      for (const h2 of hands) for (const [k, n] of h2) add(pool, k, -n);
+      for (const k of tops) add(pool, k, -1);
+      for (const c of pile) add(pool, key(c), -1);
+      if (!d.summit_discards) for (const [k, n] of discards) add(pool, k, -n);
+      const gotTally = /* @__PURE__ */ new Map();
+      for (const c of got) add(gotTally, key(c));
+      const keys = /* @__PURE__ */ new Set([...pool.keys(), ...gotTally.keys()]);
+      if ([...keys].some((k) => (pool.get(k) ?? 0) !== (gotTally.get(k) ?? 0))) {
+        throw new Mismatch(`seq ${e.seq} draw_pile_reshuffled.draw_pile`, "the reshuffled cards are not the pool");
+      }
+      const canonical2 = got.map((c) => ({ dragon: c.dragon, value: c.value })).sort((a, b) => order.get(a.dragon) - order.get(b.dragon) || a.value - b.value);
+      let stream = streams.get(e.commit);
+      if (!stream) {
+        stream = new Stream(combined, `seq:${firsts.get(e.commit) - 1}`);
+        streams.set(e.commit, stream);
+      }
+      await stream.shuffle(canonical2);
+      const where = firstDifference(`seq ${e.seq} draw_pile_reshuffled.draw_pile`, canonical2, got);
+      if (where !== null) throw new Mismatch(where, "the reshuffle's order is not the one the seeds give");
+      pile = [...got];
+      if (d.summit_discards) discards = /* @__PURE__ */ new Map();
+    }
+  }
+}
+function followYutaka(later, dealt2) {
+  const drawn = dealt2.decks.map(() => HAND);
+  for (const e of later) {
+    const d = e.data;
+    if (e.type === "card_drawn") {
+      const deck = dealt2.decks[d.seat];
+      if (drawn[d.seat] >= deck.length || !same(deck[drawn[d.seat]], d.card)) {
+        throw new Mismatch(`seq ${e.seq} card_drawn.card`, `seat ${d.seat} drew a card that is not the next of its deck`);
+      }
+      drawn[d.seat]++;
+    } else if (e.type === "tile_revealed" && !same(dealt2.islands[d.island][d.slot], d.tile)) {
+      throw new Mismatch(`seq ${e.seq} tile_revealed.tile`, "a revealed tile is not the one dealt there");
+    }
+  }
+}
+
 // src/api.ts
 var api = new DragoClient(location.origin, { retry: { attempts: 3 } });
 function describeError(error2) {
   if (error2 instanceof ApiError) {
-    const key2 = `error.${error2.code}`;
-    return has(key2) ? t(key2) : t("error.other", { code: error2.code });
+    const key3 = `error.${error2.code}`;
+    return has(key3) ? t(key3) : t("error.other", { code: error2.code });
   }
   if (error2 instanceof StreamClosed) return t("error.stream_closed", { code: error2.code });
   if (error2 instanceof TransportError) return t("error.transport");
@@ -1690,14 +1982,14 @@ var SPECS = {
     { name: "explicit_end_turn", label: "opt.explicit_end_turn", hint: "opt.yu.explicit_end_turn_hint" }
   ]
 };
-var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+var same2 = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 function control(spec, id, fallback, players2) {
   if (spec.choices) {
     const choices = spec.choices(players2);
     const select = h(
       "select",
       { id, "data-key": id },
-      choices.map((choice, i) => h("option", { value: String(i), selected: same(choice.value, fallback) }, choice.label))
+      choices.map((choice, i) => h("option", { value: String(i), selected: same2(choice.value, fallback) }, choice.label))
     );
     const hint = h("small", { id: `${id}-hint` });
     const describe2 = () => hint.textContent = choices[Number(select.value)]?.hint ?? (spec.hint ? t(spec.hint) : "");
@@ -1732,7 +2024,7 @@ function optionsForm(game, schema, players2) {
     for (const { spec, element, read } of controls) {
       if (element.hidden) continue;
       const chosen = read();
-      if (!same(chosen, properties[spec.name].default)) options[spec.name] = chosen;
+      if (!same2(chosen, properties[spec.name].default)) options[spec.name] = chosen;
     }
     return options;
   };
@@ -1765,10 +2057,10 @@ function absoluteLink(fragment) {
 }
 
 // src/session.ts
-var key = (matchId) => `drago:match:${matchId}`;
+var key2 = (matchId) => `drago:match:${matchId}`;
 function credentials(matchId) {
   try {
-    const raw = localStorage.getItem(key(matchId));
+    const raw = localStorage.getItem(key2(matchId));
     const parsed = raw ? JSON.parse(raw) : {};
     return { seats: parsed.seats ?? {}, ...parsed.host ? { host: parsed.host } : {}, invite: parsed.invite ?? null };
   } catch {
@@ -1776,7 +2068,7 @@ function credentials(matchId) {
   }
 }
 function save(matchId, value) {
-  localStorage.setItem(key(matchId), JSON.stringify(value));
+  localStorage.setItem(key2(matchId), JSON.stringify(value));
 }
 function saveSeat(matchId, seat, credential) {
   const current3 = credentials(matchId);
@@ -2070,8 +2362,8 @@ function item(match, titles) {
     )
   );
 }
-function openTarget(text) {
-  const value = text.trim();
+function openTarget(text2) {
+  const value = text2.trim();
   if (/^[0-9a-f]{32}$/i.test(value)) return matchHref(value);
   const hash = value.includes("#") ? value.slice(value.indexOf("#")) : "";
   const route = parseRoute(hash);
@@ -2167,9 +2459,9 @@ function lobbyPage(root2) {
 function legal(ctx) {
   return ctx.playing && ctx.view ? ctx.view.legal_actions : [];
 }
-var same2 = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+var same3 = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 function findLegal(ctx, action) {
-  return legal(ctx).find((candidate) => same2(canonical(candidate), canonical(action)));
+  return legal(ctx).find((candidate) => same3(canonical(candidate), canonical(action)));
 }
 function canonical(value) {
   if (Array.isArray(value)) return value.map(canonical);
@@ -2227,12 +2519,12 @@ function flip(element, delay2 = 0) {
   if (!element) return;
   play(element, [{ transform: "scaleX(1)" }, { transform: "scaleX(0.05)", offset: 0.45 }, { transform: "scaleX(1)" }], { duration: 640, delay: delay2, easing: "ease-in-out" });
 }
-function floatText(anchor, text, delay2 = 0) {
+function floatText(anchor, text2, delay2 = 0) {
   if (!anchor || reduce.matches) return;
   const bubble = document.createElement("span");
   bubble.className = "float";
   bubble.setAttribute("aria-hidden", "true");
-  bubble.textContent = text;
+  bubble.textContent = text2;
   anchor.appendChild(bubble);
   const animation = bubble.animate([
     { opacity: 0, transform: "translateY(0)" },
@@ -2520,9 +2812,9 @@ function trackOf(ctx, view) {
 }
 var layouts = /* @__PURE__ */ new Map();
 function layoutOf(spaces, compact) {
-  const key2 = `${spaces.length}:${compact}`;
-  let layout = layouts.get(key2);
-  if (!layout) layouts.set(key2, layout = layoutTrack(spaces.length, compact));
+  const key3 = `${spaces.length}:${compact}`;
+  let layout = layouts.get(key3);
+  if (!layout) layouts.set(key3, layout = layoutTrack(spaces.length, compact));
   return layout;
 }
 function riders(view) {
@@ -2600,12 +2892,12 @@ function hand(ctx, view) {
       const play2 = findLegal(ctx, { type: "play", card: c });
       const discard = findLegal(ctx, { type: "discard", cards: [c] });
       const action = play2 ?? discard;
-      const text = mdCardText(c);
+      const text2 = mdCardText(c);
       const face = mdCard(c, "hand", { "data-index": String(index) });
       face.querySelector(".name")?.after(h("span", { class: "short", "aria-hidden": "true" }, dragonShort(c.dragon)));
       const common = { class: "card-button", "data-key": `hand:${index}`, "data-group": "hand", "data-fly": `hand:${c.dragon}-${c.value}` };
-      if (!action) return button(face, () => void 0, { ...common, "aria-label": text, "aria-disabled": "true" });
-      const label = play2 ? t("md.play_card", { card: text }) : t("md.discard_card", { card: text });
+      if (!action) return button(face, () => void 0, { ...common, "aria-label": text2, "aria-disabled": "true" });
+      const label = play2 ? t("md.play_card", { card: text2 }) : t("md.discard_card", { card: text2 });
       return button(face, () => ctx.act(action), { ...actionAttrs(ctx, action, label), ...common });
     }))
   );
@@ -2893,9 +3185,9 @@ function tableSvg(drawing) {
 var HANDLES2 = /* @__PURE__ */ new Set(["play", "reveal", "end_turn"]);
 var layouts2 = /* @__PURE__ */ new Map();
 function layoutOf2(count, compact) {
-  const key2 = `${count}:${compact}`;
-  let layout = layouts2.get(key2);
-  if (!layout) layouts2.set(key2, layout = layoutIslands(count, compact));
+  const key3 = `${count}:${compact}`;
+  let layout = layouts2.get(key3);
+  if (!layout) layouts2.set(key3, layout = layoutIslands(count, compact));
   return layout;
 }
 function picked(ctx, view) {
@@ -2956,15 +3248,15 @@ function hand2(ctx, view) {
     h("div", { class: "cards" }, view.hand.map((c, index) => {
       const face = yuCard(c, "hand", { "data-index": String(index) });
       const common = { class: "card-button", "data-key": `pick:${index}`, "data-group": "hand", "data-fly": `hand:${c.kind}-${c.value}` };
-      const text = yuCardText(c);
-      if (!plays.some((a) => JSON.stringify(a.card) === JSON.stringify(c))) return button(face, () => void 0, { ...common, "aria-label": text, "aria-disabled": "true" });
+      const text2 = yuCardText(c);
+      if (!plays.some((a) => JSON.stringify(a.card) === JSON.stringify(c))) return button(face, () => void 0, { ...common, "aria-label": text2, "aria-disabled": "true" });
       const pressed = chosen?.index === index;
       return button(face, () => {
         if (pressed) delete ctx.state.ui.yutakaCard;
         else ctx.state.ui.yutakaCard = index;
         ctx.update();
         if (!pressed) document.querySelector('[data-group="target"]')?.focus();
-      }, { ...common, "aria-pressed": pressed ? "true" : "false", "aria-label": t("yu.pick", { card: text }), "data-pick": String(index) });
+      }, { ...common, "aria-pressed": pressed ? "true" : "false", "aria-label": t("yu.pick", { card: text2 }), "data-pick": String(index) });
     }))
   );
 }
@@ -3236,8 +3528,8 @@ function sha256Plain(bytes) {
   }
   return Array.from(hash, (x) => x.toString(16).padStart(8, "0")).join("");
 }
-async function sha256Hex(text) {
-  const bytes = new TextEncoder().encode(text);
+async function sha256Hex(text2) {
+  const bytes = new TextEncoder().encode(text2);
   if (globalThis.crypto?.subtle) {
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
     return { hex: Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""), via: "Web Crypto" };
@@ -3247,8 +3539,14 @@ async function sha256Hex(text) {
 
 // src/controls/fairness.ts
 async function checkFairness(reveal, published) {
-  const deal = reveal.events[0]?.data;
-  const { hex, via } = await sha256Hex(canonicalJson({ deal, secret: reveal.secret }));
+  if (reveal.algorithm === "drago-fair-2") {
+    const catalogue = (await api.getGame(reveal.game)).catalogue;
+    const verdict = await verifyMatch(reveal, catalogue);
+    const events = reveal.events.length;
+    return { computed: reveal.commitment, published, revealed: reveal.commitment, via: "Web Crypto", events, secret: reveal.secret, verdict };
+  }
+  const deal2 = reveal.events[0]?.data;
+  const { hex, via } = await sha256Hex(canonicalJson({ deal: deal2, secret: reveal.secret }));
   return { computed: hex, published, revealed: reveal.commitment, via, events: reveal.events.length, secret: reveal.secret };
 }
 async function run(ctx) {
@@ -3270,11 +3568,13 @@ function fairnessPanel(ctx) {
   let body = t("fair.checking");
   if (typeof state === "string" && state !== "checking") body = state;
   if (typeof state === "object") {
-    const ok = state.computed === state.published && state.computed === state.revealed;
+    const verdict = state.verdict;
+    const ok = state.computed === state.published && state.computed === state.revealed && (verdict?.ok ?? true);
+    const said = verdict ? verdict.ok && ok ? t("fair.verified") : t("fair.differs", { field: verdict.field ?? t("fair.published") }) : ok ? t("fair.ok") : t("fair.bad");
     body = h(
       "div",
-      { "data-fair": ok ? "yes" : "no" },
-      h("p", { class: ok ? "ok" : "bad", role: "status" }, ok ? t("fair.ok") : t("fair.bad")),
+      { "data-fair": ok ? "yes" : "no", "data-algorithm": verdict ? "drago-fair-2" : "drago-fair-1" },
+      h("p", { class: ok ? "ok" : "bad", role: "status" }, said),
       h(
         "dl",
         {},
@@ -3660,7 +3960,14 @@ function eventLog(ctx) {
 // src/match/page.ts
 var SUMMARY_EVENTS = /* @__PURE__ */ new Set(["seat_joined", "match_started", "seat_resigned", "seat_taken_over", "match_ended", "match_aborted", "seat_token_reissued"]);
 var NARROW = window.matchMedia("(max-width: 640px)");
+var ENVELOPE = /* @__PURE__ */ new Set(["match_id", "game", "seq", "status", "seat", "to_act", "legal_actions", "outcome", "clock", "draft"]);
+function dealt(view) {
+  return Object.keys(view).some((k) => !ENVELOPE.has(k));
+}
 function board(ctx, view) {
+  if (!dealt(view)) {
+    return h("div", { class: "board undealt", "data-game": view.game, "data-seq": view.seq, "data-undealt": "yes" }, h("p", {}, t("match.not_dealt")));
+  }
   if (view.game === "mount_drago") return mountDragoBoard(ctx, view);
   if (view.game === "yutaka") return yutakaBoard(ctx, view);
   return h("p", {}, t("match.unknown_game", { game: view.game }));
@@ -3731,8 +4038,8 @@ function matchPage(root2, matchId, params) {
     },
     act: (action) => void act(action),
     update: () => render(),
-    say(text, error2 = false) {
-      state.message = { text, error: error2 };
+    say(text2, error2 = false) {
+      state.message = { text: text2, error: error2 };
       render();
     },
     refreshSummary: async () => {
@@ -3768,10 +4075,10 @@ function matchPage(root2, matchId, params) {
   }
   function boardFor(view) {
     const pick = state.ui.yutakaCard ?? null;
-    const key2 = JSON.stringify([view, state.busy, pick, ctx.names, lang(), ctx.compact, state.replay !== null, state.events.at(-1)?.seq ?? 0]);
-    if (drawn?.key === key2) return { element: drawn.element, before: null };
-    const before = drawn && drawn.view.seq !== view.seq ? drawn.view : null;
-    drawn = { key: key2, element: board(ctx, view), view };
+    const key3 = JSON.stringify([view, state.busy, pick, ctx.names, lang(), ctx.compact, state.replay !== null, state.events.at(-1)?.seq ?? 0]);
+    if (drawn?.key === key3) return { element: drawn.element, before: null };
+    const before = drawn && drawn.view.seq !== view.seq && dealt(drawn.view) && dealt(view) ? drawn.view : null;
+    drawn = { key: key3, element: board(ctx, view), view };
     return { element: drawn.element, before };
   }
   function headline() {

@@ -35,7 +35,18 @@ import { capture, highlight, type Places } from "./motion.js";
 const SUMMARY_EVENTS = new Set(["seat_joined", "match_started", "seat_resigned", "seat_taken_over", "match_ended", "match_aborted", "seat_token_reissued"]);
 const NARROW = window.matchMedia("(max-width: 640px)");
 
+// The members of a view that the match envelope owns; a view with none besides is not dealt yet.
+const ENVELOPE = new Set(["match_id", "game", "seq", "status", "seat", "to_act", "legal_actions", "outcome", "clock", "draft"]);
+
+/** Whether the view has the game's members: drago-fair-2 deals when the last seat is taken (docs/fairness.md). */
+function dealt(view: View): boolean {
+  return Object.keys(view).some((k) => !ENVELOPE.has(k));
+}
+
 function board(ctx: MatchContext, view: View): HTMLElement {
+  if (!dealt(view)) {
+    return h("div", { class: "board undealt", "data-game": view.game, "data-seq": view.seq, "data-undealt": "yes" }, h("p", {}, t("match.not_dealt")));
+  }
   if (view.game === "mount_drago") return md.mountDragoBoard(ctx, view);
   if (view.game === "yutaka") return yu.yutakaBoard(ctx, view);
   return h("p", {}, t("match.unknown_game", { game: (view as { game: string }).game }));
@@ -138,7 +149,7 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     const pick = state.ui.yutakaCard ?? null;
     const key = JSON.stringify([view, state.busy, pick, ctx.names, lang(), ctx.compact, state.replay !== null, state.events.at(-1)?.seq ?? 0]);
     if (drawn?.key === key) return { element: drawn.element, before: null };
-    const before = drawn && drawn.view.seq !== view.seq ? drawn.view : null;
+    const before = drawn && drawn.view.seq !== view.seq && dealt(drawn.view) && dealt(view) ? drawn.view : null;
     drawn = { key, element: board(ctx, view), view };
     return { element: drawn.element, before };
   }

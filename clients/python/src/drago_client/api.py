@@ -494,6 +494,7 @@ class AsyncApi(AsyncTransport):
         seat: int,
         name: str,
         *,
+        client_seed: str | None = None,
         invite: str | None = None,
         token: str | None = None,
     ) -> models.SeatToken:
@@ -501,7 +502,8 @@ class AsyncApi(AsyncTransport):
 
         The match starts when its last seat is filled. With `Authorization: Bearer <player key>` the
         seat is bound to that player (one seat per match), whose key then works as the seat's token.
-        An unlisted match needs its `invite` code.
+        An unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal
+        (docs/fairness.md); the reply returns it, or the one the server chose.
         """
         return cast(
             models.SeatToken,
@@ -509,7 +511,7 @@ class AsyncApi(AsyncTransport):
                 Call(
                     "POST",
                     f"/v1/matches/{quote(str(match_id), safe='')}/seats/{quote(str(seat), safe='')}",
-                    body={"invite": invite, "name": name},
+                    body={"client_seed": client_seed, "invite": invite, "name": name},
                     auth="explicit",
                     token=token,
                 ),
@@ -1324,6 +1326,7 @@ class SyncApi(SyncTransport):
         seat: int,
         name: str,
         *,
+        client_seed: str | None = None,
         invite: str | None = None,
         token: str | None = None,
     ) -> models.SeatToken:
@@ -1331,7 +1334,8 @@ class SyncApi(SyncTransport):
 
         The match starts when its last seat is filled. With `Authorization: Bearer <player key>` the
         seat is bound to that player (one seat per match), whose key then works as the seat's token.
-        An unlisted match needs its `invite` code.
+        An unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal
+        (docs/fairness.md); the reply returns it, or the one the server chose.
         """
         return cast(
             models.SeatToken,
@@ -1339,7 +1343,7 @@ class SyncApi(SyncTransport):
                 Call(
                     "POST",
                     f"/v1/matches/{quote(str(match_id), safe='')}/seats/{quote(str(seat), safe='')}",
-                    body={"invite": invite, "name": name},
+                    body={"client_seed": client_seed, "invite": invite, "name": name},
                     auth="explicit",
                     token=token,
                 ),

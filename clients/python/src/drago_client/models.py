@@ -240,7 +240,10 @@ class CreatedMatch:
     clock: tuple[SeatClock, ...]
     """Deadlines of the seats to act, under a clock."""
     commitment: str
-    """SHA-256 (hex) of the canonical JSON of {deal, secret}; see `revealMatch`."""
+    """The commitment to the match's secret, published at creation (docs/fairness.md): drago-fair-2,
+    SHA-256 (hex) of the server seed and the algorithm's name; older matches, of the canonical JSON
+    of {deal, secret}. See `revealMatch`.
+    """
     created_at: datetime.datetime
     game: str
     host_token: str
@@ -455,6 +458,10 @@ class Invited:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JoinSeat:
+    client_seed: str | None = None
+    """The seat's own seed for the deal (docs/fairness.md): 1 to 64 printable characters, used exactly
+    as sent. Absent: the server chooses one and returns it.
+    """
     invite: str | None = None
     """The invite code of an unlisted match."""
     name: str
@@ -494,7 +501,10 @@ class Match:
     clock: tuple[SeatClock, ...]
     """Deadlines of the seats to act, under a clock."""
     commitment: str
-    """SHA-256 (hex) of the canonical JSON of {deal, secret}; see `revealMatch`."""
+    """The commitment to the match's secret, published at creation (docs/fairness.md): drago-fair-2,
+    SHA-256 (hex) of the server seed and the algorithm's name; older matches, of the canonical JSON
+    of {deal, secret}. See `revealMatch`.
+    """
     created_at: datetime.datetime
     game: str
     id: str
@@ -603,6 +613,8 @@ class RatingHistory:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reveal:
+    algorithm: Literal["drago-fair-1", "drago-fair-2"]
+    """How the match's dice were rolled (docs/fairness.md); `secret` is its server seed."""
     commitment: str
     commitment_scheme: str
     events: tuple[Event, ...]
@@ -612,6 +624,8 @@ class Reveal:
     options: Mapping[str, Any]
     outcome: Mapping[str, Any]
     players: int
+    seat_seeds: tuple[str, ...] | None
+    """drago-fair-2: every seat's seed in seat order (null for drago-fair-1)."""
     secret: str
 
 
@@ -668,6 +682,10 @@ class Seat:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatToken:
+    client_seed: str | None = None
+    """The seat's seed (sent, or chosen by the server), mixed into the deal; revealed to everyone after
+    the end. Null when the reply is a reissued token.
+    """
     match_id: str
     seat: int
     token: str

@@ -179,7 +179,8 @@ export class Api extends Transport {
    *
    * The match starts when its last seat is filled. With `Authorization: Bearer <player key>` the
    * seat is bound to that player (one seat per match), whose key then works as the seat's token. An
-   * unlisted match needs its `invite` code.
+   * unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal
+   * (docs/fairness.md); the reply returns it, or the one the server chose.
    */
   joinSeat(matchId: string, seat: number, body: M.JoinSeat, options: CallOptions = {}): Promise<M.SeatToken> {
     return this.call<M.SeatToken>({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);

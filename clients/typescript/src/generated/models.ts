@@ -201,7 +201,11 @@ export interface CreateWebhook {
 export interface CreatedMatch {
   /** Deadlines of the seats to act, under a clock. */
   clock: SeatClock[];
-  /** SHA-256 (hex) of the canonical JSON of {deal, secret}; see `revealMatch`. */
+  /**
+   * The commitment to the match's secret, published at creation (docs/fairness.md): drago-fair-2,
+   * SHA-256 (hex) of the server seed and the algorithm's name; older matches, of the canonical JSON
+   * of {deal, secret}. See `revealMatch`.
+   */
   commitment: string;
   created_at: string;
   game: string;
@@ -400,6 +404,11 @@ export interface Invited {
 }
 
 export interface JoinSeat {
+  /**
+   * The seat's own seed for the deal (docs/fairness.md): 1 to 64 printable characters, used exactly
+   * as sent. Absent: the server chooses one and returns it.
+   */
+  client_seed?: string | null;
   /** The invite code of an unlisted match. */
   invite?: string | null;
   /**
@@ -436,7 +445,11 @@ export interface LeaderboardEntry {
 export interface Match {
   /** Deadlines of the seats to act, under a clock. */
   clock: SeatClock[];
-  /** SHA-256 (hex) of the canonical JSON of {deal, secret}; see `revealMatch`. */
+  /**
+   * The commitment to the match's secret, published at creation (docs/fairness.md): drago-fair-2,
+   * SHA-256 (hex) of the server seed and the algorithm's name; older matches, of the canonical JSON
+   * of {deal, secret}. See `revealMatch`.
+   */
   commitment: string;
   created_at: string;
   game: string;
@@ -590,6 +603,8 @@ export interface RatingHistory {
 }
 
 export interface Reveal {
+  /** How the match's dice were rolled (docs/fairness.md); `secret` is its server seed. */
+  algorithm: "drago-fair-1" | "drago-fair-2";
   commitment: string;
   commitment_scheme: string;
   /** The full, unredacted event log. */
@@ -599,6 +614,8 @@ export interface Reveal {
   options: Record<string, unknown>;
   outcome: Record<string, unknown>;
   players: number;
+  /** drago-fair-2: every seat's seed in seat order (null for drago-fair-1). */
+  seat_seeds: string[] | null;
   secret: string;
 }
 
@@ -649,6 +666,11 @@ export interface SeatClock {
 }
 
 export interface SeatToken {
+  /**
+   * The seat's seed (sent, or chosen by the server), mixed into the deal; revealed to everyone
+   * after the end. Null when the reply is a reissued token.
+   */
+  client_seed?: string | null;
   match_id: string;
   seat: number;
   /** The seat's secret bearer token, shown this once. */

@@ -304,7 +304,8 @@ export interface SeatClock {
 
 /**
  * A seat was filled: by a person (`bot` false; `player_id` when a player key holds it) or a server
- * bot of `level`.
+ * bot of `level`. `seed` is the seat's seed (docs/fairness.md): shown to that seat only until the
+ * end (null for every other viewer, and in matches older than drago-fair-2).
  */
 export interface SeatJoined {
   type: "seat_joined";
@@ -313,6 +314,7 @@ export interface SeatJoined {
   bot?: boolean;
   level?: string | null;
   player_id?: string | null;
+  seed?: string | null;
 }
 
 export interface SeatResigned {

@@ -122,7 +122,8 @@ class SeatClock:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatJoined:
     """A seat was filled: by a person (`bot` false; `player_id` when a player key holds it) or a server
-    bot of `level`.
+    bot of `level`. `seed` is the seat's seed (docs/fairness.md): shown to that seat only until the
+    end (null for every other viewer, and in matches older than drago-fair-2).
     """
 
     type: Literal["seat_joined"]
@@ -131,6 +132,7 @@ class SeatJoined:
     bot: bool = False
     level: str | None = None
     player_id: str | None = None
+    seed: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

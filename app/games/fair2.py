@@ -1,0 +1,112 @@
+"""`drago-fair-2`: the documented generator every roll of a version-2 match comes from (docs/fairness.md).
+
+A server seed (32 random bytes) is committed to at creation (`commitment`); each seat adds its own
+seed when it joins; the combined seed is an HMAC of the match id and the seats' seeds keyed by the
+server seed (`combined_seed`); every random decision reads its own byte stream, HMAC-SHA256 of the
+combined seed over the decision's context and a block counter (`Stream`). The rules draw from a
+stream only through two primitives: `randrange(n)` (a uniform integer below `n`, by rejection
+sampling) and `shuffle(items)` (Fisher–Yates from the last index down), so `Stream` stands in for
+the `random.Random` the rules are typed with. Standard library only; nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import MutableSequence, Sequence
+from typing import Any, Final, NoReturn
+
+ALGORITHM: Final = "drago-fair-2"
+SERVER_SEED_BYTES: Final = 32
+DEAL_CONTEXT: Final = "deal"
+_U32: Final = 1 << 32
+
+
+def _u32(n: int) -> bytes:
+    return n.to_bytes(4, "big")
+
+
+def _text(value: str) -> bytes:
+    """A string as its UTF-8 length (4 bytes, big-endian) followed by its UTF-8 bytes."""
+    raw = value.encode("utf-8")
+    return _u32(len(raw)) + raw
+
+
+def commitment(server_seed: bytes) -> str:
+    """SHA-256 (hex) of the server seed followed by the UTF-8 of the algorithm's name."""
+    return hashlib.sha256(server_seed + ALGORITHM.encode("utf-8")).hexdigest()
+
+
+def combined_seed(server_seed: bytes, match_id: str, seat_seeds: Sequence[str]) -> bytes:
+    """HMAC-SHA256 keyed by the server seed over `text(match_id) ‖ u32(seats) ‖ text(seed 0) ‖ …`."""
+    message = _text(match_id) + _u32(len(seat_seeds)) + b"".join(_text(s) for s in seat_seeds)
+    return hmac.new(server_seed, message, hashlib.sha256).digest()
+
+
+def context_for(seq: int | None) -> str:
+    """The context of the deal (`None`) or of a decision taken when the match is at `seq`."""
+    return DEAL_CONTEXT if seq is None else f"seq:{seq}"
+
+
+def block(combined: bytes, context: str, counter: int) -> bytes:
+    """Block `counter` of the stream of `context`: HMAC-SHA256(combined, text(context) ‖ u32(counter))."""
+    return hmac.new(combined, _text(context) + _u32(counter), hashlib.sha256).digest()
+
+
+class Stream(random.Random):
+    """The byte stream of one random decision and the two primitives drawn from it.
+
+    A `random.Random` only so that the rules' signatures stay as they are: every other method of
+    `random.Random` raises, so no roll can come from anywhere but the document's two primitives."""
+
+    def __init__(self, combined: bytes, context: str) -> None:  # no super().__init__(): no Twister
+        self._combined = combined
+        self._context = _text(context)
+        self._counter = 0
+        self._buffer = b""
+        self._pos = 0
+
+    def read(self, n: int) -> bytes:
+        """The next `n` bytes of the stream."""
+        out = bytearray()
+        while len(out) < n:
+            if self._pos == len(self._buffer):
+                message = self._context + _u32(self._counter)
+                self._buffer = hmac.new(self._combined, message, hashlib.sha256).digest()
+                self._counter += 1
+                self._pos = 0
+            take = min(n - len(out), len(self._buffer) - self._pos)
+            out += self._buffer[self._pos : self._pos + take]
+            self._pos += take
+        return bytes(out)
+
+    def randrange(self, n: int, *rest: Any) -> int:
+        """A uniform integer in `0 … n-1` (1 ≤ n ≤ 2³²): big-endian 4-byte words, rejecting those
+        at or above the largest multiple of `n` below 2³², the first accepted one modulo `n`."""
+        if rest or not 1 <= n <= _U32:
+            raise ValueError(f"randrange({n}) takes one bound in 1…2**32")
+        limit = _U32 - _U32 % n
+        while True:
+            word = int.from_bytes(self.read(4), "big")
+            if word < limit:
+                return word % n
+
+    def _randbelow(self, n: int) -> int:
+        return self.randrange(n)
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        """Fisher–Yates from the last index down: for i = len−1 … 1, swap x[i] and x[randrange(i+1)]."""
+        for i in range(len(x) - 1, 0, -1):
+            j = self.randrange(i + 1)
+            x[i], x[j] = x[j], x[i]
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(f"{ALGORITHM} rolls only through randrange(n) and shuffle(items)")
+
+    random = getrandbits = choice = choices = sample = randint = uniform = seed = _refuse
+
+
+def stream(server_seed: bytes, match_id: str, seat_seeds: Sequence[str], seq: int | None) -> Stream:
+    """The stream of the deal (`seq` None) or of the decision taken at `seq`."""
+    return Stream(combined_seed(server_seed, match_id, seat_seeds), context_for(seq))
