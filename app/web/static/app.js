@@ -3936,7 +3936,7 @@ function describe(ctx, event) {
   const game = ctx.state.summary?.game ?? ctx.view?.game ?? "";
   const who = (seat) => seatName(ctx, seat);
   const data = event.data;
-  const islands = ctx.view?.game === "yutaka" ? ctx.view.islands.map((i) => i.name) : [];
+  const islands = ctx.view?.game === "yutaka" ? (ctx.view.islands ?? []).map((i) => i.name) : [];
   const own = game === "mount_drago" ? mountDrago(event.type, data, who) : game === "yutaka" ? yutaka(event.type, data, who, islands) : null;
   return own ?? lifecycle(event.type, data, who);
 }

@@ -81,7 +81,7 @@ export function describe(ctx: MatchContext, event: Event): Child[] {
   const game = ctx.state.summary?.game ?? ctx.view?.game ?? "";
   const who = (seat: number) => seatName(ctx, seat);
   const data = event.data as Data;
-  const islands = ctx.view?.game === "yutaka" ? ctx.view.islands.map((i) => i.name) : [];
+  const islands = ctx.view?.game === "yutaka" ? (ctx.view.islands ?? []).map((i) => i.name) : []; // none before the deal
   const own = game === "mount_drago" ? mountDrago(event.type, data, who) : game === "yutaka" ? yutaka(event.type, data, who, islands) : null;
   return own ?? lifecycle(event.type, data, who);
 }
