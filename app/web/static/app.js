@@ -1051,6 +1051,8 @@ var Unauthorized = class extends error("unauthorized", 401) {
 };
 var Forbidden = class extends error("forbidden", 403) {
 };
+var PlayerKeyRequired = class extends error("player_key_required", 403) {
+};
 var NotFound = class extends error("not_found", 404) {
 };
 var MethodNotAllowed = class extends error("method_not_allowed", 405) {
@@ -1087,8 +1089,20 @@ var MatchNotStarted = class extends Conflict {
 var MatchStarted = class extends Conflict {
   static code = "match_started";
 };
+var NameTaken = class extends Conflict {
+  static code = "name_taken";
+};
 var MatchNotFinished = class extends Conflict {
   static code = "match_not_finished";
+};
+var TooManySeeks = class extends Conflict {
+  static code = "too_many_seeks";
+};
+var SeekClosed = class extends Conflict {
+  static code = "seek_closed";
+};
+var ChallengeClosed = class extends Conflict {
+  static code = "challenge_closed";
 };
 var PayloadTooLarge = class extends error("payload_too_large", 413) {
 };
@@ -1105,6 +1119,7 @@ var BY_CODE = Object.fromEntries(
     IdempotencyKeyReused,
     Unauthorized,
     Forbidden,
+    PlayerKeyRequired,
     NotFound,
     MethodNotAllowed,
     IllegalAction,
@@ -1117,7 +1132,11 @@ var BY_CODE = Object.fromEntries(
     AlreadyResigned,
     MatchNotStarted,
     MatchStarted,
+    NameTaken,
     MatchNotFinished,
+    TooManySeeks,
+    SeekClosed,
+    ChallengeClosed,
     PayloadTooLarge,
     RateLimited,
     InternalError,
@@ -1270,6 +1289,24 @@ var Api = class extends Transport {
   abortMatch(matchId, hostToken, options = {}) {
     return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/abort`, auth: "host", token: hostToken }, options);
   }
+  /** Accept a challenge (the last acceptance starts the match). */
+  acceptChallenge(challengeId, options = {}) {
+    return this.call({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/accept`, auth: "token" }, options);
+  }
+  /** Cancel an open seek. */
+  cancelSeek(seekId, options = {}) {
+    return this.call({ method: "DELETE", path: `/v1/seeks/${enc(seekId)}`, auth: "token" }, options);
+  }
+  /**
+   * Challenge named players to a match.
+   *
+   * Each invited player is told on its personal stream (`challenge_received`) and sees the
+   * challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
+   * expires after a day unless `expires_s` says otherwise.
+   */
+  createChallenge(body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/challenges`, body, auth: "token" }, options);
+  }
   /**
    * Create a match.
    *
@@ -1289,13 +1326,65 @@ var Api = class extends Transport {
   createPlayer(body, options = {}) {
     return this.call({ method: "POST", path: `/v1/players`, body }, options);
   }
+  /**
+   * Seek a match (quick play).
+   *
+   * The seek waits in the database until the matcher seats it in a match with compatible seekers
+   * (the same game, options and settings, a common player count, opponents each accepts), it is
+   * cancelled, or it expires. The player learns of the match on its personal stream
+   * (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
+   * `too_many_seeks`); see docs/matchmaking.md.
+   */
+  createSeek(body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/seeks`, body, auth: "token" }, options);
+  }
+  /**
+   * Register a webhook; returns its signing secret, once.
+   *
+   * Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
+   * signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on loopback,
+   * private or link-local addresses are refused unless the operator allows them.
+   */
+  createWebhook(body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/players/me/webhooks`, body, auth: "token" }, options);
+  }
+  /** Decline a challenge, with an optional reason. */
+  declineChallenge(challengeId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/decline`, body, auth: "token" }, options);
+  }
+  /** Remove a webhook. */
+  deleteWebhook(webhookId, options = {}) {
+    return this.call({ method: "DELETE", path: `/v1/players/me/webhooks/${enc(webhookId)}`, auth: "token", text: true }, options);
+  }
+  /**
+   * A player's finished matches, one JSON object per line (NDJSON), streamed.
+   *
+   * Newest first; `since`/`until` bound the end time (`since` inclusive). Public matches for
+   * anybody; with the player's own key also its unlisted ones. Each line is an `ExportLine`.
+   */
+  exportPlayerMatches(playerId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}/matches`, query, auth: "token", text: true }, options);
+  }
   /** A game: player counts, payload schemas, drawing data. */
   getGame(game, options = {}) {
     return this.call({ method: "GET", path: `/v1/games/${enc(game)}` }, options);
   }
+  /**
+   * A game's leaderboard: non-provisional players, best first.
+   *
+   * Ordered by the displayed rating, then player id (stable under ties). `limit` over 100 is
+   * capped; a page past the end is empty.
+   */
+  getLeaderboard(game, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/games/${enc(game)}/leaderboard`, query }, options);
+  }
   /** A match's public summary. */
   getMatch(matchId, options = {}) {
     return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}` }, options);
+  }
+  /** Each seat's rating before and after a finished rated match. */
+  getMatchRatings(matchId, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/ratings` }, options);
   }
   /** The player of the key. */
   getMe(options = {}) {
@@ -1304,6 +1393,14 @@ var Api = class extends Transport {
   /** Prometheus metrics. */
   getMetrics(options = {}) {
     return this.call({ method: "GET", path: `/metrics`, text: true }, options);
+  }
+  /** A player's public profile: name, bot flag, rating per game. */
+  getPlayerProfile(playerId, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}` }, options);
+  }
+  /** A player's rating history in a game: one point per rated match. */
+  getRatingHistory(playerId, game, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}/ratings/${enc(game)}` }, options);
   }
   /**
    * The caller's view (seat token or player key) or the spectator view (no credential).
@@ -1337,6 +1434,10 @@ var Api = class extends Transport {
   joinSeat(matchId, seat, body, options = {}) {
     return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);
   }
+  /** The webhook's last delivery attempts, newest first. */
+  listDeliveries(webhookId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/webhooks/${enc(webhookId)}/deliveries`, query, auth: "token" }, options);
+  }
   /** The event log redacted for the caller (history). */
   listEvents(matchId, query = {}, options = {}) {
     return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/events`, query, auth: "token" }, options);
@@ -1353,6 +1454,22 @@ var Api = class extends Transport {
    */
   listMatches(query = {}, options = {}) {
     return this.call({ method: "GET", path: `/v1/matches`, query }, options);
+  }
+  /** Challenges the player sent or received, newest first. */
+  listMyChallenges(query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/challenges`, query, auth: "token" }, options);
+  }
+  /** The player's seeks in every status, newest first. */
+  listMySeeks(query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/seeks`, query, auth: "token" }, options);
+  }
+  /** Open seeks, oldest first (public). */
+  listSeeks(query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/seeks`, query }, options);
+  }
+  /** The player's webhooks (never their secrets). */
+  listWebhooks(options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/webhooks`, auth: "token" }, options);
   }
   /**
    * The player's matches, newest activity first.
@@ -1416,6 +1533,15 @@ var Api = class extends Transport {
    */
   submitAction(matchId, body, options = {}) {
     return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/actions`, body, auth: "token", keyed: true }, options);
+  }
+  /**
+   * Say whether this player is a bot.
+   *
+   * `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and seeks
+   * choose whether they accept bots as opponents.
+   */
+  updateMe(body, options = {}) {
+    return this.call({ method: "PATCH", path: `/v1/players/me`, body, auth: "token" }, options);
   }
 };
 
@@ -1510,6 +1636,7 @@ var Link = class {
     this.failures += 1;
   }
 };
+var PROTOCOL = 2;
 function streamUrl(base, path, query) {
   const url = new URL(base.replace(/^http/, "ws") + path);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
@@ -1534,7 +1661,7 @@ async function* follow(transport, matchId, options = {}) {
   const link = new Link(transport, options.retry, signal);
   let last = options.after ?? null;
   for (; ; ) {
-    const query = { views: views ? "1" : "0" };
+    const query = { protocol: String(PROTOCOL), views: views ? "1" : "0" };
     if (last !== null) query.after = String(last);
     if (!credential) query.spectate = "1";
     const path = `/v1/matches/${encodeURIComponent(matchId)}/stream`;
@@ -1588,7 +1715,8 @@ async function* followPlayer(transport, options = {}) {
   const link = new Link(transport, options.retry, signal);
   let last = options.after ?? null;
   for (; ; ) {
-    const query = last === null ? {} : { after: String(last) };
+    const query = { protocol: String(PROTOCOL) };
+    if (last !== null) query.after = String(last);
     const url = streamUrl(transport.baseUrl, "/v1/players/me/stream", query);
     const connection = new Connection(WS, url, JSON.stringify({ type: "auth", token: key3 }));
     const release = abortable(connection, signal);
