@@ -153,7 +153,11 @@ def test_a_four_player_match_is_drawn_on_its_side_of_the_board(
     browser: Browser, web_server: ServerProcess
 ) -> None:
     with httpx.Client(base_url=web_server.url) as http:
-        match_id = http.post("/v1/matches", json={"game": "mount_drago", "players": 4}).json()["id"]
+        # A development seed makes a drago-fair-1 match, dealt at creation, so that its waiting board
+        # has riders (a drago-fair-2 match is dealt at its last seat: tests/web/test_fairness.py).
+        match_id = http.post(
+            "/v1/matches", json={"game": "mount_drago", "players": 4, "seed": "board-side"}
+        ).json()["id"]
         side = http.get("/v1/games/mount_drago").json()["catalogue"]["tracks"]["4-5"]
     watcher = open_page(browser, f"{web_server.url}/#/match/{match_id}?as=spectator")
     watcher.wait_for_selector(".board")
@@ -188,7 +192,8 @@ def test_a_custom_track_is_drawn_as_the_match_plays_it(browser: Browser, web_ser
     track = [{"kind": k, "value": v} for k, v in zip(kinds, values, strict=True)]
     with httpx.Client(base_url=web_server.url) as http:
         match_id = http.post(
-            "/v1/matches", json={"game": "mount_drago", "players": 3, "options": {"track": track}}
+            "/v1/matches",  # dealt at creation (a development seed: drago-fair-1), riders and all
+            json={"game": "mount_drago", "players": 3, "options": {"track": track}, "seed": "custom-track"},
         ).json()["id"]
     watcher = open_page(browser, f"{web_server.url}/#/match/{match_id}?as=spectator")
     watcher.wait_for_selector(".board")
