@@ -131,6 +131,10 @@ class Client:
                 self.tally.retried += 1
             else:
                 self.tally.statuses[r.status_code] += 1
+                if r.status_code == 429:  # over a budget of this address: wait as told (never in
+                    self.tally.retried += 1  # this test's counts), then the same request again
+                    await asyncio.sleep(min(float(r.headers.get("retry-after", "1")), 2.0))
+                    continue
                 if r.status_code < 500:
                     return r
                 if r.status_code == 503 and _code(r) == "unavailable" and "retry-after" in r.headers:
@@ -156,7 +160,7 @@ async def play(client: Client, match_id: str, tokens: dict[int, str], seed: int)
             return
         humans = [s for s in summary["to_act"] if s in tokens]
         if not humans:
-            await asyncio.sleep(0.05)  # a server bot's turn
+            await asyncio.sleep(0.1)  # a server bot's turn
             continue
         seat = rng.choice(humans)
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
