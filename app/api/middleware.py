@@ -206,7 +206,15 @@ class RequestContext:
             else:  # a WebSocket: its frames pass untouched (no per-frame wrapper); 101 = a session ran
                 await self.app(scope, receive, send)
                 status = 101
-        except Exception:
+        except Exception as e:
+            if scope["type"] == "websocket" and isinstance(e, OSError):
+                # A stream whose connection went away under it (its client left during the handshake:
+                # uvicorn's ClientDisconnected, a reset): nothing was sent to anyone and nothing is
+                # wrong here, so no error line and no 500 (1006: "closed abnormally").
+                error_log.info("stream ended: the connection went away (%s)", type(e).__name__,
+                               extra={"request_id": rid, "path": scope.get("path", "")})  # fmt: skip
+                status = 1006
+                return
             # Contained here, logged once: re-raising would make the server log it a second time
             # and drop the connection. The log filter strips secrets from the traceback too.
             error_log.exception("unhandled error", extra={"request_id": rid, "path": scope.get("path", "")})
