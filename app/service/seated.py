@@ -1,11 +1,13 @@
 """A match created with its players already seated (matchmaking: a seek group, an accepted
 challenge), and what a process does after the store committed it.
 
-`seated_match` rolls the match's secret, deals, and seats the people in an order shuffled by the
-match's own randomness (`chance.seeded(f"{secret}:seats")`: checkable once the secret is revealed),
-server bots in the places left; the first commit holds the deal, every `seat_joined` and
-`match_started`. Seats taken this way have no token: the player's key authorizes them. The notices
-are the usual ones of a start (`match_started`, `your_turn`) plus whatever the caller adds.
+`seated_match` rolls the match's secret, seats the people in an order shuffled by the match's own
+randomness (`chance.seeded(f"{secret}:seats")`: checkable once the secret is revealed), server bots
+in the places left, and deals by drago-fair-2 (docs/fairness.md) from every seat's seed (the
+server's: nobody sends one through a seek or a challenge); the first commit holds every
+`seat_joined`, then the deal and `match_started`. Seats taken this way have no token: the player's
+key authorizes them. The notices are the usual ones of a start (`match_started`, `your_turn`) plus
+whatever the caller adds.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 from app.games.chance import seeded
 from app.games.codec import JSON, to_json
 from app.matches import decide
-from app.matches.fairness import commitment, new_secret, rng_for
+from app.matches.fairness import V2, commitment_v2, new_seat_seed, new_secret, with_deal
 from app.matches.fold import Match, advance
 from app.matches.settings import stored_settings
 from app.service.cache import Loaded
@@ -68,25 +70,26 @@ def seated_match(
         raw["explicit_end_turn"] = True
     opts = rules.parse_options(players, raw)
     secret = new_secret()
-    deal = rules.start(players, opts, rng_for(secret, 0), None)
-    parsed = dataclasses.replace(parsed, lifecycle=True)
+    parsed = dataclasses.replace(parsed, lifecycle=True, fairness=V2)
     record = MatchRecord(
         id=uuid.uuid4().hex, game=game, players=players, options=to_json(opts), status="waiting", seq=0,
-        created_at=now, updated_at=now, secret=secret, commitment=commitment(secret, to_json(deal)),
+        created_at=now, updated_at=now, secret=secret, commitment=commitment_v2(secret),
         settings=to_json(parsed), visibility=parsed.visibility,
     )  # fmt: skip
     order: list[Person | None] = [*people, *([None] * (players - len(people)))]
     seeded(f"{secret}:seats").shuffle(order)
     bots = {s: bot_level for s, p in enumerate(order) if p is None}
+    seeds = {s: new_seat_seed() for s in range(players)}  # nobody sent a seed: the server's, as at a join
     empty = ctx.loader.empty(record, ())
-    dealt = advance(empty, [deal], now)
-    events: list[Any] = [deal, *decide.seat_bots(dealt, bots)]
+    events: list[Any] = decide.seat_bots(empty, bots, {s: seeds[s] for s in bots})
     match: Match = advance(empty, events, now)
     for seat, person in enumerate(order):
         if person is not None:
-            joined = decide.join(match, seat, person.name, person.player_id)
+            joined = decide.join(match, seat, person.name, person.player_id, seeds[seat])
             match = advance(match, joined, now)
             events.extend(joined)
+    events = with_deal(empty, events, to_json(opts), secret)  # drago-fair-2: dealt from every seat's seed
+    match = advance(empty, events, now)
     update = projection(ctx, record, match)
     record = dataclasses.replace(
         record, seq=match.seq, status=update.status, to_act=update.to_act, deadline_at=update.deadline_at,
@@ -106,7 +109,7 @@ def seated_match(
         )
         for key, kind, data in extra
     ]
-    told += notices(dealt, match, None, match.seq)
+    told += notices(empty, match, None, match.seq)
     write = MatchWrite(record, seats, tuple(NewEvent(e.TYPE, to_json(e)) for e in events), tuple(told))
     return NewMatch(write, Loaded(record, match, seats), seat_of)
 

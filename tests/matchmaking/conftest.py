@@ -11,6 +11,7 @@ import pytest
 
 from app.service.auth import Caller, identify
 from app.service.context import Config, Context
+from app.service.errors import NameTaken
 from app.service.players import create_player
 from app.service.seeks import Matchmaking
 from app.store.factory import create_store
@@ -68,8 +69,16 @@ async def mm(store_url: str | None, clock: FakeClock) -> AsyncIterator[Matchmaki
 
 
 async def new_player(mm: Matchmaking, name: str = "ann") -> Caller:
-    key = await create_player(mm.ctx, name)
-    return await identify(mm.ctx, key.key)
+    """A new player named `name`, or `name#n` when it is taken (names are unique in a deployment, and
+    the PostgreSQL tests share one database)."""
+    taken = 1
+    while True:
+        try:
+            key = await create_player(mm.ctx, name if taken == 1 else f"{name}#{taken}")
+        except NameTaken:
+            taken += 1
+            continue
+        return await identify(mm.ctx, key.key)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -135,7 +135,7 @@ async def test_the_bot_flag_shows_on_profile_seeks_and_challenges(mm: Matchmakin
     assert (await profile(mm, bot.player_id)).bot is False
     await set_bot(mm, bot, True)
     found = await profile(mm, bot.player_id)
-    assert (found.player_id, found.name, found.bot) == (bot.player_id, "robo", True)
+    assert (found.player_id, found.name.split("#")[0], found.bot) == (bot.player_id, "robo", True)
     made = await create_challenge(mm, ann, ChallengeRequest(to=[bot.player_id], game="yutaka"))
     assert made.bots == {ann.player_id: False, bot.player_id: True}
     from app.service.seeks import SeekRequest, create_seek

@@ -55,7 +55,9 @@ async def test_200_seekers_three_matchers(sql_url: str, clock: FakeClock) -> Non
         store = processes[0].ctx.store
         seeks: dict[str, SeekRecord] = {}
         for i in range(SEEKERS):
-            player = PlayerRecord(uuid.uuid4().hex, f"p{i}", uuid.uuid4().hex, clock())
+            player = PlayerRecord(
+                uuid.uuid4().hex, f"p{i}-{uuid.uuid4().hex[:8]}", uuid.uuid4().hex, clock()
+            )  # names are unique per database
             await store.create_player(player)
             seek = _random_seek(rng, player, clock, bot=rng.random() < 0.2)
             assert await processes[i % 3].store.add_seek(seek, 5, clock())

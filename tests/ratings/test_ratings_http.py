@@ -42,12 +42,24 @@ async def rated_table(client: httpx.AsyncClient, keys: list[str], bots: list[Any
     return table
 
 
+async def _listed(client: httpx.AsyncClient, match_id: str) -> dict[str, Any]:
+    """The match's lobby item (the PostgreSQL tests share one database: page until it is found)."""
+    for offset in range(0, 10_000, 100):
+        params: dict[str, str | int] = {"status": "active", "limit": 100, "offset": offset}
+        items = (await client.get("/v1/matches", params=params)).json()["items"]
+        found = [m for m in items if m["id"] == match_id]
+        if found or not items:
+            assert found, f"{match_id} is not in the lobby"
+            item: dict[str, Any] = found[0]
+            return item
+    raise AssertionError(f"{match_id} is not in the first 10,000 active matches")
+
+
 async def test_a_rated_match_is_applied_once_and_shows_everywhere(database_url: str) -> None:
     async with running(database_url) as client:
         (ada, ada_key), (bo, bo_key) = await new_player(client, "Ada"), await new_player(client, "Bo")
         table = await rated_table(client, [ada_key, bo_key], [{"seat": 2, "level": "greedy"}], 3)
-        lobby = (await client.get("/v1/matches", params={"status": "active"})).json()
-        assert any(m["id"] == table.match_id and m["settings"]["rated"] for m in lobby["items"])
+        assert (await _listed(client, table.match_id))["settings"]["rated"] is True
         empty = (await client.get(f"{table.url}/ratings")).json()
         assert empty == {"match_id": table.match_id, "rated": True, "applied": False, "changes": []}
         summary = await play_to_end(table, random.Random(7))
