@@ -59,11 +59,11 @@ def numbered(query: str) -> str:
     return re.sub(r"\?", lambda _: f"${next(counter)}", query)
 
 
-def rating_args(r: RatingRecord, at: Any) -> tuple[Any, ...]:
+def rating_args(r: RatingRecord, at: object) -> tuple[object, ...]:
     return (r.player_id, r.game, r.mu, r.sigma, r.mu - 3 * r.sigma, r.games, r.wins, at)
 
 
-def point_args(p: RatingPoint, at: Any) -> tuple[Any, ...]:
+def point_args(p: RatingPoint, at: object) -> tuple[object, ...]:
     return (
         p.ord, p.match_id, p.game, p.seat, p.player_id, p.rank,
         p.mu_before, p.sigma_before, p.mu_after, p.sigma_after, at,
