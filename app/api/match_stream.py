@@ -59,7 +59,7 @@ class MatchSession(Session):
         self._frames: MatchFrames | None = None
         self._sending: asyncio.Task[None] | None = None  # a direct send that had to wait
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         return {"stream": self.kind, "match_id": self.match_id, "seat": self.seat, "seq": self.cursor}
 
     async def stream(self) -> None:

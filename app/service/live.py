@@ -107,7 +107,7 @@ class LiveHub:
         """Events of `match_id` with seq > `after`: `async with hub.subscribe(m, after) as sub:`."""
         return Subscription(self, match_id, after)
 
-    async def notify(self, match_id: str, seq: int, events: Sequence[Any] = ()) -> None:
+    async def notify(self, match_id: str, seq: int, events: Sequence[StoredEvent] = ()) -> None:
         """Match `match_id` committed up to `seq`: wake local readers and tell the other processes.
 
         With the committed `events` (the committing process has them), a live feed that is right
@@ -138,7 +138,7 @@ class LiveHub:
 
     # Notifications
 
-    def _offer(self, match_id: str, events: Sequence[Any]) -> None:
+    def _offer(self, match_id: str, events: Sequence[StoredEvent]) -> None:
         feed = self._feeds.get(match_id)
         if feed is None or not feed.ready.done() or events[0].seq != feed.cursor + 1:
             return  # not served here, starting, or behind: the reader reads the store as usual
@@ -149,7 +149,7 @@ class LiveHub:
             sub._push(events)  # the whole commit at once: one call per subscriber, not per event
         self._counters["events_offered"] += len(events)
 
-    def _offer_and_wake(self, match_id: str, seq: int, events: Sequence[Any]) -> None:
+    def _offer_and_wake(self, match_id: str, seq: int, events: Sequence[StoredEvent]) -> None:
         self._offer(match_id, events)
         self._wake(match_id, seq)
 
