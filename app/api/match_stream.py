@@ -26,6 +26,7 @@ from app.api.stream_edge import StreamEdge
 from app.service import acting
 from app.service import errors as svc
 from app.service.auth import Caller, identify, seat_in
+from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, ViewerFrame
 from app.service.subscription import Subscription
 
@@ -55,7 +56,7 @@ class MatchSession(Session):
         self.token: str | None = None
         self.views = False
         self._by_token = False  # authenticated with a seat token: a reissue of it ends the session
-        self._pending: list[Any] = []  # the events of a commit not complete yet
+        self._pending: list[StoredEvent] = []  # the events of a commit not complete yet
         self._frames: MatchFrames | None = None
         self._sending: asyncio.Task[None] | None = None  # a direct send that had to wait
 
@@ -149,7 +150,7 @@ class MatchSession(Session):
         self._pending.extend(events[start:])  # a commit whose end is still to come
         return count
 
-    def _frame(self, tail: Sequence[Any], view: Match | None) -> ViewerFrame:
+    def _frame(self, tail: Sequence[StoredEvent], view: Match | None) -> ViewerFrame:
         """The frame, for this viewer, of the commit that `tail` completes (the events pending
         before it, and it), with `view` (the state at the commit) when given."""
         assert self._frames is not None

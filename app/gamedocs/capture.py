@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 import httpx
+from fastapi import FastAPI
 
 from app.games.codec import JSON
 from app.main import create_app
@@ -149,7 +150,7 @@ def _anonymous(value: JSON) -> JSON:
 
 
 @asynccontextmanager
-async def running() -> AsyncIterator[tuple[Any, httpx.AsyncClient, StillClock]]:
+async def running() -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient, StillClock]]:
     settings = Settings(
         database_url="memory://", dev_features=True, log_level="WARNING", rate_limit_enabled=False,
         bots_enabled=False, sweep_interval_seconds=0,

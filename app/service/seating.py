@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from app.games.core import Seat
 from app.matches import decide
 from app.matches.decide import Refused
+from app.matches.events import MatchEvent
 from app.matches.fold import Match
 from app.matches.settings import stored_settings
 from app.service.auth import Caller, hash_token, invite_ok, new_token, require_host
@@ -36,7 +37,7 @@ from app.service.results import MatchSummary, SeatGrant
 MAX_NAME: Final = 40
 MAX_RETRIES: Final = 8
 
-Plan = Callable[[Loaded], tuple[list[Any], tuple[SeatWrite, ...]]]
+Plan = Callable[[Loaded], tuple[list[MatchEvent], tuple[SeatWrite, ...]]]
 
 
 async def _commit_plan(ctx: Context, match_id: str, plan: Plan, by: Seat | None = None) -> Loaded:
@@ -97,7 +98,7 @@ async def join_seat(
     player_id = None if player is None else player.player_id
     token = new_token()
 
-    def plan(loaded: Loaded) -> tuple[list[Any], tuple[SeatWrite, ...]]:
+    def plan(loaded: Loaded) -> tuple[list[MatchEvent], tuple[SeatWrite, ...]]:
         events = decide.join(loaded.match, seat, name, player_id)
         row = SeatWrite(seat, name, hash_token(token), False, ctx.clock(), player_id, None)
         return events, (row,)
@@ -113,7 +114,7 @@ async def reissue_token(ctx: Context, match_id: str, seat: Seat, host_token: str
     _seat_exists(record.players, seat)
     token = new_token()
 
-    def plan(loaded: Loaded) -> tuple[list[Any], tuple[SeatWrite, ...]]:
+    def plan(loaded: Loaded) -> tuple[list[MatchEvent], tuple[SeatWrite, ...]]:
         events = decide.reissue(loaded.match, seat)
         old = loaded.seats[seat]
         row = SeatWrite(
@@ -154,7 +155,7 @@ async def fire_due(ctx: Context, match_id: str) -> bool:
     level = ctx.config.takeover_bot_level
     fired = False
 
-    def plan(loaded: Loaded) -> tuple[list[Any], tuple[SeatWrite, ...]]:
+    def plan(loaded: Loaded) -> tuple[list[MatchEvent], tuple[SeatWrite, ...]]:
         nonlocal fired
         m: Match = loaded.match
         if m.status == "waiting":

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
 from app.service.rating_ports import RatingPoint, RatingRecord
+from app.store.rows import Row
 
 BOT_PREFIX: Final = "bot-"
 
@@ -70,14 +70,14 @@ def point_args(p: RatingPoint, at: object) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def rating_of(row: Sequence[Any], at: datetime, name: str | None = None) -> RatingRecord:
+def rating_of(row: Row, at: datetime, name: str | None = None) -> RatingRecord:
     player_id, game, mu, sigma, games, wins = row[:6]
     bot = name is None and player_id.startswith(BOT_PREFIX)
     shown = player_id.removeprefix(BOT_PREFIX) if bot else (name or "")
     return RatingRecord(player_id, game, float(mu), float(sigma), games, wins, at, shown, bot)
 
 
-def point_of(row: Sequence[Any], at: datetime) -> RatingPoint:
+def point_of(row: Row, at: datetime) -> RatingPoint:
     ord_, match_id, game, seat, player_id, rank, mu_b, sigma_b, mu_a, sigma_a = row[:10]
     return RatingPoint(
         ord_,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Annotated, Final
 
 from app.games.codec import DecodeError, Doc, from_json
 from app.games.core import InvalidOptions
@@ -81,7 +81,7 @@ def check_players(players: int) -> None:
         raise InvalidOptions(f"Mount Drago is played by {MIN_PLAYERS} to {MAX_PLAYERS} players", "players")
 
 
-def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:
+def parse_options(players: int, raw: Mapping[str, object] | None) -> Options:
     """Decode and check `raw` for `players` seats; raises `InvalidOptions` naming the bad member."""
     check_players(players)
     try:

@@ -134,7 +134,7 @@ def _tiles(values: TileValues) -> tuple[Tile, ...]:
     return tuple(Tile(t, v) for t in TILE_TYPES for v in values.of(t))
 
 
-def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:
+def parse_options(players: int, raw: Mapping[str, object] | None) -> Options:
     """Decode, check and normalise user options for `players` seats; raises `InvalidOptions`."""
     if players != PLAYERS:
         raise InvalidOptions(f"Yutakâ is played by exactly {PLAYERS} players, not {players}", "players")
