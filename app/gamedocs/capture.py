@@ -70,7 +70,7 @@ class Session:
     def __init__(self, client: httpx.AsyncClient, clock: StillClock, capture: Capture) -> None:
         self.client, self.clock, self.capture = client, clock, capture
 
-    async def call(self, method: str, url: str, token: str | None = None, body: Any = None) -> Any:
+    async def call(self, method: str, url: str, token: str | None = None, body: object = None) -> Any:
         self.clock.tick()
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         r = await self.client.request(method, url, json=body, headers=headers)
@@ -78,7 +78,9 @@ class Session:
             raise RuntimeError(f"{method} {url}: {r.status_code} {r.text}")
         return _anonymous(r.json())
 
-    async def create(self, scenario: str, players: int, seed: str, join: bool = True, **body: Any) -> Match:
+    async def create(
+        self, scenario: str, players: int, seed: str, join: bool = True, **body: object
+    ) -> Match:
         request = {"game": self.capture.game, "players": players, "seed": seed, **body}
         self.capture.matches[scenario] = request
         self.clock.tick()
