@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
@@ -115,7 +115,7 @@ class MatchSession(Session):
                 if self._sent(frame):
                     return
 
-    def take(self, events: Sequence[Any]) -> int:
+    def take(self, events: Sequence[StoredEvent]) -> int:
         """The hub's direct push (synchronous; this session as the hub's `LiveSink`, with the fast
         lane only): send each commit of `events` once complete; return how many events were taken.
         Declines the rest while a direct send is still under way (to keep the order) and from a
