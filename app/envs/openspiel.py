@@ -266,7 +266,7 @@ class DragoState(pyspiel.State):
                 draws.append(("deck", event.seat))
         return draws
 
-    def _arranged(self) -> tuple[Any, random.Random]:
+    def _arranged(self) -> tuple[object, random.Random]:
         """The state with the chosen cards where the rules draw them, and dice for a reshuffle."""
         chosen: dict[str, list[int]] = {"pile": [], "reshuffle": [], "deck": []}
         for outcome, (where, _) in zip(self.drawn, self.draws, strict=True):
