@@ -9,15 +9,18 @@ and compares like the time it stands for, so SQLite can compare deadlines in SQL
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import asyncpg
 import orjson
 
 from app.service.ports import Append, SeatWrite
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    import asyncpg
 
 SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
 
