@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
 from app.service.subscription import GoingAway, Subscription
@@ -265,12 +264,12 @@ class LiveHub:
         match = await self._store.get_match(channel)
         return match.seq if match is not None else 0
 
-    async def _read(self, channel: str, after: int, limit: int) -> list[Any]:
+    async def _read(self, channel: str, after: int, limit: int) -> list[StoredEvent] | list[StoredNotice]:
         if channel.startswith(PLAYER_CHANNEL):
             return await self._store.read_notices(channel.removeprefix(PLAYER_CHANNEL), after, limit)
         return await self._store.read(channel, after=after, limit=limit)
 
-    async def _read_backlog(self, match_id: str, after: int) -> list[Any]:
+    async def _read_backlog(self, match_id: str, after: int) -> list[StoredEvent] | list[StoredNotice]:
         events = await self._read(match_id, after, self._queue_limit)
         self._counters["store_reads"] += 1
         self._counters["backlog_events_read"] += len(events)
