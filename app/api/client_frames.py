@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import json
+from typing import TypeAlias, cast
 
 from pydantic import ValidationError
 
 from app.api.closes import ProtocolError
 from app.api.errors import validation_failed
-from app.api.frames import CLIENT_FRAMES, ActionFrame, Frame
+from app.api.frames import CLIENT_FRAMES, ActionFrame, AuthFrame, PingFrame, PongFrame
 from app.service import errors as svc
+
+ClientFrame: TypeAlias = AuthFrame | ActionFrame | PingFrame | PongFrame
+"""A frame a client sends: one of `CLIENT_FRAMES`."""
 
 
 class InvalidAction(Exception):
@@ -22,7 +26,7 @@ class InvalidAction(Exception):
         self.error = error
 
 
-def parse_client_frame(text: str) -> Frame:
+def parse_client_frame(text: str) -> ClientFrame:
     try:
         raw = json.loads(text)
     except ValueError:
@@ -32,7 +36,7 @@ def parse_client_frame(text: str) -> Frame:
     if model is None:
         raise ProtocolError(f"frames are JSON objects with a type in {sorted(CLIENT_FRAMES)}")
     try:
-        return model.model_validate(raw)
+        return cast(ClientFrame, model.model_validate(raw))  # `model` is one of `CLIENT_FRAMES`
     except ValidationError as e:
         error = validation_failed(e.errors())
         frame_id = raw.get("id")

@@ -10,11 +10,11 @@ router itself names only those of the first route it matched). Anything unexpect
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, JsonValue
+from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
 from starlette.routing import Match
@@ -128,7 +128,7 @@ def install(app: FastAPI) -> None:
 _METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
 
 
-def allowed_methods(app: Any, scope: Scope) -> str:
+def allowed_methods(app: Starlette, scope: Scope) -> str:
     """Every method some route serves at this path, for the `Allow` header of a 405 (the router
     names only those of the first route whose path matched)."""
     allowed = []

@@ -60,7 +60,7 @@ UVICORN_INTERNALS: Final = (
 
 _CONN_INTERNALS: Final = ("state", "extensions", "expect_continuation_frame")
 
-SendText = Callable[[str], Coroutine[Any, Any, None]]
+SendText = Callable[[str], Coroutine[object, None, None]]
 
 
 def text_frame(text: str) -> bytes:
@@ -76,7 +76,7 @@ def text_frame(text: str) -> bytes:
     return _TEXT_64.pack(_FIN_TEXT, 127, size) + data
 
 
-def uvicorn_internals_problem(protocol: Any) -> str | None:
+def uvicorn_internals_problem(protocol: object) -> str | None:
     """What is missing from a live uvicorn protocol object for the direct write, or None."""
     missing = [name for name in UVICORN_INTERNALS if not hasattr(protocol, name)]
     conn = getattr(protocol, "conn", None)
@@ -114,7 +114,7 @@ class _DirectWire:
         self._write = protocol.transport.write
 
     @classmethod
-    def of(cls, send: Any) -> _DirectWire | None:
+    def of(cls, send: object) -> _DirectWire | None:
         """The direct wire behind a server's ASGI `send` after the handshake, or None when that
         server is not uvicorn's sans-I/O protocol (as it was when this was written) or the
         connection negotiated an extension."""
@@ -151,7 +151,7 @@ class FastLane:
 
     __slots__ = ("wire",)
 
-    def __init__(self, server_send: Any) -> None:
+    def __init__(self, server_send: object) -> None:
         self.wire = _DirectWire.of(server_send)  # None: every frame through `send_text`
 
     def send_soon(self, frame: ViewerFrame, send_text: SendText) -> asyncio.Task[None] | None:
@@ -169,7 +169,7 @@ class FastLane:
         return send_now(send_text(frame.text))
 
 
-def send_now(send: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
+def send_now(send: Coroutine[object, None, None]) -> asyncio.Task[None] | None:
     """Run a send coroutine synchronously as far as it goes: None when it finished (a WebSocket
     send that only buffers its bytes, as uvicorn's does), else a task that finishes it. Errors it
     meets synchronously are raised here."""
@@ -184,13 +184,13 @@ class _Rest:
     """The rest of a coroutine that yielded `waiting` (a future) outside any task: awaited in a
     task, it waits for what the coroutine waited for, then resumes it, as its own task would."""
 
-    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+    def __init__(self, coro: Coroutine[object, None, None], waiting: object) -> None:
         self.coro, self.waiting = coro, waiting
 
     async def run(self) -> None:
         await self
 
-    def __await__(self) -> Generator[Any, None, None]:
+    def __await__(self) -> Generator[object, None, None]:
         waiting = self.waiting
         while True:
             try:

@@ -8,7 +8,6 @@ hands `commit_frame`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import orjson
 
@@ -19,7 +18,7 @@ from app.service import errors as svc
 from app.service.ports import StoredNotice
 
 
-def dumps(value: Any) -> str:
+def dumps(value: object) -> str:
     """Compact JSON text, as the HTTP responses are rendered (UTF-8), by orjson (~5× the stdlib's
     speed), which also embeds JSON already encoded (`orjson.Fragment`) as it is."""
     return orjson.dumps(value).decode()
@@ -57,7 +56,7 @@ def hello_frame(
 def commit_frame(seq: int, events: Sequence[JSON], view: bytes | None) -> str:
     """`commit`: one commit's events (redacted for the viewer) and, when given, the viewer's view
     at `seq` as JSON already encoded (the actor's HTTP reply embeds the same bytes)."""
-    frame: dict[str, Any] = {"type": "commit", "seq": seq, "events": events}
+    frame: dict[str, object] = {"type": "commit", "seq": seq, "events": events}
     if view is not None:
         frame["view"] = orjson.Fragment(view)
     return dumps(frame)

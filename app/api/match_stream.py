@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
@@ -26,6 +26,7 @@ from app.api.stream_edge import StreamEdge
 from app.service import acting
 from app.service import errors as svc
 from app.service.auth import Caller, identify, seat_in
+from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, ViewerFrame
 from app.service.subscription import Subscription
 
@@ -55,11 +56,11 @@ class MatchSession(Session):
         self.token: str | None = None
         self.views = False
         self._by_token = False  # authenticated with a seat token: a reissue of it ends the session
-        self._pending: list[Any] = []  # the events of a commit not complete yet
+        self._pending: list[StoredEvent] = []  # the events of a commit not complete yet
         self._frames: MatchFrames | None = None
         self._sending: asyncio.Task[None] | None = None  # a direct send that had to wait
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         return {"stream": self.kind, "match_id": self.match_id, "seat": self.seat, "seq": self.cursor}
 
     async def stream(self) -> None:
@@ -114,7 +115,7 @@ class MatchSession(Session):
                 if self._sent(frame):
                     return
 
-    def take(self, events: Sequence[Any]) -> int:
+    def take(self, events: Sequence[StoredEvent]) -> int:
         """The hub's direct push (synchronous; this session as the hub's `LiveSink`, with the fast
         lane only): send each commit of `events` once complete; return how many events were taken.
         Declines the rest while a direct send is still under way (to keep the order) and from a
@@ -149,7 +150,7 @@ class MatchSession(Session):
         self._pending.extend(events[start:])  # a commit whose end is still to come
         return count
 
-    def _frame(self, tail: Sequence[Any], view: Match | None) -> ViewerFrame:
+    def _frame(self, tail: Sequence[StoredEvent], view: Match | None) -> ViewerFrame:
         """The frame, for this viewer, of the commit that `tail` completes (the events pending
         before it, and it), with `view` (the state at the commit) when given."""
         assert self._frames is not None

@@ -11,7 +11,6 @@ A rotated key closes the stream (4401) at the next heartbeat.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -35,7 +34,7 @@ class PlayerSession(Session):
         super().__init__(edge, ws)
         self.caller: Caller | None = None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         player = None if self.caller is None else self.caller.player_id
         return {"stream": self.kind, "player_id": player, "cursor": self.cursor}
 

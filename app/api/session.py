@@ -15,13 +15,13 @@ import contextlib
 import logging
 import re
 from collections.abc import Coroutine
-from typing import Any, Final
+from typing import Final
 
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected, WebSocketState
 
 from app.api.asgi import SERVER_SEND
-from app.api.client_frames import InvalidAction, parse_client_frame
+from app.api.client_frames import ClientFrame, InvalidAction, parse_client_frame
 from app.api.closes import Close, ProtocolError, close_code, close_reason, fit_reason
 from app.api.credentials import required_bearer
 from app.api.fast_lane import FastLane
@@ -79,7 +79,7 @@ class Session:
         if not self._outcome.done():
             self._outcome.set_result(None if code is None else (code, reason))
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """What a log line says about this session (ids and seats only, never a credential)."""
         return {"stream": self.kind, "seq": self.cursor}
 
@@ -125,11 +125,11 @@ class Session:
             with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
                 await self.ws.close(outcome[0], fit_reason(outcome[1]))
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, work: Coroutine[object, None, None]) -> None:
         task = asyncio.create_task(self._guard(work))
         self._tasks.add(task)
 
-    async def _guard(self, work: Coroutine[Any, Any, None]) -> None:
+    async def _guard(self, work: Coroutine[object, None, None]) -> None:
         """Run one of the session's tasks; whatever ends it becomes the session's outcome."""
         try:
             await work
@@ -231,7 +231,7 @@ class Session:
 
     # Client frames and the heartbeat
 
-    def read(self, message: Message) -> Any:
+    def read(self, message: Message) -> ClientFrame | InvalidAction | None:
         """The client frame in an ASGI message (None when the client left)."""
         if message["type"] == "websocket.disconnect":
             return None

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.api.frame_text import commit_frame
 from app.api.metrics import Metrics
+from app.api.ratelimit import Limiter
 from app.service.context import Context
 from app.service.live import LiveHub
 from app.service.streams import Streams
@@ -32,7 +33,7 @@ class StreamEdge:
     """The process's stream state: settings, the frame cache, open sessions."""
 
     def __init__(
-        self, ctx: Context, hub: LiveHub, settings: Settings, metrics: Metrics, limiter: Any = None
+        self, ctx: Context, hub: LiveHub, settings: Settings, metrics: Metrics, limiter: Limiter | None = None
     ) -> None:
         self.ctx = ctx
         self.limiter = limiter

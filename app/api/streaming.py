@@ -20,7 +20,6 @@ import signal
 import threading
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -28,10 +27,13 @@ from app.api.closes import Close
 from app.api.match_stream import MatchSession
 from app.api.metrics import Metrics
 from app.api.player_stream import PlayerSession
+from app.api.ratelimit import Limiter
 from app.api.stream_edge import StreamEdge
 from app.service.context import Context
 from app.service.live import LiveHub
 from app.settings import Settings
+
+SignalHandler = Callable[[int, FrameType | None], object]
 
 CLOSE_WAIT = 5.0  # seconds the lifespan's end waits for streams to send their close
 
@@ -40,12 +42,12 @@ class Streaming(StreamEdge):
     """The process's stream edge: serving streams, going away."""
 
     def __init__(
-        self, ctx: Context, hub: LiveHub, settings: Settings, metrics: Metrics, limiter: Any = None
+        self, ctx: Context, hub: LiveHub, settings: Settings, metrics: Metrics, limiter: Limiter | None = None
     ) -> None:
         super().__init__(ctx, hub, settings, metrics, limiter)
         self._signalled = False
         self._draining: asyncio.Task[None] | None = None
-        self._hooked: dict[int, tuple[Callable[[int, FrameType | None], Any], Any]] = {}
+        self._hooked: dict[int, tuple[SignalHandler, SignalHandler]] = {}
         self._hook_signals()
 
     async def serve_match(self, ws: WebSocket, match_id: str) -> None:
@@ -79,7 +81,7 @@ class Streaming(StreamEdge):
                 for wait in waits:
                     wait.cancel()
 
-    async def _go_away_then(self, server_handler: Callable[[], None]) -> None:
+    async def _go_away_then(self, server_handler: Callable[[], object]) -> None:
         try:
             self.going_away()
             await self._all_closed()
@@ -95,7 +97,7 @@ class Streaming(StreamEdge):
             if not callable(previous):
                 continue  # no server handler to chain to: nothing would close the sockets early
 
-            def handler(signum: int, frame: FrameType | None, previous: Any = previous) -> None:
+            def handler(signum: int, frame: FrameType | None, previous: SignalHandler = previous) -> None:
                 if self._signalled:  # a second signal: the server's own handling (a forced exit)
                     previous(signum, frame)
                     return
@@ -108,7 +110,7 @@ class Streaming(StreamEdge):
             signal.signal(sig, handler)
             self._hooked[sig] = (handler, previous)
 
-    def _drain(self, server_handler: Callable[[], None]) -> None:
+    def _drain(self, server_handler: Callable[[], object]) -> None:
         self._draining = asyncio.get_running_loop().create_task(self._go_away_then(server_handler))
 
     def _unhook_signals(self) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from app.games.codec import JSON, to_json
 from app.games.core import AnyGame
@@ -24,7 +23,7 @@ class InfoSet:
     game: str
     seat: int
     history: tuple[JSON, ...]
-    legal_actions: tuple[Any, ...]
+    legal_actions: tuple[object, ...]
 
 
 def observe(game: AnyGame, seat: int, events: Iterable[object], legal_actions: Iterable[object]) -> InfoSet:

@@ -51,7 +51,7 @@ class Kit:
         values = self.potential(state)
         return values[seat] - max(v for s, v in enumerate(values) if s != seat)
 
-    def rewards(self, state: Any) -> tuple[float, ...]:
+    def rewards(self, state: object) -> tuple[float, ...]:
         values = self.evaluation(state)
         n = len(values)
         if not self.game.to_act(state):  # over: the potential is the final score

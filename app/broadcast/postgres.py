@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from typing import Any
 
 import asyncpg
 
@@ -60,8 +59,8 @@ class PostgresBroadcaster:
         self._backoff = backoff or Backoff()
         self._subs = RefCounts()
         self._handler: MessageHandler | None = None
-        self._pool: Any = None
-        self._listener: Any = None  # the current listening connection
+        self._pool: asyncpg.Pool | None = None
+        self._listener: asyncpg.Connection | None = None  # the current listening connection
         self._task: asyncio.Task[None] | None = None
 
     async def start(self, handler: MessageHandler) -> None:
@@ -103,7 +102,7 @@ class PostgresBroadcaster:
     async def unsubscribe(self, match_id: str) -> None:
         self._subs.remove(match_id)
 
-    async def _listen(self) -> tuple[Any, asyncio.Event]:
+    async def _listen(self) -> tuple[asyncpg.Connection, asyncio.Event]:
         """Open the listening connection; the event is set when that connection is lost."""
         conn = await asyncpg.connect(self._dsn, server_settings={"application_name": self.application_name})
         lost = asyncio.Event()
@@ -116,7 +115,7 @@ class PostgresBroadcaster:
         self._listener = conn
         return conn, lost
 
-    async def _supervise(self, conn: Any, lost: asyncio.Event) -> None:
+    async def _supervise(self, conn: asyncpg.Connection, lost: asyncio.Event) -> None:
         while True:
             await self._watch(conn, lost)
             self._listener = None
@@ -136,7 +135,7 @@ class PostgresBroadcaster:
                 if self._handler is not None:
                     self._handler(match_id, RESYNC)
 
-    async def _watch(self, conn: Any, lost: asyncio.Event) -> None:
+    async def _watch(self, conn: asyncpg.Connection, lost: asyncio.Event) -> None:
         """Return when `conn` is closed or stops answering."""
         while not lost.is_set() and not conn.is_closed():
             # `asyncio.timeout`, not `wait_for`: on Python 3.11 `wait_for` can swallow a cancel that
@@ -154,7 +153,7 @@ class PostgresBroadcaster:
                 log.warning("LISTEN connection on %s failed its health check: %s", self.channel, exc)
                 return
 
-    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _on_notify(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
         match_id, sep, seq_text = payload.rpartition(":")
         try:
             seq = int(seq_text)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
@@ -220,7 +219,7 @@ class RedisBroadcaster:
             pinged = False
             self._dispatch(reply)
 
-    def _dispatch(self, reply: Any) -> None:
+    def _dispatch(self, reply: object) -> None:
         if not isinstance(reply, list) or len(reply) != 3:
             return  # PONG
         kind, channel, data = reply

@@ -54,7 +54,7 @@ class DragoEnv(gymnasium.Env[Observation, int]):
         self,
         name: str = "mount_drago",
         players: int = 2,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         seat: int = 0,
         opponent: str = "random",
         budget: Budget | None = None,

@@ -123,7 +123,7 @@ class Config:
     options: JSON
     advance: Advance
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Config:
+    def __deepcopy__(self, memo: dict[int, object]) -> Config:
         return self
 
 
@@ -134,7 +134,7 @@ class DragoGame(pyspiel.Game):
         params = dict(params or {})
         if name == "mount_drago":
             players = int(params.get("players", 2))
-            options: dict[str, Any] = {
+            options: dict[str, object] = {
                 k: bool(params.get(k, MD_PARAMETERS[k])) for k in ("explicit_end_turn", "negative_floor")
             }
             chance, length, game_type = MD_SEAT_OUTCOME + 5, 3000, MD_TYPE
@@ -188,7 +188,7 @@ class DragoState(pyspiel.State):
         self.dealt: list[int] = []  # the deal's chance outcomes so far
         self.state: Any = None  # the engine state once dealt
         self.events: list[object] = []  # the engine's events (the deal first)
-        self.pending: tuple[int, Any] | None = None  # a decision waiting for its draws' outcomes
+        self.pending: tuple[int, object] | None = None  # a decision waiting for its draws' outcomes
         self.draws: list[tuple[str, int]] = []  # where each of those draws comes from, and the seat
         self.drawn: list[int] = []  # the outcomes chosen for them so far
         self.pool: tuple[int, ...] = ()  # what a reshuffle in the pending decision takes in
@@ -250,7 +250,7 @@ class DragoState(pyspiel.State):
             self.state = self.g.advance(state, seat, decided, dice, self.events)
             self.pending = None
 
-    def _dry_run(self, seat: int, action: Any) -> list[tuple[str, int]]:
+    def _dry_run(self, seat: int, action: object) -> list[tuple[str, int]]:
         """Where each card this decision draws comes from (`pile`, `reshuffle` or `deck`)."""
         log: list[object] = []
         self.g.advance(self.state, seat, action, _Dice([]), log)
@@ -266,7 +266,7 @@ class DragoState(pyspiel.State):
                 draws.append(("deck", event.seat))
         return draws
 
-    def _arranged(self) -> tuple[Any, random.Random]:
+    def _arranged(self) -> tuple[object, random.Random]:
         """The state with the chosen cards where the rules draw them, and dice for a reshuffle."""
         chosen: dict[str, list[int]] = {"pile": [], "reshuffle": [], "deck": []}
         for outcome, (where, _) in zip(self.drawn, self.draws, strict=True):
@@ -286,7 +286,7 @@ class DragoState(pyspiel.State):
         decks = tuple((card, *deck) if i == seat else d for i, d in enumerate(s.decks))
         return replace(s, decks=decks), _Dice([])
 
-    def _setup(self) -> dict[str, Any]:
+    def _setup(self) -> dict[str, object]:
         """The explicit setup of the dealt outcomes (hidden remainders in a fixed order)."""
         g, dealt = self.g, self.dealt
         if g.name == "mount_drago":
@@ -311,7 +311,7 @@ class DragoState(pyspiel.State):
         aside = [to_json(t) for t in tiles]
         for tile in laid:
             aside.remove(tile)
-        setup: dict[str, Any] = {
+        setup: dict[str, object] = {
             "decks": decks,
             "islands": [laid[i * SLOTS_PER_ISLAND : (i + 1) * SLOTS_PER_ISLAND] for i in range(ISLANDS)],
             "set_aside": aside,

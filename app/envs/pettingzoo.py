@@ -50,7 +50,7 @@ class DragoAEC(AECEnv[str, dict[str, Any], int | None]):
         self,
         name: str = "mount_drago",
         players: int = 2,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         render_mode: str | None = None,
         keep_log: bool = False,
         illegal: Literal["raise", "lose"] = "raise",

@@ -111,7 +111,7 @@ class Table:
         self._secret: str | None = None
         self._seq = 0
         self._legal: tuple[object, int, list[int]] | None = None  # (state, seat, ids) of the last query
-        self._mask: tuple[Any, int, np.ndarray[tuple[int, ...], np.dtype[np.int8]]] | None = None
+        self._mask: tuple[object, int, np.ndarray[tuple[int, ...], np.dtype[np.int8]]] | None = None
 
     def reset(self, seed: int | None = None, secret: str | None = None, keep_log: bool = False) -> None:
         """A new deal (see the module docstring for `seed` and `secret`)."""

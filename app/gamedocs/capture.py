@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 import httpx
+from fastapi import FastAPI
 
 from app.games.codec import JSON
 from app.main import create_app
@@ -69,7 +70,7 @@ class Session:
     def __init__(self, client: httpx.AsyncClient, clock: StillClock, capture: Capture) -> None:
         self.client, self.clock, self.capture = client, clock, capture
 
-    async def call(self, method: str, url: str, token: str | None = None, body: Any = None) -> Any:
+    async def call(self, method: str, url: str, token: str | None = None, body: object = None) -> Any:
         self.clock.tick()
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         r = await self.client.request(method, url, json=body, headers=headers)
@@ -77,7 +78,9 @@ class Session:
             raise RuntimeError(f"{method} {url}: {r.status_code} {r.text}")
         return _anonymous(r.json())
 
-    async def create(self, scenario: str, players: int, seed: str, join: bool = True, **body: Any) -> Match:
+    async def create(
+        self, scenario: str, players: int, seed: str, join: bool = True, **body: object
+    ) -> Match:
         request = {"game": self.capture.game, "players": players, "seed": seed, **body}
         self.capture.matches[scenario] = request
         self.clock.tick()
@@ -149,7 +152,7 @@ def _anonymous(value: JSON) -> JSON:
 
 
 @asynccontextmanager
-async def running() -> AsyncIterator[tuple[Any, httpx.AsyncClient, StillClock]]:
+async def running() -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient, StillClock]]:
     settings = Settings(
         database_url="memory://", dev_features=True, log_level="WARNING", rate_limit_enabled=False,
         bots_enabled=False, sweep_interval_seconds=0,

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
+
+from fastapi import FastAPI
 
 from app.gamedocs.capture import Capture, Match, Session, choose, running
 from app.games.codec import JSON
@@ -120,7 +122,7 @@ async def _drafts(session: Session) -> None:
     await match.read_back()
 
 
-async def _host(session: Session, app: Any) -> None:
+async def _host(session: Session, app: FastAPI) -> None:
     match = await session.create("host", 2, f"docs-{session.capture.game}-host")
     grant = await session.call("POST", f"{match.url}/seats/0/token", match.host)
     match.tokens[0] = grant["token"]
@@ -138,7 +140,7 @@ async def _abort(session: Session) -> None:
     await match.read_back()
 
 
-async def _timeout(session: Session, app: Any) -> None:
+async def _timeout(session: Session, app: FastAPI) -> None:
     game = session.capture.game
     clock = {"per_decision_s": 60}
     match = await session.create("timeout", 2, f"docs-{game}-timeout", clock=clock, on_timeout="forfeit")

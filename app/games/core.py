@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Protocol, TypeVar
 
 from app.games.codec import JSON, DecodeError, decode_tagged, json_schema
 from app.games.codes import ErrorCode
@@ -40,6 +40,12 @@ Seat = int
 S = TypeVar("S")
 A = TypeVar("A")
 E = TypeVar("E")
+
+
+class Tagged(Protocol):
+    """An event of a game or of the match layer: its class names its stored `type`."""
+
+    TYPE: ClassVar[str]
 
 
 class IllegalAction(Exception):

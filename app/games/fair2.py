@@ -15,7 +15,10 @@ import hashlib
 import hmac
 import random
 from collections.abc import MutableSequence, Sequence
-from typing import Any, Final, NoReturn
+from typing import Final, NoReturn, TypeVar
+
+_T = TypeVar("_T")
+
 
 ALGORITHM: Final = "drago-fair-2"
 SERVER_SEED_BYTES: Final = 32
@@ -81,7 +84,7 @@ class Stream(random.Random):
             self._pos += take
         return bytes(out)
 
-    def randrange(self, n: int, *rest: Any) -> int:
+    def randrange(self, n: int, *rest: object) -> int:
         """A uniform integer in `0 … n-1` (1 ≤ n ≤ 2³²): big-endian 4-byte words, rejecting those
         at or above the largest multiple of `n` below 2³², the first accepted one modulo `n`."""
         if rest or not 1 <= n <= _U32:
@@ -95,13 +98,13 @@ class Stream(random.Random):
     def _randbelow(self, n: int) -> int:
         return self.randrange(n)
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:
+    def shuffle(self, x: MutableSequence[_T]) -> None:
         """Fisher–Yates from the last index down: for i = len−1 … 1, swap x[i] and x[randrange(i+1)]."""
         for i in range(len(x) - 1, 0, -1):
             j = self.randrange(i + 1)
             x[i], x[j] = x[j], x[i]
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError(f"{ALGORITHM} rolls only through randrange(n) and shuffle(items)")
 
     random = getrandbits = choice = choices = sample = randint = uniform = seed = _refuse

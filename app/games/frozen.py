@@ -149,7 +149,7 @@ def _twin(cls: type) -> type:
     return twin
 
 
-def _slotted(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> bool:
+def _slotted(cls: type, fields: tuple[dataclasses.Field[object], ...]) -> bool:
     """Whether `cls` can be built by setting its slots as its `__init__` does: a direct subclass of
     `object` whose own slots are exactly its fields, each field out of `__init__` with a default,
     and no `__post_init__`."""

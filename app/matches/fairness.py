@@ -23,11 +23,12 @@ import json
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final
 
 from app.games import fair2
 from app.games.chance import bot_rng_for, rng_for
 from app.games.codec import JSON
+from app.games.core import Tagged
 from app.matches.events import MatchStarted, SeatJoined
 from app.matches.fold import Match
 
@@ -75,7 +76,7 @@ def commitment_v2(secret: str) -> str:
     return fair2.commitment(bytes.fromhex(secret))
 
 
-def seat_seeds(m: Match, events: Sequence[Any] = ()) -> list[str]:
+def seat_seeds(m: Match, events: Sequence[object] = ()) -> list[str]:
     """The seats' seeds in seat order, after `events` (a commit not folded yet)."""
     seeds = [s.seed or "" for s in m.seats]
     for e in events:
@@ -91,14 +92,14 @@ def dice_for(m: Match, secret: str, seq: int) -> random.Random:
     return rng_for(secret, seq)
 
 
-def with_deal(m: Match, events: list[Any], options: Mapping[str, JSON], secret: str) -> list[Any]:
+def with_deal(m: Match, events: Sequence[Tagged], options: Mapping[str, JSON], secret: str) -> list[Tagged]:
     """drago-fair-2: when `events` start the match, its deal goes in before `match_started` (after
     every `seat_joined`), rolled from every seat's seed; otherwise `events` unchanged."""
     if m.settings.fairness != V2 or m.state is not None:
-        return events
+        return list(events)
     start = next((i for i, e in enumerate(events) if isinstance(e, MatchStarted)), None)
     if start is None:
-        return events
+        return list(events)
     dice = fair2.stream(bytes.fromhex(secret), m.match_id, seat_seeds(m, events), None)
     deal = m.game.start(m.players, dict(options), dice, None)
     return [*events[:start], deal, *events[start:]]

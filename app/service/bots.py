@@ -24,7 +24,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from typing import Any, Final
+from typing import Final
 
 from app.bots import Bot, Budget, InfoSet, make_bot
 from app.games.codec import JSON, to_json
@@ -74,7 +74,7 @@ class BotRunner:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._histories: dict[tuple[str, Seat], tuple[int, tuple[JSON, ...]]] = {}  # least recent first
-        self._unwritten: dict[tuple[str, int], Any] = {}  # (match, seq) → action whose append failed
+        self._unwritten: dict[tuple[str, int], object] = {}  # (match, seq) → action whose append failed
         self.decisions = 0
         self.searches = 0  # choosers run (a search each); a claim keeps it to one per decision
         self.declined = 0  # decisions left to the process holding the claim
@@ -212,7 +212,7 @@ _bots: dict[tuple[str, float | None, int | None], Bot] = {}  # per worker proces
 
 
 def random_chooser(
-    level: str, game: str, seat: Seat, history: tuple[JSON, ...], legal: tuple[Any, ...], seed: int
+    level: str, game: str, seat: Seat, history: tuple[JSON, ...], legal: tuple[object, ...], seed: int
 ) -> object:
     """The simplest policy: a uniformly random legal action (for tests of the runner)."""
     return random.Random(seed).choice(legal)

@@ -16,7 +16,6 @@ import dataclasses
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.games.codec import JSON, DecodeError, to_json
 from app.games.core import InvalidOptions, Seat
@@ -111,7 +110,7 @@ async def _store(
     bots: dict[Seat, str],
     secret: str,
     committed: str,
-    deal: list[Any],
+    deal: list[object],
 ) -> CreatedMatch:
     """Seat the bots, store the match and its first commit (`deal`: the drago-fair-1 deal)."""
     match_id = uuid.uuid4().hex

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
 from app.service.subscription import GoingAway, Subscription
@@ -107,7 +106,7 @@ class LiveHub:
         """Events of `match_id` with seq > `after`: `async with hub.subscribe(m, after) as sub:`."""
         return Subscription(self, match_id, after)
 
-    async def notify(self, match_id: str, seq: int, events: Sequence[Any] = ()) -> None:
+    async def notify(self, match_id: str, seq: int, events: Sequence[StoredEvent] = ()) -> None:
         """Match `match_id` committed up to `seq`: wake local readers and tell the other processes.
 
         With the committed `events` (the committing process has them), a live feed that is right
@@ -138,7 +137,7 @@ class LiveHub:
 
     # Notifications
 
-    def _offer(self, match_id: str, events: Sequence[Any]) -> None:
+    def _offer(self, match_id: str, events: Sequence[StoredEvent]) -> None:
         feed = self._feeds.get(match_id)
         if feed is None or not feed.ready.done() or events[0].seq != feed.cursor + 1:
             return  # not served here, starting, or behind: the reader reads the store as usual
@@ -149,7 +148,7 @@ class LiveHub:
             sub._push(events)  # the whole commit at once: one call per subscriber, not per event
         self._counters["events_offered"] += len(events)
 
-    def _offer_and_wake(self, match_id: str, seq: int, events: Sequence[Any]) -> None:
+    def _offer_and_wake(self, match_id: str, seq: int, events: Sequence[StoredEvent]) -> None:
         self._offer(match_id, events)
         self._wake(match_id, seq)
 
@@ -265,12 +264,12 @@ class LiveHub:
         match = await self._store.get_match(channel)
         return match.seq if match is not None else 0
 
-    async def _read(self, channel: str, after: int, limit: int) -> list[Any]:
+    async def _read(self, channel: str, after: int, limit: int) -> list[StoredEvent] | list[StoredNotice]:
         if channel.startswith(PLAYER_CHANNEL):
             return await self._store.read_notices(channel.removeprefix(PLAYER_CHANNEL), after, limit)
         return await self._store.read(channel, after=after, limit=limit)
 
-    async def _read_backlog(self, match_id: str, after: int) -> list[Any]:
+    async def _read_backlog(self, match_id: str, after: int) -> list[StoredEvent] | list[StoredNotice]:
         events = await self._read(match_id, after, self._queue_limit)
         self._counters["store_reads"] += 1
         self._counters["backlog_events_read"] += len(events)

@@ -18,10 +18,10 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from app.games.chance import seeded
 from app.games.codec import JSON, to_json
+from app.games.core import Tagged
 from app.matches import decide
 from app.matches.fairness import V2, commitment_v2, new_seat_seed, new_secret, with_deal
 from app.matches.fold import Match, advance
@@ -81,7 +81,7 @@ def seated_match(
     bots = {s: bot_level for s, p in enumerate(order) if p is None}
     seeds = {s: new_seat_seed() for s in range(players)}  # nobody sent a seed: the server's, as at a join
     empty = ctx.loader.empty(record, ())
-    events: list[Any] = decide.seat_bots(empty, bots, {s: seeds[s] for s in bots})
+    events: list[Tagged] = [*decide.seat_bots(empty, bots, {s: seeds[s] for s in bots})]
     match: Match = advance(empty, events, now)
     for seat, person in enumerate(order):
         if person is not None:

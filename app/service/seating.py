@@ -8,12 +8,13 @@ decides again, so two people racing for the last seat end with one `seat_taken`.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Final
 
 from app.games.core import Seat
 from app.matches import decide
 from app.matches.decide import Refused
+from app.matches.events import MatchEvent
 from app.matches.fairness import V2, new_seat_seed, with_deal
 from app.matches.fold import Match
 from app.matches.settings import stored_settings
@@ -38,7 +39,7 @@ MAX_NAME: Final = 40
 MAX_SEED: Final = 64
 MAX_RETRIES: Final = 8
 
-Plan = Callable[[Loaded], tuple[list[Any], tuple[SeatWrite, ...]]]
+Plan = Callable[[Loaded], tuple[Sequence[object], tuple[SeatWrite, ...]]]
 
 
 async def _commit_plan(ctx: Context, match_id: str, plan: Plan, by: Seat | None = None) -> Loaded:
@@ -114,10 +115,11 @@ async def join_seat(
     if seed is None and record.settings.get("fairness") == V2:
         seed = new_seat_seed()
 
-    def plan(loaded: Loaded) -> tuple[list[Any], tuple[SeatWrite, ...]]:
+    def plan(loaded: Loaded) -> tuple[Sequence[object], tuple[SeatWrite, ...]]:
         m = loaded.match
-        events = decide.join(m, seat, name, player_id, seed)
-        events = with_deal(m, events, loaded.record.options, loaded.record.secret)
+        events = with_deal(
+            m, decide.join(m, seat, name, player_id, seed), loaded.record.options, loaded.record.secret
+        )
         row = SeatWrite(seat, name, hash_token(token), False, ctx.clock(), player_id, None)
         return events, (row,)
 
@@ -132,7 +134,7 @@ async def reissue_token(ctx: Context, match_id: str, seat: Seat, host_token: str
     _seat_exists(record.players, seat)
     token = new_token()
 
-    def plan(loaded: Loaded) -> tuple[list[Any], tuple[SeatWrite, ...]]:
+    def plan(loaded: Loaded) -> tuple[list[MatchEvent], tuple[SeatWrite, ...]]:
         events = decide.reissue(loaded.match, seat)
         old = loaded.seats[seat]
         row = SeatWrite(
@@ -173,7 +175,7 @@ async def fire_due(ctx: Context, match_id: str) -> bool:
     level = ctx.config.takeover_bot_level
     fired = False
 
-    def plan(loaded: Loaded) -> tuple[list[Any], tuple[SeatWrite, ...]]:
+    def plan(loaded: Loaded) -> tuple[list[MatchEvent], tuple[SeatWrite, ...]]:
         nonlocal fired
         m: Match = loaded.match
         if m.status == "waiting":

@@ -61,7 +61,7 @@ class ViewerFrame:
         self.seq = seq  # the commit's last seq
         self.text = text
         self.reissues = reissues  # this commit reissued the viewer's seat token
-        self.encoded: Any = None  # the edge's own encoding of `text` (its wire bytes), kept with it
+        self.encoded: bytes | None = None  # the edge's own encoding of `text` (its wire bytes), kept with it
 
 
 class _Commit:
@@ -77,9 +77,9 @@ class _Commit:
         self.first = events[0].seq
         self.plain: dict[Viewer, ViewerFrame] = {}
         self.viewed: dict[Viewer, ViewerFrame] = {}
-        self.decoded: list[Any] | None = None
+        self.decoded: list[object] | None = None
         self.others: dict[int, _Commit] | None = None
-        self.reissued: frozenset[Any] = frozenset(
+        self.reissued: frozenset[object] = frozenset(
             e.data.get("seat") for e in events if e.type == SeatTokenReissued.TYPE
         )
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TypeVar
 
 import orjson
 
 from app.service.seek_ports import ChallengeRecord
-from app.store.rows import json_text
+from app.store.rows import Row, json_text
+
+T = TypeVar("T")
 
 COLUMNS = (
     "id, from_id, from_name, to_ids, to_names, game, players, options, settings, created_at, expires_at, "
@@ -17,7 +20,7 @@ COLUMNS = (
 UPDATABLE = ("status", "answers", "reason", "match_id", "version")
 
 
-def values(c: ChallengeRecord, time: Any) -> tuple[Any, ...]:
+def values(c: ChallengeRecord, time: Callable[[datetime], object]) -> tuple[object, ...]:
     """The row of `c`, times converted by `time` (SQLite stores text, PostgreSQL timestamps)."""
     return (
         *(c.id, c.from_id, c.from_name, json_text(list(c.to_ids)), json_text(list(c.to_names)), c.game),
@@ -26,7 +29,7 @@ def values(c: ChallengeRecord, time: Any) -> tuple[Any, ...]:
     )
 
 
-def record(r: Any, parse: Any) -> ChallengeRecord:
+def record(r: Row, parse: Callable[[T], datetime]) -> ChallengeRecord:
     created: datetime = parse(r[9])
     expires: datetime = parse(r[10])
     return ChallengeRecord(

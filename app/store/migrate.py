@@ -162,7 +162,7 @@ MIGRATION_LOCK_WAIT_MS = 120_000
 
 def _serialised_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_connection: Any, _record: Any) -> None:
+    def _connect(dbapi_connection: Any, _record: object) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout={MIGRATION_LOCK_WAIT_MS}")
         cursor.close()

@@ -140,13 +140,13 @@ class PostgresEventStore(PostgresRatings):
                         raise outage(e) from e
         return self._pool
 
-    async def _fetch(self, query: str, *args: Any) -> list[Any]:
+    async def _fetch(self, query: str, *args: object) -> list[asyncpg.Record]:
         try:
             return list(await (await self.pool()).fetch(query, *args, timeout=COMMAND_TIMEOUT_S))
         except OUTAGE_ERRORS as e:
             raise await self._outage(e) from e
 
-    async def _execute(self, query: str, *args: Any) -> str:
+    async def _execute(self, query: str, *args: object) -> str:
         try:
             return str(await (await self.pool()).execute(query, *args, timeout=COMMAND_TIMEOUT_S))
         except OUTAGE_ERRORS as e:
@@ -329,7 +329,7 @@ def _with_total(page: str, count: str, n: int) -> str:
     )
 
 
-def _match(r: Any) -> MatchRecord:
+def _match(r: asyncpg.Record) -> MatchRecord:
     return MatchRecord(
         *(
             r[0],

@@ -43,7 +43,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import asyncpg
 
@@ -63,6 +62,8 @@ MAX_BATCH = 64
 RETRIES = 3  # of one append that met a deadlock or a serialization failure (nothing was written)
 
 PoolGetter = Callable[[], Awaitable[asyncpg.Pool]]
+OutcomeRow = tuple[int | None, bool, bool, bool, bool, list[int] | None]
+"""An append's result row: actual seq, seats known, players known, key free, advanced, cursors."""
 Outcome = AppendResult | Exception
 
 
@@ -77,11 +78,11 @@ class _Pending:
         self.plain = plain(append)
         self.args = plain_args(append) if self.plain else append_args(append)
 
-    def full_args(self) -> tuple[Any, ...]:
+    def full_args(self) -> tuple[object, ...]:
         return append_args(self.append, self.args) if self.plain else self.args
 
 
-def _statement(batch: list[_Pending], plain: bool) -> tuple[str, list[tuple[Any, ...]]]:
+def _statement(batch: list[_Pending], plain: bool) -> tuple[str, list[tuple[object, ...]]]:
     """`APPEND_PLAIN` when every append of the batch is `plain` (the usual actions), else `APPEND`."""
     if plain:
         return APPEND_PLAIN, [p.args for p in batch]
@@ -98,7 +99,9 @@ def _batch_statement(batch: list[_Pending], plain: bool) -> tuple[str, tuple[str
     return None if args is None else (APPEND_PLAIN_BATCH, args)
 
 
-async def _batch_rows(conn: Any, batch: list[_Pending], plain: bool) -> list[Any]:
+async def _batch_rows(
+    conn: asyncpg.Connection, batch: list[_Pending], plain: bool
+) -> list[asyncpg.Record | OutcomeRow]:
     """The result row of each append of `batch`, in its order, written in one transaction."""
     one = _batch_statement(batch, plain)
     if one is None:
@@ -119,7 +122,8 @@ class PostgresAppender:
         self._pool = pool
         self._max_batch = max_batch
         self._hold = min(hold, 1)  # one batch in flight: more connections would only sit idle
-        self._held: list[Any] = []  # the idle connection kept for the next batch (at most `hold`)
+        # the idle connection kept for the next batch (at most `hold`)
+        self._held: list[asyncpg.Connection] = []
         self._pending: list[_Pending] = []
         self._draining = False  # set in `_drain` itself: a task ends a while after it returns
         self._tasks: set[asyncio.Task[None]] = set()
@@ -155,7 +159,7 @@ class PostgresAppender:
     async def _commit(self, batch: list[_Pending], plain: bool) -> None:
         self.batches += 1
         outcomes: list[Outcome] = []
-        conn: Any = None
+        conn: asyncpg.Connection | None = None
         healthy = False
         try:
             conn = await self._connection()
@@ -182,7 +186,7 @@ class PostgresAppender:
             else:
                 p.future.set_result(outcome)
 
-    async def _connection(self) -> Any:
+    async def _connection(self) -> asyncpg.Connection:
         """A held connection that is still open, else one from the pool. One that closed while
         held (the server went away) goes back to the pool, whose acquire reconnects it."""
         while self._held:
@@ -192,7 +196,7 @@ class PostgresAppender:
             await self._put_back(conn, healthy=False)
         return await (await self._pool()).acquire()
 
-    async def _put_back(self, conn: Any, healthy: bool) -> None:
+    async def _put_back(self, conn: asyncpg.Connection, healthy: bool) -> None:
         """Keep a healthy, idle connection for the next batch (up to `hold`); any other goes back to
         the pool, which drops a broken one and rolls back a transaction left open."""
         if healthy and len(self._held) < self._hold and not conn.is_closed() and not conn.is_in_transaction():
@@ -219,7 +223,7 @@ class PostgresAppender:
             await self._put_back(conn, healthy=False)
 
 
-async def _one(conn: Any, p: _Pending) -> Outcome:
+async def _one(conn: asyncpg.Connection, p: _Pending) -> Outcome:
     """Run one append in its own transaction; a database error becomes its outcome."""
     a = p.append
     query, [args] = _statement([p], p.plain)
@@ -247,7 +251,7 @@ def _failure(a: Append, error: Exception) -> Exception:
     return failure
 
 
-def _outcome(a: Append, row: Any) -> Outcome:
+def _outcome(a: Append, row: asyncpg.Record | OutcomeRow) -> Outcome:
     actual, seats_known, players_known, key_free, advanced, cursors = row
     if advanced:
         return AppendResult(appended_seq(a), _notices(a, cursors or []))

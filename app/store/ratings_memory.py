@@ -4,21 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TypedDict
 
+from app.service.ports import MatchRecord, PlayerRecord
 from app.service.rating_ports import RatedMatch, RatingConflict, RatingPoint, RatingRecord
 
 
-def _rated(m: Any) -> bool:
+class _RatingState(TypedDict):
+    ratings: dict[tuple[str, str], RatingRecord]  # by (game, player id)
+    points: list[RatingPoint]
+    order: list[str]  # the rated matches' ids, in rating order
+
+
+def _rated(m: MatchRecord) -> bool:
     return m.status == "finished" and bool(m.settings.get("rated"))
 
 
 class MemoryRatings:
-    _matches: dict[str, Any]
-    _players: dict[str, Any]
+    _matches: dict[str, MatchRecord]
+    _players: dict[str, PlayerRecord]
 
-    def _rating_state(self) -> dict[str, Any]:
-        state: dict[str, Any] | None = getattr(self, "_ratings_state", None)
+    def _rating_state(self) -> _RatingState:
+        state: _RatingState | None = getattr(self, "_ratings_state", None)
         if state is None:
             state = {"ratings": {}, "points": [], "order": []}
             self._ratings_state = state

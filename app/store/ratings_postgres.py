@@ -6,7 +6,6 @@ ratings and history rows with it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import asyncpg
 
@@ -20,18 +19,18 @@ _N = {
 }
 
 
-def _named(rows: list[Any]) -> list[RatingRecord]:
+def _named(rows: list[asyncpg.Record]) -> list[RatingRecord]:
     return [q.rating_of(r, r[6], r[7]) for r in rows]
 
 
-def _points(rows: list[Any]) -> list[RatingPoint]:
+def _points(rows: list[asyncpg.Record]) -> list[RatingPoint]:
     return [q.point_of(r, r[10]) for r in rows]
 
 
 class PostgresRatings:
     async def pool(self) -> asyncpg.Pool: ...
 
-    async def _rows(self, name: str, *args: Any) -> list[Any]:
+    async def _rows(self, name: str, *args: object) -> list[asyncpg.Record]:
         return list(await (await self.pool()).fetch(_N[name], *args))
 
     async def rating_cursor(self) -> int:

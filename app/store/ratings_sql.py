@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
 from app.service.rating_ports import RatingPoint, RatingRecord
+from app.store.rows import Row
 
 BOT_PREFIX: Final = "bot-"
 
@@ -59,25 +59,25 @@ def numbered(query: str) -> str:
     return re.sub(r"\?", lambda _: f"${next(counter)}", query)
 
 
-def rating_args(r: RatingRecord, at: Any) -> tuple[Any, ...]:
+def rating_args(r: RatingRecord, at: object) -> tuple[object, ...]:
     return (r.player_id, r.game, r.mu, r.sigma, r.mu - 3 * r.sigma, r.games, r.wins, at)
 
 
-def point_args(p: RatingPoint, at: Any) -> tuple[Any, ...]:
+def point_args(p: RatingPoint, at: object) -> tuple[object, ...]:
     return (
         p.ord, p.match_id, p.game, p.seat, p.player_id, p.rank,
         p.mu_before, p.sigma_before, p.mu_after, p.sigma_after, at,
     )  # fmt: skip
 
 
-def rating_of(row: Sequence[Any], at: datetime, name: str | None = None) -> RatingRecord:
+def rating_of(row: Row, at: datetime, name: str | None = None) -> RatingRecord:
     player_id, game, mu, sigma, games, wins = row[:6]
     bot = name is None and player_id.startswith(BOT_PREFIX)
     shown = player_id.removeprefix(BOT_PREFIX) if bot else (name or "")
     return RatingRecord(player_id, game, float(mu), float(sigma), games, wins, at, shown, bot)
 
 
-def point_of(row: Sequence[Any], at: datetime) -> RatingPoint:
+def point_of(row: Row, at: datetime) -> RatingPoint:
     ord_, match_id, game, seat, player_id, rank, mu_b, sigma_b, mu_a, sigma_a = row[:10]
     return RatingPoint(
         ord_,

@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
 
 from app.service.rating_ports import RatedMatch, RatingConflict, RatingPoint, RatingRecord
 from app.store import ratings_sql as q
@@ -20,7 +19,7 @@ def _cursor(conn: sqlite3.Connection) -> int:
     return int(conn.execute(q.CURSOR).fetchone()[0])
 
 
-def _all(conn: sqlite3.Connection, query: str, args: tuple[Any, ...] = ()) -> list[Any]:
+def _all(conn: sqlite3.Connection, query: str, args: tuple[object, ...] = ()) -> list[sqlite3.Row]:
     return conn.execute(query, args).fetchall()
 
 
@@ -48,11 +47,11 @@ def _reset(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
-def _named(rows: list[Any]) -> list[RatingRecord]:
+def _named(rows: list[sqlite3.Row]) -> list[RatingRecord]:
     return [q.rating_of(r, parse_sqlite_time(r[6]), r[7]) for r in rows]
 
 
-def _points(rows: list[Any]) -> list[RatingPoint]:
+def _points(rows: list[sqlite3.Row]) -> list[RatingPoint]:
     return [q.point_of(r, parse_sqlite_time(r[10])) for r in rows]
 
 
@@ -60,7 +59,7 @@ class SqliteRatings:
     readers: SqliteReaders
     writer: SqliteWriter
 
-    async def _read(self, query: str, *args: Any) -> list[Any]:
+    async def _read(self, query: str, *args: object) -> list[sqlite3.Row]:
         return await self.readers.run(functools.partial(_all, query=query, args=args))
 
     async def rating_cursor(self) -> int:

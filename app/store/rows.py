@@ -11,21 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import orjson
 
 from app.service.ports import Append, SeatWrite
 
+if TYPE_CHECKING:
+    import sqlite3
+
+    import asyncpg
+
 SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
 
+Row: TypeAlias = "asyncpg.Record | sqlite3.Row"
+"""A result row of either driver, read by position."""
 
-def json_text(value: Any) -> str:
+
+def json_text(value: object) -> str:
     """How the store writes JSON: compact text (orjson; `null` for None)."""
     return orjson.dumps(value, default=_plain).decode()
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> dict[object, object]:
     """Records type their payloads as `Mapping`; orjson writes only real dicts by itself."""
     if isinstance(value, Mapping):
         return dict(value)
@@ -65,7 +73,7 @@ def parse_sqlite_time_or_none(text: str | None) -> datetime | None:
     return None if text is None else parse_sqlite_time(text)
 
 
-def ints(value: Any) -> tuple[int, ...] | None:
+def ints(value: Iterable[int] | None) -> tuple[int, ...] | None:
     """A decoded JSON list of ints as the records' tuple (None stays None)."""
     return None if value is None else tuple(value)
 

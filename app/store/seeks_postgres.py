@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 import asyncpg
 import orjson
@@ -74,7 +73,7 @@ def _same(at: datetime) -> datetime:
     return at
 
 
-def _seek(r: Any) -> SeekRecord:
+def _seek(r: asyncpg.Record) -> SeekRecord:
     return SeekRecord(
         *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
         *(r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]),
@@ -240,7 +239,7 @@ class PostgresSeekStore(PostgresChallenges, PostgresWebhooks):
     def __init__(self, store: PostgresEventStore) -> None:
         self._store = store
 
-    async def _fetch(self, query: str, *args: Any) -> list[Any]:
+    async def _fetch(self, query: str, *args: object) -> list[asyncpg.Record]:
         return list(await (await self._store.pool()).fetch(query, *args))
 
     async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:

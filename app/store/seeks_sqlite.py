@@ -13,7 +13,6 @@ import functools
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 import orjson
 
@@ -50,7 +49,7 @@ class Gone(Exception):
     job rolls back."""
 
 
-def seek_row(s: SeekRecord) -> tuple[Any, ...]:
+def seek_row(s: SeekRecord) -> tuple[object, ...]:
     return (
         *(s.id, s.player_id, s.name, s.game, json_text(list(s.counts)), json_text(s.options)),
         *(json_text(s.settings), s.key, s.opponents, int(s.bot), s.bots_after_s),
@@ -58,7 +57,7 @@ def seek_row(s: SeekRecord) -> tuple[Any, ...]:
     )
 
 
-def _seek(r: Any) -> SeekRecord:
+def _seek(r: sqlite3.Row) -> SeekRecord:
     return SeekRecord(
         *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
         *(r[7], r[8], bool(r[9]), r[10], parse_sqlite_time(r[11]), parse_sqlite_time(r[12])),
@@ -66,7 +65,7 @@ def _seek(r: Any) -> SeekRecord:
     )
 
 
-def _add(conn: sqlite3.Connection, row: tuple[Any, ...], max_open: int, now: str) -> bool:
+def _add(conn: sqlite3.Connection, row: tuple[object, ...], max_open: int, now: str) -> bool:
     if conn.execute(_COUNT_OPEN, (row[1], now)).fetchone()[0] >= max_open:
         return False
     conn.execute(_INSERT, row)
@@ -143,7 +142,7 @@ def _update_challenge(
     return written + _notices(conn, notices, at)
 
 
-def _challenges(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[ChallengeRecord]:
+def _challenges(conn: sqlite3.Connection, query: str, args: tuple[object, ...]) -> list[ChallengeRecord]:
     return [ch.record(r, parse_sqlite_time) for r in conn.execute(query, args).fetchall()]
 
 
@@ -171,7 +170,7 @@ def _opt_time(t: datetime | None) -> str | None:
     return None if t is None else sqlite_time(t)
 
 
-def _webhooks(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[WebhookRecord]:
+def _webhooks(conn: sqlite3.Connection, query: str, args: tuple[object, ...]) -> list[WebhookRecord]:
     return [wh.record(r, parse_sqlite_time) for r in conn.execute(query, args).fetchall()]
 
 
@@ -191,7 +190,7 @@ def _progress(conn: sqlite3.Connection, webhook_id: str, p: WebhookProgress, a: 
         conn.execute(_WH_PRUNE, (webhook_id, webhook_id, wh.KEEP_ATTEMPTS))
 
 
-def _rows(conn: sqlite3.Connection, query: str, args: tuple[Any, ...]) -> list[SeekRecord]:
+def _rows(conn: sqlite3.Connection, query: str, args: tuple[object, ...]) -> list[SeekRecord]:
     return [_seek(r) for r in conn.execute(query, args).fetchall()]
 
 
@@ -212,7 +211,7 @@ class SqliteSeekStore:
 
     async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[SeekRecord]:
         query = f"{_SELECT} WHERE status = 'open' AND expires_at > ?"
-        args: tuple[Any, ...] = (sqlite_time(now),)
+        args: tuple[object, ...] = (sqlite_time(now),)
         if game is not None:
             query, args = query + " AND game = ?", (*args, game)
         query += " ORDER BY created_at, id LIMIT ?"

@@ -10,7 +10,6 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
 
 import orjson
 
@@ -52,7 +51,7 @@ _IDEMPOTENCY = (
 _OPEN = "(status = 'waiting' AND open_seats > 0)"
 
 
-def match_record(r: Any) -> MatchRecord:
+def match_record(r: sqlite3.Row) -> MatchRecord:
     return MatchRecord(
         id=r[0],
         game=r[1],
@@ -77,7 +76,7 @@ def match_record(r: Any) -> MatchRecord:
     )
 
 
-def seat_record(r: Any) -> SeatRecord:
+def seat_record(r: sqlite3.Row) -> SeatRecord:
     return SeatRecord(r[0], r[1], r[2], r[3], bool(r[4]), parse_sqlite_time_or_none(r[5]), r[6], r[7])
 
 

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
@@ -60,7 +60,19 @@ def connect(path: str, pragmas: tuple[str, ...]) -> sqlite3.Connection:
     return conn
 
 
-def use_wal(conn: Any, wait_s: float) -> None:
+class _Cursor(Protocol):
+    def execute(self, sql: str, /) -> object: ...
+
+    def close(self) -> object: ...
+
+
+class Cursors(Protocol):
+    """A DB-API connection as `use_wal` uses it (sqlite3's, or SQLAlchemy's adapter of aiosqlite)."""
+
+    def cursor(self) -> _Cursor: ...
+
+
+def use_wal(conn: Cursors, wait_s: float) -> None:
     """`PRAGMA journal_mode=WAL` on a DB-API connection, retried for up to `wait_s` while the
     database is locked: switching the journal mode needs the database to itself, and SQLite may
     answer "database is locked" at once, without its busy handler (seen with several processes

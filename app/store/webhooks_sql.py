@@ -3,12 +3,16 @@ stores; `{p}` marks a parameter (`?` on SQLite, `$n` on PostgreSQL)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from datetime import datetime
+from typing import TypeVar
 
 import orjson
 
 from app.service.seek_ports import AttemptRecord, WebhookRecord
-from app.store.rows import json_text
+from app.store.rows import Row, json_text
+
+T = TypeVar("T")
 
 COLUMNS = (
     "id, player_id, url, events, secret, created_at, cursor, attempts, failing_since, next_at, lease_until"
@@ -17,8 +21,8 @@ ATTEMPT_COLUMNS = "webhook_id, delivery_id, cursor, type, attempt, at, outcome, 
 KEEP_ATTEMPTS = 100  # per webhook; older ones are deleted as new ones come
 
 
-def values(w: WebhookRecord, time: Any) -> tuple[Any, ...]:
-    def opt(t: Any) -> Any:
+def values(w: WebhookRecord, time: Callable[[datetime], object]) -> tuple[object, ...]:
+    def opt(t: datetime | None) -> object:
         return None if t is None else time(t)
 
     return (
@@ -27,8 +31,8 @@ def values(w: WebhookRecord, time: Any) -> tuple[Any, ...]:
     )
 
 
-def record(r: Any, parse: Any) -> WebhookRecord:
-    def opt(t: Any) -> Any:
+def record(r: Row, parse: Callable[[T], datetime]) -> WebhookRecord:
+    def opt(t: T | None) -> datetime | None:
         return None if t is None else parse(t)
 
     return WebhookRecord(
@@ -37,5 +41,5 @@ def record(r: Any, parse: Any) -> WebhookRecord:
     )
 
 
-def attempt(r: Any, parse: Any) -> AttemptRecord:
+def attempt(r: Row, parse: Callable[[T], datetime]) -> AttemptRecord:
     return AttemptRecord(r[0], r[1], r[2], r[3], r[4], parse(r[5]), r[6], r[7], r[8])

@@ -14,6 +14,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from app.service.errors import Unavailable
 from app.service.ports import AppendResult, MatchUpdate, NewEvent, VersionConflict
 from app.store import postgres_commit, postgres_sql
 from app.store.factory import DatabaseUrl, create_store, parse_url
@@ -109,7 +110,7 @@ async def test_ping(sql_store: SqlStore) -> None:
 async def test_ping_fails_when_the_database_is_unreachable() -> None:
     store = create_store("postgresql://nobody@127.0.0.1:9/none")
     try:
-        with pytest.raises(OSError):
+        with pytest.raises(Unavailable):  # the store's own refusal (503 at the edge), not a driver error
             await store.ping()
     finally:
         await store.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import orjson
 from fastapi import APIRouter, Query
@@ -34,7 +34,7 @@ class ExportLine(Out):
 
 
 def line(m: exports.ExportedMatch) -> bytes:
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "summary": MatchOut.model_validate(m.summary, from_attributes=True).model_dump(mode="json"),
         "seat": m.seat,
         "ranks": list(m.ranks),

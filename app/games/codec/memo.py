@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from app.games.codec.doc import JSON
 
@@ -35,13 +35,13 @@ def json_key(value: JSON) -> Hashable:
 
 
 def memo_json(
-    parse: Callable[[int, Mapping[str, Any] | None], T],
-) -> Callable[[int, Mapping[str, Any] | None], T]:
+    parse: Callable[[int, Mapping[str, object] | None], T],
+) -> Callable[[int, Mapping[str, object] | None], T]:
     """`parse(players, raw)`, remembered by `players` and the JSON `raw` (`None` as `{}`)."""
     memo: dict[tuple[Hashable, Hashable], T] = {}
 
     @functools.wraps(parse)
-    def remembered(players: int, raw: Mapping[str, Any] | None) -> T:
+    def remembered(players: int, raw: Mapping[str, object] | None) -> T:
         try:
             key = (json_key(players), json_key({} if raw is None else raw))
         except TypeError:  # not plain JSON: the parser explains

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from app.games.codec import DecodeError, Doc, from_json
 from app.games.core import InvalidOptions
@@ -105,7 +105,7 @@ class Setup:
 
 
 def _parse_setup(
-    players: int, raw: Mapping[str, Any]
+    players: int, raw: Mapping[str, object]
 ) -> tuple[list[int], list[list[int]], list[int], int | None]:
     try:
         setup = from_json(Setup, raw, "setup")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Annotated, Final
 
 from app.games.codec import DecodeError, Doc, from_json, memo_json
 from app.games.core import InvalidOptions
@@ -82,7 +82,7 @@ def check_players(players: int) -> None:
 
 
 @memo_json  # a pure function of its input, parsed by every game start (see codec.memo)
-def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:
+def parse_options(players: int, raw: Mapping[str, object] | None) -> Options:
     """Decode and check `raw` for `players` seats; raises `InvalidOptions` naming the bad member."""
     check_players(players)
     try:

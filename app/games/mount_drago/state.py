@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 from app.games import frozen
 from app.games.mount_drago.cards import DRAGONS, code_of, codes, dragon_of
@@ -127,7 +127,10 @@ def evolve(state: State, event: Event) -> State:
     return freeze(draft)
 
 
-def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+T = TypeVar("T")
+
+
+def _set(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return (*items[:i], value, *items[i + 1 :])
 
 

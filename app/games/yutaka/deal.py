@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, TypeVar
 
 from app.games.codec import JSON, DecodeError, Doc, from_json
 from app.games.core import InvalidOptions
@@ -75,7 +75,10 @@ def deal(options: Options, rng: random.Random, setup: Mapping[str, JSON] | None 
     return GameStarted(options, first, decks, islands, set_aside)
 
 
-def _take(pool: Counter[Any], full: Counter[Any], item: Any, path: str, what: str) -> None:
+H = TypeVar("H", bound=Hashable)
+
+
+def _take(pool: Counter[H], full: Counter[H], item: H, path: str, what: str) -> None:
     """Use one `item` from `pool` (what is left of `full`), or explain why it is not there."""
     if pool[item] <= 0:
         if not full[item]:

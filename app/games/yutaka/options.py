@@ -135,7 +135,7 @@ def _tiles(values: TileValues) -> tuple[Tile, ...]:
 
 
 @memo_json  # a pure function of its input, parsed by every game start (see codec.memo)
-def parse_options(players: int, raw: Mapping[str, Any] | None) -> Options:
+def parse_options(players: int, raw: Mapping[str, object] | None) -> Options:
     """Decode, check and normalise user options for `players` seats; raises `InvalidOptions`."""
     if players != PLAYERS:
         raise InvalidOptions(f"Yutakâ is played by exactly {PLAYERS} players, not {players}", "players")

@@ -12,7 +12,7 @@ import functools
 import random
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from app.games.codec import to_json
 from app.games.core import ErrorCode, IllegalAction, Outcome
@@ -276,7 +276,7 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(final.totals, final.winners, Details(final))
 
 
-class Details(Mapping[str, Any]):
+class Details(Mapping[str, object]):
     """An outcome's `details` (a read-only mapping), encoded when first read: random playouts and
     searches read only the scores and winners, and encoding every award was about a tenth of a
     random game (`python -m bench.engine`)."""
@@ -285,9 +285,9 @@ class Details(Mapping[str, Any]):
 
     def __init__(self, final: FinalScore) -> None:
         self._final = final
-        self._json: dict[str, Any] | None = None
+        self._json: dict[str, object] | None = None
 
-    def _data(self) -> dict[str, Any]:
+    def _data(self) -> dict[str, object]:
         if self._json is None:
             final = self._final
             self._json = {
@@ -299,7 +299,7 @@ class Details(Mapping[str, Any]):
             }  # the set-aside tiles are shown by the game_ended event that follows, not here
         return self._json
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> object:
         return self._data()[key]
 
     def __iter__(self) -> Iterator[str]:
