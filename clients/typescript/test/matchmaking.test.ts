@@ -40,7 +40,7 @@ test("two seeks become one match", async () => {
 });
 
 test("challenges, the bot flag and webhooks", async () => {
-  const [ann, bob] = [await player("ann"), await player("bob")];
+  const [ann, bob] = [await player("cid"), await player("dot")]; // names are unique per server
   const flagged = await bob.api.updateMe({ bot: true });
   assert.equal(flagged.bot, true);
   assert.equal((await client(server.url).getPlayerProfile(bob.id)).bot, true);
