@@ -72,6 +72,9 @@ def game_components(games: Games, ref: str) -> dict[str, JSON]:
     return out
 
 
+UNDEALT = "UndealtView"  # the component of a view before the deal
+
+
 def reference_games(
     schemas: dict[str, JSON],
     games: Games,
@@ -79,11 +82,10 @@ def reference_games(
     members: Iterable[tuple[str, str, str]],
     *,
     view: str | None = "ViewOut",
-    discriminator: bool = True,
 ) -> None:
     """Point `schemas` (a document's components or `$defs`, changed in place) at the games'
     components, which are added: `view` (the envelope's members) is also `oneOf` the games' views
-    (with an OpenAPI `discriminator` on `game` when asked), and each `(component, member, kind)`
+    and `UndealtView` (a match before its deal), and each `(component, member, kind)`
     of `members` becomes `anyOf` every game's schemas of that kind (`null` stays allowed where it
     was). A named component or member that does not exist is an error: renaming a model must not
     silently unlink it."""
@@ -99,11 +101,22 @@ def reference_games(
         new: dict[str, JSON] = {k: v for k, v in old.items() if k != "additionalProperties"}
         new["description"] = (
             "The caller's view of a match: the match envelope's members (below) beside the game's own, "
-            "in one object: exactly one of the games' views (`<Game>View`), told apart by `game`."
+            "in one object: exactly one of the games' views (`<Game>View`), told apart by `game`, or, "
+            "before a drago-fair-2 match is dealt, `UndealtView` (the envelope alone)."
         )
-        new["oneOf"] = [{"$ref": target} for target in views.values()]
-        if discriminator:
-            new["discriminator"] = {"propertyName": "game", "mapping": views}
+        # A drago-fair-2 match is dealt when its last seat is taken: until then (and if it is aborted
+        # before) its view is the envelope alone, closed (docs/fairness.md).
+        schemas[UNDEALT] = {
+            "title": UNDEALT,
+            "description": "The view of a match not dealt yet: the envelope's members alone.",
+            "type": "object",
+            "properties": old["properties"],
+            "required": old.get("required", []),
+            "additionalProperties": False,
+        }
+        # No OpenAPI `discriminator`: `game` names the game of an undealt view too, which has no
+        # game members; the closed schemas tell the alternatives apart.
+        new["oneOf"] = [{"$ref": target} for target in [*views.values(), ref + UNDEALT]]
         schemas[view] = new
     for component, member, kind in members:
         properties = schemas[component]["properties"]

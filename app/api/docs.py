@@ -102,6 +102,7 @@ _WHY_422 = {
     "symbols, spaces; no control, format or unassigned characters).",
     "createPlayer": "the name must be printable in Unicode's sense, as for `joinSeat` (a name taken "
     "regardless of case is 409 `name_taken`).",
+    "exportPlayerMatches": "`since` must not be after `until`.",
     "getView": "`at` must be the seq of an event that ends a commit, at most the match's seq.",
     "submitAction": "the action must be one the game understands (see `legal_actions`); "
     "`expected_seq` is a JSON integer.",

@@ -322,7 +322,7 @@ def frames_schema() -> dict[str, Any]:
         {"$ref": "#/$defs/PlayerServerFrame"},
     ]
     games = [GAMES[name] for name in sorted(GAMES)]
-    reference_games(defs, games, "#/$defs/", _GAME_MEMBERS, discriminator=False)
+    reference_games(defs, games, "#/$defs/", _GAME_MEMBERS)
     prune(defs, root, "#/$defs/")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -47,8 +47,8 @@ async def export_matches(
 
     Checks run before the first record: an unknown player is `NotFound`; a credential that is not
     this player's valid key is refused rather than silently exporting less."""
-    if since is not None and until is not None and since >= until:
-        raise ValidationFailed("since must be before until", {"field": "since"})
+    if since is not None and until is not None and since > until:
+        raise ValidationFailed("since must not be after until", {"field": "since"})
     own = False
     if caller is not None:
         own = (await player_of(ctx, caller)).id == player_id

@@ -31,7 +31,7 @@ router = APIRouter(prefix="/v1/players", tags=["players"])
     summary="Create a player; returns its secret key, once",
     description="No password, no e-mail: the key (`pk_…`) is the identity, like a personal API token. "
     "Join seats with it (`Authorization: Bearer <key>`) and it authorizes them in every match.",
-    responses=error_responses(413, 422),
+    responses=error_responses(409, 413, 422),
 )
 async def create_player(body: CreatePlayer, ctx: Ctx) -> PlayerKeyOut:
     return PlayerKeyOut.model_validate(await players.create_player(ctx, body.name), from_attributes=True)

@@ -80,6 +80,7 @@ __all__ = [
     "SeekPage",
     "ServerFrame",
     "SubmitAction",
+    "UndealtView",
     "UpdatePlayer",
     "Webhook",
     "WebhookCreated",
@@ -731,6 +732,25 @@ class SubmitAction:
     """
     expected_seq: int | None = None
     """If set, the action applies only while the match is at this seq (else 409 `version_conflict`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UndealtView:
+    """The view of a match not dealt yet: the envelope's members alone."""
+
+    clock: tuple[SeatClock, ...]
+    draft: Draft | None
+    """The caller's own open turn draft (drafts only)."""
+    game: str
+    legal_actions: tuple[Mapping[str, Any], ...]
+    """The caller's legal actions (empty unless to act)."""
+    match_id: str
+    outcome: Outcome | None
+    seat: int | None
+    """The caller's seat; null for a spectator."""
+    seq: int
+    status: Literal["waiting", "active", "finished", "aborted"]
+    to_act: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

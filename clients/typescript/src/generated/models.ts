@@ -718,6 +718,23 @@ export interface SubmitAction {
   expected_seq?: number | null;
 }
 
+/** The view of a match not dealt yet: the envelope's members alone. */
+export interface UndealtView {
+  clock: SeatClock[];
+  /** The caller's own open turn draft (drafts only). */
+  draft: Draft | null;
+  game: string;
+  /** The caller's legal actions (empty unless to act). */
+  legal_actions: Record<string, unknown>[];
+  match_id: string;
+  outcome: Outcome | null;
+  /** The caller's seat; null for a spectator. */
+  seat: number | null;
+  seq: number;
+  status: "waiting" | "active" | "finished" | "aborted";
+  to_act: number[];
+}
+
 export interface UpdatePlayer {
   /** Whether this player is a bot (shown on its profile, seeks, challenges). */
   bot: boolean;
