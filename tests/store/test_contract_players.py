@@ -37,8 +37,8 @@ async def test_players_are_found_by_id_and_by_key(store: EventStore) -> None:
 async def test_a_player_id_or_key_hash_exists_once(store: EventStore) -> None:
     ana = await new_player(store)
     for twin in (
-        PlayerRecord(ana.id, "Twin", new_id("key"), T0),
-        PlayerRecord(new_id("p"), "Twin", ana.key_hash, T0),
+        PlayerRecord(ana.id, f"Twin {new_id('')[-8:]}", new_id("key"), T0),
+        PlayerRecord(new_id("p"), f"Twin {new_id('')[-8:]}", ana.key_hash, T0),
     ):
         with pytest.raises(ValueError):
             await store.create_player(twin)
@@ -58,7 +58,7 @@ async def test_a_new_key_replaces_the_old_one(store: EventStore) -> None:
         await store.set_player_key(ana.id, bea.key_hash)
     assert await store.player_by_key(bea.key_hash) == bea
     assert await store.set_player_key(ana.id, new_key) is True  # its own key again: no conflict
-    cid = PlayerRecord(new_id("p"), "Cid", ana.key_hash, T0)  # the replaced key is free
+    cid = PlayerRecord(new_id("p"), f"Cid {new_id('')[-8:]}", ana.key_hash, T0)  # the replaced key is free
     await store.create_player(cid)
     assert await store.player_by_key(ana.key_hash) == cid
 
@@ -108,7 +108,7 @@ async def test_a_notice_for_an_unknown_player_fails_the_whole_append(store: Even
     ana = await new_player(store)
     match_id = await new_match(store)
     before = await contents(store, match_id, [ana])
-    stranger = PlayerRecord(new_id("p"), "Zed", new_id("key"), T0)
+    stranger = PlayerRecord(new_id("p"), f"Zed {new_id('')[-8:]}", new_id("key"), T0)
     with pytest.raises(KeyError):
         await store.append(append(match_id, 0, notices=(notice(ana, 1), notice(stranger, 1))))
     assert await contents(store, match_id, [ana]) == before

@@ -241,5 +241,5 @@ def test_alembic_command_line_uses_the_servers_database_url(tmp_path: Path) -> N
                 [*alembic, *args], cwd=tmp_path, env={**clean, **env}, capture_output=True, text=True
             )
             assert done.returncode == 0, done.stderr
-        assert "0004 (head)" in done.stdout
+        assert "0005 (head)" in done.stdout
     assert at_head(f"sqlite:///{chosen}") and not other.exists()
