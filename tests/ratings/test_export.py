@@ -90,11 +90,14 @@ async def test_the_export_of_a_player() -> None:
         error_of(
             await client.get(f"/v1/players/{ada}/matches", params={"format": "csv"}), 422, "validation_error"
         )
-        error_of(
-            await client.get(f"/v1/players/{ada}/matches", params={"since": later, "until": later}),
+        error_of(  # an inverted range; an empty one (since == until) is an empty export
+            await client.get(
+                f"/v1/players/{ada}/matches", params={"since": later, "until": ended.isoformat()}
+            ),
             422,
             "validation_error",
         )
+        assert await export(client, ada, key, since=later, until=later) == []
         error_of(
             await client.get(f"/v1/players/{ada}/matches", headers=bearer("pk_forged")), 401, "unauthorized"
         )
