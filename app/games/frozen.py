@@ -57,10 +57,22 @@ def constructor(cls: type[T], /) -> Callable[..., T]:
         raise TypeError(f"{cls.__name__} is not a slotted frozen dataclass without __post_init__")
     params = ", ".join(f"v_{f.name}" for f in fields if f.init)  # prefixed: no clash with the names below
     namespace: dict[str, Any] = {"cls": cls, "draft": _twin(cls)}
+    body = _stores(fields, namespace, lambda name: f"v_{name}")
+    source = f"def make({params}):\n    new_ = draft()\n{body}    new_.__class__ = cls\n    return new_\n"
+    exec(source, namespace)  # noqa: S102
+    make: Callable[..., T] = namespace["make"]
+    return make
+
+
+def _stores(
+    fields: tuple[dataclasses.Field[object], ...], namespace: dict[str, object], given: Callable[[str], str]
+) -> str:
+    """The lines that fill a twin's slots, as `__init__` would: `given(name)` for an `__init__` field,
+    else its default (a factory or a value, put in `namespace`)."""
     lines = []
     for f in fields:
         if f.init:
-            value = f"v_{f.name}"
+            value = given(f.name)
         elif f.default_factory is not dataclasses.MISSING:
             namespace[f"make_{f.name}"] = f.default_factory
             value = f"make_{f.name}()"
@@ -68,11 +80,7 @@ def constructor(cls: type[T], /) -> Callable[..., T]:
             namespace[f"default_{f.name}"] = f.default
             value = f"default_{f.name}"
         lines.append(f"    new_.{f.name} = {value}\n")
-    body = "".join(lines)
-    source = f"def make({params}):\n    new_ = draft()\n{body}    new_.__class__ = cls\n    return new_\n"
-    exec(source, namespace)  # noqa: S102
-    make: Callable[..., T] = namespace["make"]
-    return make
+    return "".join(lines)
 
 
 def thaw(obj: object, draft: type[D], /) -> D:
@@ -113,18 +121,7 @@ def _compile(cls: type) -> Builder:
         # `__setattr__`, so each field is an ordinary attribute store; the finished object is then
         # re-labelled as `cls`, which CPython allows between classes of identical layout.
         namespace["draft"] = _twin(cls)
-        lines = []
-        for f in fields:
-            if f.init:
-                value = f"c[{f.name!r}] if {f.name!r} in c else o.{f.name}"
-            elif f.default_factory is not dataclasses.MISSING:
-                namespace[f"make_{f.name}"] = f.default_factory
-                value = f"make_{f.name}()"
-            else:
-                namespace[f"default_{f.name}"] = f.default
-                value = f"default_{f.name}"
-            lines.append(f"    new_.{f.name} = {value}\n")
-        body = "".join(lines)
+        body = _stores(fields, namespace, lambda name: f"c[{name!r}] if {name!r} in c else o.{name}")
         source = f"def build(o, c):\n    new_ = draft()\n{body}    new_.__class__ = cls\n    return new_\n"
     else:
         args = ", ".join(f"{n}=c[{n!r}] if {n!r} in c else o.{n}" for n in names)
