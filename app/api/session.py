@@ -3,7 +3,9 @@
 After `accept`, the subclass's `stream` task authenticates the connection (a credential in the
 URL, a Bearer header or an `auth` first frame; for match streams none means a spectator), sends
 `hello`, then its items after the cursor. A receiver answers client frames and a heartbeat sends
-`ping` frames. Whatever ends a session first — the client leaving, the hub dropping a slow
+`ping` frames. A session whose player (`owner`: the player key's, or the player holding the seat
+of a seat token) is banned is closed with 4403 by the process's ban watch (`app.api.streaming`).
+Whatever ends a session first — the client leaving, the hub dropping a slow
 consumer, a bad frame, the server going away — resolves its outcome once; then the tasks are
 cancelled and the socket is closed with that code (`app.api.closes.Close`).
 """
@@ -53,6 +55,7 @@ class Session:
         "cursor",
         "edge",
         "finished",
+        "owner",
         "ws",
     )
 
@@ -64,6 +67,7 @@ class Session:
         self.connection = f"{next(edge.connection_ids)}"  # the key of its frame budget
         self._counters = edge.streams.counters
         self.cursor = 0  # the position of the last item sent (a seq, or a notice cursor)
+        self.owner: str | None = None  # the player behind the credential: its ban closes the session
         self.finished = asyncio.Event()
         self._outcome: asyncio.Future[tuple[int, str] | None] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[None]] = set()

@@ -25,6 +25,7 @@ class OpenSession(Protocol):
     """What the edge needs of an open session: to end it, and to know when its close is out."""
 
     finished: asyncio.Event
+    owner: str | None  # the player behind its credential, if any
 
     def end(self, code: int | None, reason: str = "") -> None: ...
 

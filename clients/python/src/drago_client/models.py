@@ -307,6 +307,7 @@ class ErrorBody:
     code: Literal[
         "already_resigned",
         "already_seated",
+        "banned",
         "challenge_closed",
         "forbidden",
         "idempotency_key_reused",
