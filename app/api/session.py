@@ -37,6 +37,7 @@ from app.service.subscription import GoingAway, SlowConsumer
 log = logging.getLogger("app.stream")
 
 _TRUE, _FALSE = ("1", "true"), ("0", "false", "")
+REFUSE_SEND_S: Final = 0.2  # a consumer too slow to take the error frame gets the close without it
 _AFTER: Final = re.compile(r"[0-9]{1,19}")  # ASCII digits only, as HTTP query integers: `after=١` is refused
 
 
@@ -82,6 +83,20 @@ class Session:
         """Finish the session: close with `code`, or just stop when `code` is None (the client left)."""
         if not self._outcome.done():
             self._outcome.set_result(None if code is None else (code, reason))
+
+    def refuse(self, error: svc.ServiceError) -> None:
+        """End the session for `error` from outside its tasks (a ban): its `error` frame (unless the
+        socket cannot take it within `REFUSE_SEND_S`), then its close code and reason."""
+        if self._outcome.done():
+            return
+
+        async def refused() -> None:
+            with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, TimeoutError):
+                async with asyncio.timeout(REFUSE_SEND_S):
+                    await self.send(error_frame(None, error))
+            self.end(close_code(error), close_reason(error))
+
+        self.spawn(refused())
 
     def describe(self) -> dict[str, object]:
         """What a log line says about this session (ids and seats only, never a credential)."""

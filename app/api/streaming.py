@@ -24,7 +24,7 @@ from types import FrameType
 
 from starlette.websockets import WebSocket
 
-from app.api.closes import Close, close_reason
+from app.api.closes import Close
 from app.api.match_stream import MatchSession
 from app.api.metrics import Metrics
 from app.api.player_stream import PlayerSession
@@ -65,10 +65,10 @@ class Streaming(StreamEdge):
         return {s.owner for s in self.sessions if s.owner is not None}
 
     def _close_banned(self, banned: set[str]) -> None:
-        reason = close_reason(svc.Banned())
+        """An `error` frame `banned`, then close 4403 (`banned: …`), to each stream of these players."""
         for session in list(self.sessions):
             if session.owner in banned:
-                session.end(Close.FORBIDDEN, reason)
+                session.refuse(svc.Banned())
 
     async def serve_match(self, ws: WebSocket, match_id: str) -> None:
         await MatchSession(self, ws, match_id).run()

@@ -14,7 +14,9 @@ import httpx
 import pytest
 
 from app import admin
+from app.__main__ import main as command_line
 from app.api.closes import Close
+from app.service.cache import BanCache
 from app.settings import Settings
 from tests.api.helpers import Table, create, error_of, eventually, join, log_of
 from tests.players.support import bearer, new_player
@@ -112,6 +114,7 @@ async def test_a_ban_takes_effect_on_both_processes_and_an_unban_restores(
         for name in ("key on A", "token on B", "personal on A", "personal on B"):
             closed = await readers[name].wait_for_close()
             assert closed.code == Close.FORBIDDEN and closed.reason.startswith("banned: "), name
+            assert [f["error"]["code"] for f in readers[name].of("error")] == ["banned"], name
         for name in ("other on A", "spectator on B"):
             assert readers[name].closed is None, name
         for app in (app_a, app_b):
@@ -138,6 +141,24 @@ async def test_a_ban_takes_effect_on_both_processes_and_an_unban_restores(
 def test_admin_refuses_a_bad_command_line(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert admin.main(args, Settings(database_url="memory://")) == 2
     assert "usage" in capsys.readouterr().err
+    if not args:
+        assert command_line(["admin"]) == 2  # `python -m app admin` reaches it
+        assert "usage: python -m app admin" in capsys.readouterr().err
+
+
+def test_the_ban_cache_trusts_an_entry_for_its_lifetime_only() -> None:
+    now = [0.0]
+    cache = BanCache(ttl_s=0.5, size=2, now=lambda: now[0])
+    cache.put("a", True)
+    cache.put("b", False)
+    assert (cache.get("a"), cache.get("b"), cache.get("c")) == (True, False, None)
+    now[0] = 0.49
+    assert cache.get("a") is True
+    now[0] = 0.5
+    assert cache.get("a") is None  # too old: read the player again
+    cache.put("a", False)
+    cache.put("c", True)  # over its size: the oldest entry ("b") goes
+    assert (cache.get("a"), cache.get("b"), cache.get("c")) == (False, None, True)
 
 
 def test_admin_refuses_memory_and_an_unmigrated_database(
