@@ -8,9 +8,11 @@ database, so a process killed at any point leaves nothing half done, and any oth
 pass picks the seeks up.
 
 Planning (`plan`, pure), oldest seek first:
-- Compatible seeks (`compatible`): the same game, options and settings (`SeekRecord.key`), a player
-  count both accept, different players, and each accepts the other as an opponent (`humans` takes
-  players not marked as bots, `bots` only players marked as bots, `any` both).
+- Compatible seeks (`compatible`): the same game, options and settings (`SeekRecord.key`, `rated`
+  included), a player count both accept, different players, each accepts the other as an opponent
+  (`humans` takes players not marked as bots, `bots` only players marked as bots, `any` both), and
+  each one's displayed rating in the game (`SeekRecord.rating`, looked up by `match_once`; 0 for a
+  player with no rating yet, as for a newcomer) lies inside the other's `rating_range`.
 - The oldest seek gathers compatible seeks, oldest first, each compatible with all gathered so far
   and leaving a count they all accept that seats everyone gathered, until the group fills the
   largest count they share.
@@ -20,21 +22,25 @@ Planning (`plan`, pure), oldest seek first:
   gather. While it waits, its members are kept from younger seeks' groups (oldest first).
 - Bot fill: a seek with `bots_after_s` that has waited so long (and no human group formed for it)
   gathers the compatible seeks whose `bots_after_s` wait is over too, and the missing seats go to
-  server bots, at the smallest count the group accepts (fewest bots). The level is the matchmaking's
-  `bot_level` (the server's default bot level): with no ratings yet there is no group rating to be
-  close to.
+  server bots, at the smallest count the group accepts (fewest bots). The level (`closest_level`) is
+  the built-in bot level whose bot player's displayed rating in the game is closest to the mean of
+  the group's ratings; on a tie the weaker one (the lower rating, then random < greedy < ismcts).
+  An operator's fixed `Matchmaking.bot_level` overrides it.
 - Seats are shuffled with the match's own randomness (`app.service.seated`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
+from app.service.rating_projection import rating_store
+from app.service.ratings import BOT_LEVELS, Rating, bot_player_id, ordinal
 from app.service.seated import NewMatch, Person, announce, seated_match
 from app.service.seek_ports import SeekClaim, SeekRecord
 from app.service.seeks import Matchmaking
@@ -58,6 +64,10 @@ def _accepts(a: SeekRecord, b: SeekRecord) -> bool:
     return a.opponents == "any" or (a.opponents == "bots") == b.bot
 
 
+def _in_range(a: SeekRecord, b: SeekRecord) -> bool:
+    return a.rating_range is None or a.rating_range[0] <= b.rating <= a.rating_range[1]
+
+
 def compatible(a: SeekRecord, b: SeekRecord) -> bool:
     """Whether two seeks may sit in one match (see the module docstring)."""
     return (
@@ -67,7 +77,17 @@ def compatible(a: SeekRecord, b: SeekRecord) -> bool:
         and bool(set(a.counts) & set(b.counts))
         and _accepts(a, b)
         and _accepts(b, a)
+        and _in_range(a, b)
+        and _in_range(b, a)
     )
+
+
+def closest_level(ratings: Sequence[float], levels: Mapping[str, float]) -> str:
+    """The bot level whose rating (`levels`: level -> displayed rating) is closest to the mean of
+    `ratings`; on a tie the weaker: the lower rating, then the earlier of `BOT_LEVELS`."""
+    mean = sum(ratings) / len(ratings)
+    order = {level: i for i, level in enumerate(BOT_LEVELS)}
+    return min(levels, key=lambda level: (abs(levels[level] - mean), levels[level], order.get(level, 99)))
 
 
 def _waited(seek: SeekRecord, now: datetime) -> float:
@@ -118,8 +138,9 @@ def plan(seeks: Sequence[SeekRecord], now: datetime, group_wait_s: float) -> lis
     return groups
 
 
-def build(mm: Matchmaking, group: Group, now: datetime) -> tuple[SeekClaim, NewMatch]:
-    """The match of `group` with its seekers seated, and the claim that writes it."""
+def build(mm: Matchmaking, group: Group, now: datetime, level: str) -> tuple[SeekClaim, NewMatch]:
+    """The match of `group` with its seekers seated (server bots at `level`), and the claim that
+    writes it."""
     first = group.seeks[0]
     new = seated_match(
         mm.ctx,
@@ -128,16 +149,19 @@ def build(mm: Matchmaking, group: Group, now: datetime) -> tuple[SeekClaim, NewM
         options=first.options,
         settings=first.settings,
         people=[Person(s.id, s.player_id, s.name) for s in group.seeks],
-        bot_level=mm.bot_level or mm.ctx.config.default_bot_level,
+        bot_level=level,
         now=now,
         extra=[(s.id, SEEK_MATCHED, {"seek_id": s.id}) for s in group.seeks],
     )
     return SeekClaim(dict(new.seat_of), new.write), new
 
 
-async def form(mm: Matchmaking, group: Group) -> str | None:
-    """Claim `group` and create its match; the match id, or None when another process was first."""
-    claim, new = build(mm, group, mm.ctx.clock())
+async def form(mm: Matchmaking, group: Group, bots: Mapping[str, float]) -> str | None:
+    """Claim `group` and create its match; the match id, or None when another process was first.
+    `bots` are the built-in bot levels' displayed ratings in the game (for the level of any bots)."""
+    ratings = [s.rating for s in group.seeks]
+    level = mm.bot_level or (closest_level(ratings, bots) if bots else mm.ctx.config.default_bot_level)
+    claim, new = build(mm, group, mm.ctx.clock(), level)
     written = await mm.store.claim(claim)
     if written is None:
         mm.metrics["lost_claims"] += 1
@@ -153,12 +177,30 @@ async def match_once(mm: Matchmaking) -> int:
     now = mm.ctx.clock()
     await mm.store.expire_seeks(now)
     await mm.store.expire_challenges(now)
-    seeks = await mm.store.open_seeks(now, mm.scan)
+    seeks, bots = await with_ratings(mm, await mm.store.open_seeks(now, mm.scan))
     formed = 0
     for group in plan(seeks, now, mm.group_wait_s):
-        if await form(mm, group) is not None:
+        if await form(mm, group, bots[group.seeks[0].game]) is not None:
             formed += 1
     return formed
+
+
+async def with_ratings(
+    mm: Matchmaking, seeks: Sequence[SeekRecord]
+) -> tuple[list[SeekRecord], dict[str, dict[str, float]]]:
+    """The seeks with their players' displayed ratings in their games (a player with none yet has a
+    newcomer's, 0), and per game the displayed ratings of the built-in bot levels this server runs."""
+    store = rating_store(mm.ctx)
+    levels = [level for level in BOT_LEVELS if level in mm.ctx.config.bot_levels]
+    ratings: dict[str, dict[str, float]] = {}
+    bots: dict[str, dict[str, float]] = {}
+    for game in dict.fromkeys(s.game for s in seeks):
+        ids = [*dict.fromkeys(s.player_id for s in seeks if s.game == game), *map(bot_player_id, levels)]
+        found = {p: ordinal(r.mu, r.sigma) for p, r in (await store.get_ratings(game, ids)).items()}
+        ratings[game] = found
+        bots[game] = {level: found.get(bot_player_id(level), Rating().ordinal) for level in levels}
+    rated = [dataclasses.replace(s, rating=ratings[s.game].get(s.player_id, Rating().ordinal)) for s in seeks]
+    return rated, bots
 
 
 class Matcher:

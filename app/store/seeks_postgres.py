@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import asyncpg
-import orjson
 
 from app.service.ports import NewNotice, StoredNotice
 from app.service.seek_ports import (
@@ -28,19 +27,16 @@ from app.service.seek_ports import (
 )
 from app.store import challenges_sql as ch
 from app.store import postgres_sql as sql
+from app.store import seeks_sql as sk
 from app.store import webhooks_sql as wh
 from app.store.postgres import PostgresEventStore
 from app.store.rows import json_text
 
-COLUMNS = (
-    "id, player_id, name, game, counts, options, settings, key, opponents, bot, bots_after_s, "
-    "created_at, expires_at, status, match_id, seat"
-)
 _INSERT = (
-    f"INSERT INTO seeks ({COLUMNS}) VALUES "
+    f"INSERT INTO seeks ({sk.COLUMNS}) VALUES "
     "($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
 )
-_SELECT = f"SELECT {COLUMNS} FROM seeks"
+_SELECT = f"SELECT {sk.COLUMNS} FROM seeks"
 _LOCK_PLAYER = "SELECT 1 FROM players WHERE id = $1 FOR UPDATE"
 _COUNT_OPEN = "SELECT count(*) FROM seeks WHERE player_id = $1 AND status = 'open' AND expires_at > $2"
 _LOCK_SEEKS = "SELECT id FROM seeks WHERE id = ANY($1::text[]) AND status = 'open' FOR UPDATE SKIP LOCKED"
@@ -74,10 +70,7 @@ def _same(at: datetime) -> datetime:
 
 
 def _seek(r: asyncpg.Record) -> SeekRecord:
-    return SeekRecord(
-        *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
-        *(r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]),
-    )
+    return sk.record(r, _same)
 
 
 class _Conflict(Exception):
@@ -248,12 +241,7 @@ class PostgresSeekStore(PostgresChallenges, PostgresWebhooks):
             await conn.execute(_LOCK_PLAYER, s.player_id)
             if await conn.fetchval(_COUNT_OPEN, s.player_id, now) >= max_open:
                 return False
-            await conn.execute(
-                _INSERT,
-                *(s.id, s.player_id, s.name, s.game, json_text(list(s.counts)), json_text(s.options)),
-                *(json_text(s.settings), s.key, s.opponents, s.bot, s.bots_after_s, s.created_at),
-                *(s.expires_at, s.status, s.match_id, s.seat),
-            )
+            await conn.execute(_INSERT, *sk.values(s, _same))
             return True
 
     async def get_seek(self, seek_id: str) -> SeekRecord | None:

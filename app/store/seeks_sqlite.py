@@ -14,8 +14,6 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-import orjson
-
 from app.service.ports import NewNotice, StoredNotice
 from app.service.seek_ports import (
     AttemptRecord,
@@ -27,18 +25,15 @@ from app.service.seek_ports import (
     WebhookRecord,
 )
 from app.store import challenges_sql as ch
+from app.store import seeks_sql as sk
 from app.store import sqlite_writes as writes
 from app.store import webhooks_sql as wh
 from app.store.rows import json_text, parse_sqlite_time, sqlite_time
 from app.store.sqlite import SqliteEventStore
 
-COLUMNS = (
-    "id, player_id, name, game, counts, options, settings, key, opponents, bot, bots_after_s, "
-    "created_at, expires_at, status, match_id, seat"
-)
-_INSERT = f"INSERT INTO seeks ({COLUMNS}) VALUES ({', '.join('?' * 16)})"
+_INSERT = f"INSERT INTO seeks ({sk.COLUMNS}) VALUES ({', '.join('?' * 16)})"
 _COUNT_OPEN = "SELECT count(*) FROM seeks WHERE player_id = ? AND status = 'open' AND expires_at > ?"
-_SELECT = f"SELECT {COLUMNS} FROM seeks"
+_SELECT = f"SELECT {sk.COLUMNS} FROM seeks"
 _MATCHED = "UPDATE seeks SET status = 'matched', match_id = ?, seat = ? WHERE id = ? AND status = 'open'"
 _NEXT_CURSOR = "UPDATE players SET cursor = cursor + 1 WHERE id = ? RETURNING cursor"
 _INSERT_NOTICE = "INSERT INTO notices (player_id, cursor, type, data, recorded_at) VALUES (?, ?, ?, ?, ?)"
@@ -47,22 +42,6 @@ _INSERT_NOTICE = "INSERT INTO notices (player_id, cursor, type, data, recorded_a
 class Gone(Exception):
     """A row the write depends on changed (a seek not open, a challenge at another version): the
     job rolls back."""
-
-
-def seek_row(s: SeekRecord) -> tuple[object, ...]:
-    return (
-        *(s.id, s.player_id, s.name, s.game, json_text(list(s.counts)), json_text(s.options)),
-        *(json_text(s.settings), s.key, s.opponents, int(s.bot), s.bots_after_s),
-        *(sqlite_time(s.created_at), sqlite_time(s.expires_at), s.status, s.match_id, s.seat),
-    )
-
-
-def _seek(r: sqlite3.Row) -> SeekRecord:
-    return SeekRecord(
-        *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
-        *(r[7], r[8], bool(r[9]), r[10], parse_sqlite_time(r[11]), parse_sqlite_time(r[12])),
-        *(r[13], r[14], r[15]),
-    )
 
 
 def _add(conn: sqlite3.Connection, row: tuple[object, ...], max_open: int, now: str) -> bool:
@@ -191,7 +170,7 @@ def _progress(conn: sqlite3.Connection, webhook_id: str, p: WebhookProgress, a: 
 
 
 def _rows(conn: sqlite3.Connection, query: str, args: tuple[object, ...]) -> list[SeekRecord]:
-    return [_seek(r) for r in conn.execute(query, args).fetchall()]
+    return [sk.record(r, parse_sqlite_time) for r in conn.execute(query, args).fetchall()]
 
 
 class SqliteSeekStore:
@@ -200,7 +179,8 @@ class SqliteSeekStore:
         self.readers = store.readers
 
     async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
-        work = functools.partial(_add, row=seek_row(seek), max_open=max_open, now=sqlite_time(now))
+        row = sk.values(seek, sqlite_time)
+        work = functools.partial(_add, row=row, max_open=max_open, now=sqlite_time(now))
         return await self.writer.run(work)
 
     async def get_seek(self, seek_id: str) -> SeekRecord | None:
