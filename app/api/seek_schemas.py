@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from app.api.schemas import MAX_PLAYERS, MIN_PLAYERS, BankClock, Model, Out, PerDecisionClock
+from app.games.codec import JSON
 from app.matches.settings import MAX_TAKEOVER_AFTER
 from app.service.challenges import ChallengeRequest, ChallengeView
 from app.service.seek_ports import AttemptRecord, SeekRecord, WebhookRecord
@@ -30,7 +31,7 @@ class MatchSettingsIn(Model):
         False, description="The match counts for ratings (every seat is a player's, or a server bot)."
     )
 
-    def match_settings(self) -> dict[str, Any]:
+    def match_settings(self) -> dict[str, JSON]:
         return {
             "clock": None if self.clock is None else self.clock.model_dump(),
             "on_timeout": self.on_timeout,
