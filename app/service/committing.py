@@ -34,7 +34,6 @@ from app.service.ports import (
     VersionConflict,
     player_channel,
 )
-from app.service.rating_projection import project_ratings
 
 log = logging.getLogger("app.service")
 
@@ -140,6 +139,9 @@ async def commit(
 async def _project(ctx: Context) -> None:
     """Apply the ratings of the match that just ended (and any other pending): after the commit,
     so a failure here leaves the match pending for the next commit or the sweeper."""
+    # Imported here: the projection appends its `ratings_changed` events through `commit`.
+    from app.service.rating_projection import project_ratings
+
     try:
         await project_ratings(ctx)
     except Exception:  # the commit stands; the sweeper applies the ratings on its next pass

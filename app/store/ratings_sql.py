@@ -15,6 +15,7 @@ BOT_PREFIX: Final = "bot-"
 CURSOR = "SELECT COALESCE(MAX(ord), 0) FROM rated_matches"
 IS_APPLIED = "SELECT 1 FROM rated_matches WHERE match_id = ?"
 ORDER = "SELECT match_id FROM rated_matches ORDER BY ord"
+LAST = "SELECT match_id FROM rated_matches ORDER BY ord DESC LIMIT 1"
 _PENDING = (
     "SELECT m.id FROM matches m WHERE {rated} "
     "AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) "
