@@ -39,10 +39,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
+from app.service.ports import StoredNotice
 from app.service.rating_projection import rating_store
 from app.service.ratings import BOT_LEVELS, Rating, bot_player_id, ordinal
-from app.service.seated import NewMatch, Person, announce, seated_match
-from app.service.seek_ports import SeekClaim, SeekRecord
+from app.service.seated import NewMatch, Person, create_seated, seated_match
+from app.service.seek_ports import MatchWrite, SeekClaim, SeekRecord
 from app.service.seeks import Matchmaking
 from app.service.tasks import cancel_and_wait
 
@@ -138,11 +139,10 @@ def plan(seeks: Sequence[SeekRecord], now: datetime, group_wait_s: float) -> lis
     return groups
 
 
-def build(mm: Matchmaking, group: Group, now: datetime, level: str) -> tuple[SeekClaim, NewMatch]:
-    """The match of `group` with its seekers seated (server bots at `level`), and the claim that
-    writes it."""
+def build(mm: Matchmaking, group: Group, now: datetime, level: str) -> NewMatch:
+    """The match of `group` with its seekers seated (server bots at `level`)."""
     first = group.seeks[0]
-    new = seated_match(
+    return seated_match(
         mm.ctx,
         game=first.game,
         players=group.players,
@@ -153,7 +153,6 @@ def build(mm: Matchmaking, group: Group, now: datetime, level: str) -> tuple[See
         now=now,
         extra=[(s.id, SEEK_MATCHED, {"seek_id": s.id}) for s in group.seeks],
     )
-    return SeekClaim(dict(new.seat_of), new.write), new
 
 
 async def form(mm: Matchmaking, group: Group, bots: Mapping[str, float]) -> str | None:
@@ -161,14 +160,16 @@ async def form(mm: Matchmaking, group: Group, bots: Mapping[str, float]) -> str 
     `bots` are the built-in bot levels' displayed ratings in the game (for the level of any bots)."""
     ratings = [s.rating for s in group.seeks]
     level = mm.bot_level or (closest_level(ratings, bots) if bots else mm.ctx.config.default_bot_level)
-    claim, new = build(mm, group, mm.ctx.clock(), level)
-    written = await mm.store.claim(claim)
-    if written is None:
+    new = build(mm, group, mm.ctx.clock(), level)
+
+    async def claim(write: MatchWrite) -> tuple[StoredNotice, ...] | None:
+        return await mm.store.claim(SeekClaim(dict(new.seat_of), write))
+
+    if await create_seated(mm.ctx, new, claim) is None:
         mm.metrics["lost_claims"] += 1
         return None
     mm.metrics["matched"] += 1
-    await announce(mm.ctx, new, written)
-    return new.loaded.record.id
+    return new.match_id
 
 
 async def match_once(mm: Matchmaking) -> int:
