@@ -47,13 +47,17 @@ async def announce(ctx: Context, store: RatingStore, match_id: str) -> bool:
     Raises the last `VersionConflict` when other writers kept winning (the next pass retries)."""
     conflict: VersionConflict | None = None
     for _ in range(ATTEMPTS):
-        loaded = await ctx.loader.load(match_id)
-        tail = await ctx.store.read(match_id, after=max(0, loaded.match.seq - 2))
+        record = await ctx.store.get_match(match_id)
+        tail = [] if record is None else await ctx.store.read(match_id, after=max(0, record.seq - 2))
         if any(e.type == RatingsChanged.TYPE for e in tail):
             return False
-        if not tail or tail[-1].type != MatchEnded.TYPE:
+        if record is None or not tail or tail[-1].type != MatchEnded.TYPE:
             log.warning("match %s does not end with match_ended: no ratings_changed", match_id)
             return False
+        loaded = await ctx.loader.load(match_id)
+        if loaded.match.seq != tail[-1].seq:  # the log moved on since it was read: read again
+            conflict = VersionConflict(match_id, tail[-1].seq, loaded.match.seq)
+            continue
         event = await ratings_changed(store, match_id, loaded.record.game)
         if event is None:
             return False

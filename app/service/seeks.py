@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Final
+from typing import Final, Protocol, TypeVar
 
 from app.games.codec import JSON, to_json
 from app.games.core import InvalidOptions
@@ -167,13 +167,27 @@ async def my_seeks(mm: Matchmaking, caller: Caller, *, limit: int) -> list[SeekR
     return await mm.store.player_seeks(player.id, limit)
 
 
+class Owned(Protocol):
+    @property
+    def player_id(self) -> str: ...
+
+
+R = TypeVar("R", bound=Owned)
+
+
+def owned(found: R | None, player_id: str, kind: str, record_id: str) -> R:
+    """`found` when it is `player_id`'s; `NotFound` when there is none, `Forbidden` when it is
+    another player's (a seek, a webhook)."""
+    if found is None:
+        raise NotFound(f"no such {kind}", {f"{kind}_id": record_id})
+    if found.player_id != player_id:
+        raise Forbidden(f"this {kind} is another player's")
+    return found
+
+
 async def cancel_seek(mm: Matchmaking, caller: Caller, seek_id: str) -> SeekRecord:
     player = await player_of(mm.ctx, caller)
-    seek = await mm.store.get_seek(seek_id)
-    if seek is None:
-        raise NotFound("no such seek", {"seek_id": seek_id})
-    if seek.player_id != player.id:
-        raise Forbidden("this seek is another player's")
+    owned(await mm.store.get_seek(seek_id), player.id, "seek", seek_id)
     if not await mm.store.cancel_seek(seek_id):
         current = await mm.store.get_seek(seek_id)
         status = None if current is None else current.status

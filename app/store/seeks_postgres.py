@@ -15,16 +15,9 @@ from datetime import datetime
 
 import asyncpg
 
+from app.service import seek_ports as sp
 from app.service.ports import NewNotice, StoredNotice
-from app.service.seek_ports import (
-    AttemptRecord,
-    ChallengeRecord,
-    MatchWrite,
-    SeekClaim,
-    SeekRecord,
-    WebhookProgress,
-    WebhookRecord,
-)
+from app.service.seek_ports import ChallengeRecord, MatchWrite
 from app.store import challenges_sql as ch
 from app.store import postgres_sql as sql
 from app.store import seeks_sql as sk
@@ -69,7 +62,7 @@ def _same(at: datetime) -> datetime:
     return at
 
 
-def _seek(r: asyncpg.Record) -> SeekRecord:
+def _seek(r: asyncpg.Record) -> sp.SeekRecord:
     return sk.record(r, _same)
 
 
@@ -164,18 +157,18 @@ class PostgresWebhooks:
 
     _store: PostgresEventStore
 
-    async def add_webhook(self, webhook: WebhookRecord) -> None:
+    async def add_webhook(self, webhook: sp.WebhookRecord) -> None:
         row = wh.values(webhook, _same)
         marks = ", ".join(f"${i}" + ("::jsonb" if i == 4 else "") for i in range(1, len(row) + 1))
         await (await self._store.pool()).execute(
             f"INSERT INTO webhooks ({wh.COLUMNS}) VALUES ({marks})", *row
         )
 
-    async def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+    async def get_webhook(self, webhook_id: str) -> sp.WebhookRecord | None:
         rows = await (await self._store.pool()).fetch(f"{_WH_SELECT} WHERE id = $1", webhook_id)
         return wh.record(rows[0], _same) if rows else None
 
-    async def player_webhooks(self, player_id: str) -> list[WebhookRecord]:
+    async def player_webhooks(self, player_id: str) -> list[sp.WebhookRecord]:
         query = f"{_WH_SELECT} WHERE player_id = $1 ORDER BY created_at, id"
         return [wh.record(r, _same) for r in await (await self._store.pool()).fetch(query, player_id)]
 
@@ -186,12 +179,12 @@ class PostgresWebhooks:
     async def due_webhooks(self, now: datetime, limit: int) -> list[str]:
         return [r[0] for r in await (await self._store.pool()).fetch(_WH_DUE, now, limit)]
 
-    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> WebhookRecord | None:
+    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> sp.WebhookRecord | None:
         rows = await (await self._store.pool()).fetch(_WH_LEASE, webhook_id, now, until)
         return wh.record(rows[0], _same) if rows else None
 
     async def webhook_progress(
-        self, webhook_id: str, progress: WebhookProgress, attempt: AttemptRecord | None
+        self, webhook_id: str, progress: sp.WebhookProgress, attempt: sp.AttemptRecord | None
     ) -> None:
         p = progress
         async with (await self._store.pool()).acquire() as conn, conn.transaction():
@@ -218,7 +211,7 @@ class PostgresWebhooks:
             "UPDATE webhooks SET lease_until = NULL WHERE id = $1", webhook_id
         )
 
-    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[AttemptRecord]:
+    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[sp.AttemptRecord]:
         query = (
             f"SELECT {wh.ATTEMPT_COLUMNS} FROM webhook_attempts WHERE webhook_id = $1 "
             "ORDER BY seq DESC LIMIT $2"
@@ -235,7 +228,7 @@ class PostgresSeekStore(PostgresChallenges, PostgresWebhooks):
     async def _fetch(self, query: str, *args: object) -> list[asyncpg.Record]:
         return list(await (await self._store.pool()).fetch(query, *args))
 
-    async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
+    async def add_seek(self, seek: sp.SeekRecord, max_open: int, now: datetime) -> bool:
         s = seek
         async with (await self._store.pool()).acquire() as conn, conn.transaction():
             await conn.execute(_LOCK_PLAYER, s.player_id)
@@ -244,16 +237,16 @@ class PostgresSeekStore(PostgresChallenges, PostgresWebhooks):
             await conn.execute(_INSERT, *sk.values(s, _same))
             return True
 
-    async def get_seek(self, seek_id: str) -> SeekRecord | None:
+    async def get_seek(self, seek_id: str) -> sp.SeekRecord | None:
         rows = await self._fetch(f"{_SELECT} WHERE id = $1", seek_id)
         return _seek(rows[0]) if rows else None
 
-    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[SeekRecord]:
+    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[sp.SeekRecord]:
         where = "status = 'open' AND expires_at > $1 AND ($3::text IS NULL OR game = $3)"
         query = f"{_SELECT} WHERE {where} ORDER BY created_at, id LIMIT $2"
         return [_seek(r) for r in await self._fetch(query, now, limit, game)]
 
-    async def player_seeks(self, player_id: str, limit: int) -> list[SeekRecord]:
+    async def player_seeks(self, player_id: str, limit: int) -> list[sp.SeekRecord]:
         query = f"{_SELECT} WHERE player_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
         return [_seek(r) for r in await self._fetch(query, player_id, limit)]
 
@@ -265,7 +258,7 @@ class PostgresSeekStore(PostgresChallenges, PostgresWebhooks):
         query = "UPDATE seeks SET status = 'expired' WHERE status = 'open' AND expires_at <= $1"
         return int(str(await (await self._store.pool()).execute(query, now)).split()[-1])
 
-    async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
+    async def claim(self, claim: sp.SeekClaim) -> tuple[StoredNotice, ...] | None:
         ids = list(claim.seats)
         async with (await self._store.pool()).acquire() as conn, conn.transaction():
             locked = await conn.fetch(_LOCK_SEEKS, ids)

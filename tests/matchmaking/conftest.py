@@ -100,5 +100,6 @@ async def plant(mm: Matchmaking, game: str, displayed: Mapping[str, float]) -> N
     match = MatchRecord(uuid.uuid4().hex, game, 2, {}, "finished", 0, now, now, "s", "c")
     await mm.ctx.store.create_match(match, ())
     planted = sorted(displayed.items())
-    rows = tuple(RatingRecord(p, game, r + 3 * SIGMA, SIGMA, 12, 6, now) for p, r in planted)
+    # One game each: provisional, so off the leaderboard of the database other tests share.
+    rows = tuple(RatingRecord(p, game, r + 3 * SIGMA, SIGMA, 1, 0, now) for p, r in planted)
     await store.apply_rated(RatedMatch(await store.rating_cursor() + 1, match.id, game, now, rows, ()))

@@ -428,13 +428,16 @@ class Game:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRating:
+    """A player's rating in one game: `rating` is the displayed one, μ − 3σ; `provisional` below the
+    number of rated games the leaderboard asks for.
+    """
+
     game: str
     games: int
     last_played: datetime.datetime
     mu: float
     provisional: bool
     rating: float
-    """μ − 3σ."""
     sigma: float
     wins: int
 

@@ -357,13 +357,16 @@ export interface GameList {
   items: Game[];
 }
 
+/**
+ * A player's rating in one game: `rating` is the displayed one, μ − 3σ; `provisional` below the
+ * number of rated games the leaderboard asks for.
+ */
 export interface GameRating {
   game: string;
   games: number;
   last_played: string;
   mu: number;
   provisional: boolean;
-  /** μ − 3σ. */
   rating: number;
   sigma: number;
   wins: number;
