@@ -1,7 +1,8 @@
 """`ratings_changed` (every store): appended once after a rated match's `match_ended`, public (every
 reader gets the same data, the reveal too), equal to the projection's history rows; also when the
 process that applied a match dies before appending it (the next process's projection appends it),
-and when two processes append at once (one wins). The fold ignores it: the match stays finished."""
+and when two processes append at once (one wins); a live stream gets it as a `commit` frame. The
+fold ignores it: the match stays finished."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from app.service.rating_projection import project_ratings, rating_store
 from app.service.ratings import PROVISIONAL_GAMES, ordinal
 from app.store.factory import create_store
 from tests.api.conftest import started
+from tests.api.helpers import Table
 from tests.players.support import bearer, new_player
-from tests.ratings.support import random_rated_match
+from tests.ratings.support import finished, random_rated_match
+from tests.stream.helpers import check_server_frame, open_stream
 
 FAST_ISMCTS = 8
 
@@ -155,3 +158,46 @@ async def test_two_announcers_at_once_append_one_event(own_database_url: str) ->
         finally:
             if second is not ctx.store:
                 await second.close()
+
+
+async def test_the_event_reaches_a_live_stream_as_a_commit_frame() -> None:
+    async with started("memory://", ratings_on_commit=False) as (app, client):
+        app.state.runner.choose = functools.partial(level_chooser, millis=None, iterations=FAST_ISMCTS)
+        await app.state.sweeper.stop()
+        keys = [(await new_player(client, f"S{i}"))[1] for i in range(2)]
+        table = await random_rated_match(client, keys, random.Random(10))
+        end = (await client.get(table.url)).json()["seq"]
+        async with open_stream(app, table.match_id, spectate=True) as ws:
+            hello = await ws.recv()
+            assert hello["seq"] == end
+            assert await project_ratings(app.state.ctx) == 1
+            frame = await ws.recv()
+            while frame["type"] != "commit":
+                frame = await ws.recv()
+            check_server_frame(frame)  # the committed frame schema knows the event
+            assert frame["seq"] == end + 1
+            assert [e["type"] for e in frame["events"]] == ["ratings_changed"]
+
+
+async def test_an_unlisted_rated_match_reads_like_its_summary() -> None:
+    """An unlisted match is absent from the lobby and joined only with its invite; its reads —
+    summary, events, and the ratings route alike — need its id only (docs/api.md, credentials)."""
+    async with started("memory://") as (app, client):
+        app.state.runner.choose = functools.partial(level_chooser, millis=None, iterations=FAST_ISMCTS)
+        bots = [{"seat": 0, "level": "random"}, {"seat": 1, "level": "greedy"}]
+        body = {"game": "yutaka", "players": 2, "bots": bots, "rated": True, "visibility": "unlisted"}
+        r = await client.post("/v1/matches", json=body)
+        assert r.status_code == 201, r.text
+        url = f"/v1/matches/{r.json()['id']}"
+        table = Table(client, r.json()["id"], 2, {}, host=r.json()["host_token"])
+        await finished(table)
+        await project_ratings(app.state.ctx)
+        summary = (await client.get(url)).json()
+        assert summary["visibility"] == "unlisted" and summary["status"] == "finished"
+        ratings = await client.get(f"{url}/ratings")
+        assert ratings.status_code == 200 and ratings.json()["applied"] is True
+        last = (await client.get(f"{url}/events?after={summary['seq'] - 1}")).json()["events"]
+        assert [c["rating_after"] for c in ratings.json()["changes"]] == [
+            c["after"]["rating"] for c in last[0]["data"]["changes"]
+        ]
+        assert (await client.get("/v1/matches/nope/ratings")).status_code == 404
