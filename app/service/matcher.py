@@ -11,8 +11,9 @@ Planning (`plan`, pure), oldest seek first:
 - Compatible seeks (`compatible`): the same game, options and settings (`SeekRecord.key`, `rated`
   included), a player count both accept, different players, each accepts the other as an opponent
   (`humans` takes players not marked as bots, `bots` only players marked as bots, `any` both), and
-  each one's displayed rating in the game (`SeekRecord.rating`, looked up by `match_once`; 0 for a
-  player with no rating yet, as for a newcomer) lies inside the other's `rating_range`.
+  each one's displayed rating in the game (`SeekRecord.rating`, looked up by `match_once` in the
+  games where a seek has a range; 0 for a player with no rating yet, as for a newcomer) lies inside
+  the other's `rating_range`.
 - The oldest seek gathers compatible seeks, oldest first, each compatible with all gathered so far
   and leaving a count they all accept that seats everyone gathered, until the group fills the
   largest count they share.
@@ -155,11 +156,11 @@ def build(mm: Matchmaking, group: Group, now: datetime, level: str) -> NewMatch:
     )
 
 
-async def form(mm: Matchmaking, group: Group, bots: Mapping[str, float]) -> str | None:
-    """Claim `group` and create its match; the match id, or None when another process was first.
-    `bots` are the built-in bot levels' displayed ratings in the game (for the level of any bots)."""
-    ratings = [s.rating for s in group.seeks]
-    level = mm.bot_level or (closest_level(ratings, bots) if bots else mm.ctx.config.default_bot_level)
+async def form(mm: Matchmaking, group: Group) -> str | None:
+    """Claim `group` and create its match; the match id, or None when another process was first."""
+    level = mm.bot_level or mm.ctx.config.default_bot_level
+    if group.bots and not mm.bot_level:
+        level = await bot_level_for(mm, group)
     new = build(mm, group, mm.ctx.clock(), level)
 
     async def claim(write: MatchWrite) -> tuple[StoredNotice, ...] | None:
@@ -178,30 +179,42 @@ async def match_once(mm: Matchmaking) -> int:
     now = mm.ctx.clock()
     await mm.store.expire_seeks(now)
     await mm.store.expire_challenges(now)
-    seeks, bots = await with_ratings(mm, await mm.store.open_seeks(now, mm.scan))
+    seeks = await with_ratings(mm, await mm.store.open_seeks(now, mm.scan))
     formed = 0
     for group in plan(seeks, now, mm.group_wait_s):
-        if await form(mm, group, bots[group.seeks[0].game]) is not None:
+        if await form(mm, group) is not None:
             formed += 1
     return formed
 
 
-async def with_ratings(
-    mm: Matchmaking, seeks: Sequence[SeekRecord]
-) -> tuple[list[SeekRecord], dict[str, dict[str, float]]]:
-    """The seeks with their players' displayed ratings in their games (a player with none yet has a
-    newcomer's, 0), and per game the displayed ratings of the built-in bot levels this server runs."""
-    store = rating_store(mm.ctx)
+async def displayed(mm: Matchmaking, game: str, player_ids: Sequence[str]) -> dict[str, float]:
+    """The players' displayed ratings in `game`; a player with none has a newcomer's, 0."""
+    found = await rating_store(mm.ctx).get_ratings(game, player_ids)
+    return {p: ordinal(found[p].mu, found[p].sigma) if p in found else Rating().ordinal for p in player_ids}
+
+
+async def with_ratings(mm: Matchmaking, seeks: Sequence[SeekRecord]) -> list[SeekRecord]:
+    """The seeks with their players' displayed ratings, looked up for the games where a seek has a
+    rating range (elsewhere the ratings decide nothing in planning)."""
+    out = list(seeks)
+    for game in dict.fromkeys(s.game for s in seeks if s.rating_range is not None):
+        ratings = await displayed(mm, game, list(dict.fromkeys(s.player_id for s in seeks if s.game == game)))
+        out = [dataclasses.replace(s, rating=ratings[s.player_id]) if s.game == game else s for s in out]
+    return out
+
+
+async def bot_level_for(mm: Matchmaking, group: Group) -> str:
+    """The level of the bots that fill `group`'s seats: the built-in level (of those this server
+    runs) whose rating is closest to the group's mean rating (`closest_level`)."""
     levels = [level for level in BOT_LEVELS if level in mm.ctx.config.bot_levels]
-    ratings: dict[str, dict[str, float]] = {}
-    bots: dict[str, dict[str, float]] = {}
-    for game in dict.fromkeys(s.game for s in seeks):
-        ids = [*dict.fromkeys(s.player_id for s in seeks if s.game == game), *map(bot_player_id, levels)]
-        found = {p: ordinal(r.mu, r.sigma) for p, r in (await store.get_ratings(game, ids)).items()}
-        ratings[game] = found
-        bots[game] = {level: found.get(bot_player_id(level), Rating().ordinal) for level in levels}
-    rated = [dataclasses.replace(s, rating=ratings[s.game].get(s.player_id, Rating().ordinal)) for s in seeks]
-    return rated, bots
+    if not levels:
+        return mm.ctx.config.default_bot_level
+    game = group.seeks[0].game
+    people = [s.player_id for s in group.seeks]
+    ratings = await displayed(mm, game, [*people, *map(bot_player_id, levels)])
+    return closest_level(
+        [ratings[p] for p in people], {level: ratings[bot_player_id(level)] for level in levels}
+    )
 
 
 class Matcher:

@@ -50,11 +50,8 @@ class PostgresRatings:
         return [r[0] for r in await self._rows("ORDER")]
 
     async def get_ratings(self, game: str, player_ids: Sequence[str]) -> dict[str, RatingRecord]:
-        out = {}
-        for p in player_ids:
-            for row in await self._rows("RATINGS_OF_GAME", game, p):
-                out[p] = q.rating_of(row, row[6])
-        return out
+        rows = await self._rows("RATINGS_OF_PLAYERS_POSTGRES", game, list(player_ids))
+        return {row[0]: q.rating_of(row, row[6]) for row in rows}
 
     async def apply_rated(self, rated: RatedMatch) -> None:
         async with (await self.pool()).acquire() as conn, conn.transaction():

@@ -81,7 +81,7 @@ async def test_200_seekers_three_matchers(sql_url: str, clock: FakeClock) -> Non
         await _quiesce(processes)
 
         stored = [await processes[0].store.get_seek(s) for s in seeks]
-        rated, _ = await with_ratings(processes[0], [s for s in stored if s is not None])
+        rated = await with_ratings(processes[0], [s for s in stored if s is not None])
         final = {s.id: s for s in rated}
         assert len(final) == SEEKERS and all(s.rating_range == seeks[s.id].rating_range for s in rated)
         by_match: dict[str, list[SeekRecord]] = {}
