@@ -16,6 +16,7 @@ from app.api.credentials import required_bearer
 from app.api.schemas import ASCII_DIGITS
 from app.service.auth import Caller, identify
 from app.service.context import Context
+from app.service.seeks import Matchmaking
 from app.settings import Settings
 
 
@@ -44,7 +45,15 @@ async def settings_of(request: Request) -> Settings:
     return settings
 
 
+async def matchmaking_of(request: Request) -> Matchmaking:
+    mm: Matchmaking = request.app.state.matchmaking
+    return mm
+
+
 Ctx = Annotated[Context, Depends(context_of)]
+Mm = Annotated[Matchmaking, Depends(matchmaking_of)]
+RecordId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+"""A seek's, a challenge's or a webhook's id."""
 AppSettings = Annotated[Settings, Depends(settings_of)]
 MatchId = Annotated[
     str,

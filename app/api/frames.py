@@ -22,6 +22,7 @@ from app.api.components import prune, reference_games
 from app.api.errors import ErrorBody
 from app.api.schemas import SEQ_LIMIT, EventOut, ViewOut
 from app.games.registry import GAMES
+from app.service.ports import NoticeType
 
 PROTOCOL = 2
 """The newest protocol version: what a stream speaks when the client names none (`?protocol=`)."""
@@ -192,16 +193,7 @@ class Notice(BaseModel):
     the challenge `challenge_id` (docs/matchmaking.md)."""
 
     model_config = ConfigDict(extra="forbid")
-    type: Literal[
-        "match_started",
-        "your_turn",
-        "seat_taken_over",
-        "match_ended",
-        "seek_matched",
-        "challenge_received",
-        "challenge_accepted",
-        "challenge_declined",
-    ]
+    type: NoticeType
     match_id: str | None = None
     seat: int | None = None
     seq: int | None = None

@@ -8,17 +8,51 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from app.api.schemas import MAX_PLAYERS, MIN_PLAYERS, BankClock, Model, Out, PerDecisionClock
+from app.games.codec import JSON
 from app.matches.settings import MAX_TAKEOVER_AFTER
 from app.service.challenges import ChallengeRequest, ChallengeView
 from app.service.seek_ports import AttemptRecord, SeekRecord, WebhookRecord
-from app.service.seeks import MAX_BOTS_AFTER_S, MAX_EXPIRY_S, SeekRequest
+from app.service.seeks import MAX_BOTS_AFTER_S, MAX_EXPIRY_S, RATING_BOUNDS, SeekRequest
 
 Count = Annotated[StrictInt, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
 Counts = Annotated[list[Count], Field(min_length=1, max_length=MAX_PLAYERS)]
 Seconds = StrictInt | StrictFloat
+Bound = Annotated[StrictInt | StrictFloat, Field(ge=RATING_BOUNDS[0], le=RATING_BOUNDS[1])]
 
 
-class CreateSeek(Model):
+class MatchSettingsIn(Model):
+    """The match settings a seek or a challenge carries (as for `createMatch`)."""
+
+    clock: PerDecisionClock | BankClock | None = Field(None, description="The match's turn clock.")
+    on_timeout: Literal["bot", "forfeit"] = "bot"
+    takeover_after: StrictInt = Field(3, ge=1, le=MAX_TAKEOVER_AFTER)
+    drafts: StrictBool = Field(False, description="Private turn drafts with `undo` and `finish_turn`.")
+    rated: StrictBool = Field(
+        False, description="The match counts for ratings (every seat is a player's, or a server bot)."
+    )
+
+    def match_settings(self) -> dict[str, JSON]:
+        return {
+            "clock": None if self.clock is None else self.clock.model_dump(),
+            "on_timeout": self.on_timeout,
+            "takeover_after": self.takeover_after,
+            "drafts": self.drafts,
+            "rated": self.rated,
+        }
+
+
+class RatingRange(Model):
+    """Displayed ratings (μ − 3σ) accepted for the other seekers, bounds included."""
+
+    min: Bound
+    max: Bound
+
+    @classmethod
+    def of(cls, bounds: tuple[float, float]) -> RatingRange:
+        return cls(min=bounds[0], max=bounds[1])
+
+
+class CreateSeek(MatchSettingsIn):
     game: StrictStr = Field(
         min_length=1, max_length=64, pattern=r"^[a-z0-9_]+$", description="A game name from `listGames`.",
         examples=["mount_drago"],
@@ -30,10 +64,6 @@ class CreateSeek(Model):
     options: dict[str, Any] = Field(
         default_factory=dict, description="Game options; seeks match only with equal options."
     )
-    clock: PerDecisionClock | BankClock | None = Field(None, description="The match's turn clock.")
-    on_timeout: Literal["bot", "forfeit"] = "bot"
-    takeover_after: StrictInt = Field(3, ge=1, le=MAX_TAKEOVER_AFTER)
-    drafts: StrictBool = Field(False, description="Private turn drafts with `undo` and `finish_turn`.")
     opponents: Literal["humans", "bots", "any"] = Field(
         "humans",
         description="Which seekers this seek accepts: `humans` (players not marked as bots), `bots` "
@@ -48,18 +78,19 @@ class CreateSeek(Model):
     expires_s: Seconds | None = Field(
         None, ge=1, le=MAX_EXPIRY_S, description="Seconds until the seek expires (default 3600)."
     )
+    rating_range: RatingRange | None = Field(
+        None,
+        description="Match only with seekers whose displayed rating in the game lies in this range "
+        "(a player without a rating has a newcomer's, 0); `min` at most `max` (422 otherwise).",
+    )
 
     def request(self) -> SeekRequest:
-        settings = {
-            "clock": None if self.clock is None else self.clock.model_dump(),
-            "on_timeout": self.on_timeout,
-            "takeover_after": self.takeover_after,
-            "drafts": self.drafts,
-        }
+        bounds = self.rating_range
         return SeekRequest(
-            self.game, self.players, self.options, settings, self.opponents,
+            self.game, self.players, self.options, self.match_settings(), self.opponents,
             None if self.bots_after_s is None else float(self.bots_after_s),
             None if self.expires_s is None else float(self.expires_s),
+            None if bounds is None else (float(bounds.min), float(bounds.max)),
         )  # fmt: skip
 
 
@@ -75,6 +106,7 @@ class SeekOut(Out):
     opponents: Literal["humans", "bots", "any"]
     bots_welcome: bool = Field(description="Whether players marked as bots may match this seek.")
     bots_after_s: float | None
+    rating_range: RatingRange | None = Field(description="The accepted ratings of other seekers.")
     created_at: datetime
     expires_at: datetime
     status: Literal["open", "matched", "cancelled", "expired"]
@@ -87,7 +119,9 @@ class SeekOut(Out):
         return cls(
             seek_id=s.id, player_id=s.player_id, name=s.name, bot=s.bot, game=s.game, players=list(s.counts),
             options=dict(s.options), settings=settings, opponents=s.opponents,
-            bots_welcome=s.opponents != "humans", bots_after_s=s.bots_after_s, created_at=s.created_at,
+            bots_welcome=s.opponents != "humans", bots_after_s=s.bots_after_s,
+            rating_range=None if s.rating_range is None else RatingRange.of(s.rating_range),
+            created_at=s.created_at,
             expires_at=s.expires_at, status=s.status, match_id=s.match_id, seat=s.seat,
         )  # fmt: skip
 
@@ -99,7 +133,7 @@ class SeekPage(Out):
 PlayerIdStr = Annotated[StrictStr, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
-class CreateChallenge(Model):
+class CreateChallenge(MatchSettingsIn):
     to: list[PlayerIdStr] = Field(
         min_length=1, max_length=MAX_PLAYERS - 1, description="The invited players' ids (`player_id`)."
     )
@@ -108,22 +142,13 @@ class CreateChallenge(Model):
         None, description="Seats: the challenger and everyone invited (the default)."
     )
     options: dict[str, Any] = Field(default_factory=dict, description="Game options.")
-    clock: PerDecisionClock | BankClock | None = Field(None, description="The match's turn clock.")
-    on_timeout: Literal["bot", "forfeit"] = "bot"
-    takeover_after: StrictInt = Field(3, ge=1, le=MAX_TAKEOVER_AFTER)
-    drafts: StrictBool = False
     expires_s: Seconds | None = Field(
         None, ge=1, le=MAX_EXPIRY_S, description="Seconds until the challenge expires (default 86400)."
     )
 
     def request(self) -> ChallengeRequest:
-        settings = {
-            "clock": None if self.clock is None else self.clock.model_dump(),
-            "on_timeout": self.on_timeout,
-            "takeover_after": self.takeover_after,
-            "drafts": self.drafts,
-        }
         expires = None if self.expires_s is None else float(self.expires_s)
+        settings = self.match_settings()
         return ChallengeRequest(self.to, self.game, self.players, self.options, settings, expires)
 
 

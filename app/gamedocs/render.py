@@ -72,6 +72,7 @@ def _sources(capture: Capture) -> str:
         "host": "the host reissues seat 0's token and hands seat 1 to a bot; then a resignation",
         "abort": "one seat joins, the host aborts",
         "timeout": "the first decision's clock runs out (`forfeit`)",
+        "rated": "a rated match of two server bots played out: its `ratings_changed`",
     }
     rows_ = [
         f"| {scenario} | {what[scenario]} | `{json.dumps(request, ensure_ascii=False)}` |"

@@ -5,7 +5,9 @@
 - `drafts`: turn drafts: steps, an undo, steps again, `finish_turn`, then a resignation;
 - `host`: the host reissues a seat's token and hands a seat to a server bot; then a resignation;
 - `abort`: a waiting match the host aborts;
-- `timeout`: a turn clock runs out (`forfeit`).
+- `timeout`: a turn clock runs out (`forfeit`);
+- `rated`: a rated match of two server bots, played out: its `ratings_changed` (the built-in bots'
+  player ids and figures are the same on every run).
 
 `capture(game)` plays them all in one in-process app and returns what the clients received.
 """
@@ -55,6 +57,7 @@ async def capture(game: str) -> Capture:
         await _host(session, app)
         await _abort(session)
         await _timeout(session, app)
+        await _rated(session, app)
     return out
 
 
@@ -149,3 +152,13 @@ async def _timeout(session: Session, app: FastAPI) -> None:
     if await app.state.sweeper.sweep_once() != 1:
         raise RuntimeError("the clock did not run out")
     await match.read_back()
+
+
+async def _rated(session: Session, app: FastAPI) -> None:
+    game = session.capture.game
+    bots = [{"seat": 0, "level": "random"}, {"seat": 1, "level": "greedy"}]
+    match = await session.create("rated", 2, f"docs-{game}-rated", join=False, bots=bots, rated=True)
+    await BotRunner(app.state.ctx, random_chooser).play(match.id)
+    await match.read_back()
+    if "ratings_changed" not in {e.type for e in session.capture.events if e.scenario == "rated"}:
+        raise RuntimeError("the rated match got no ratings_changed")

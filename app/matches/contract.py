@@ -72,6 +72,7 @@ SeenMatchEvent = (
     | events.SeatTokenReissued
     | events.MatchAborted
     | events.MatchEnded
+    | events.RatingsChanged
     | events.DraftStep
     | events.DraftUndone
     | events.DraftChanged
@@ -87,7 +88,8 @@ def match_event_schema() -> dict[str, JSON]:
         SeenMatchEvent,
         "Match-level event",
         "What happens to a match besides its game: seats, start, resignations, clocks, the host, "
-        "the end, and turn drafts (a draft's steps reach only its own seat).",
+        "the end, a rated match's rating changes, and turn drafts (a draft's steps reach only its "
+        "own seat).",
     )
 
 

@@ -2,8 +2,10 @@
 
 They share the stream and the `(match_id, seq)` rule with the game's events (DESIGN.md, "the match
 lifecycle"): seats filling, the start, resignations, timeouts and takeovers, host decisions, the
-end, and the private turn drafts. Each is a frozen dataclass tagged by `TYPE` and encoded by
-`app.games.codec`, like game events; no game may use one of these tags (checked by a test).
+end, the private turn drafts, and after a rated match's end its rating changes (`RatingsChanged`,
+which the fold ignores: it is a fact about the players, not about the match). Each is a frozen
+dataclass tagged by `TYPE` and encoded by `app.games.codec`, like game events; no game may use one
+of these tags (checked by a test).
 
 None of them ever holds a token, a key or a secret. `DraftStep` holds a seat's private draft (the
 action and the game events it caused); `redact` shows it to its seat only — every other viewer gets
@@ -97,6 +99,37 @@ class MatchEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatRating:
+    """A player's rating in the game at one moment: `rating` is the displayed one, μ − 3σ;
+    `provisional` while it has fewer rated games than `app.service.ratings.PROVISIONAL_GAMES`."""
+
+    mu: float
+    sigma: float
+    rating: float
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """`seat`'s player (a built-in bot's is `bot-<level>`) before and after the match."""
+
+    seat: int
+    player_id: str
+    before: SeatRating
+    after: SeatRating
+
+
+@dataclass(frozen=True, slots=True)
+class RatingsChanged:
+    """Public, after a rated match's `match_ended`: every seat's rating before and after, as the
+    ratings projection applied them (`app.service.rating_events`). Appended once per rated match;
+    the fold ignores it."""
+
+    TYPE: ClassVar[str] = "ratings_changed"
+    changes: tuple[RatingChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DraftStep:
     """Private: one action of `seat`'s open turn draft and the game events it caused (JSON)."""
 
@@ -141,6 +174,7 @@ MatchEvent = (
     | SeatTokenReissued
     | MatchAborted
     | MatchEnded
+    | RatingsChanged
     | DraftStep
     | DraftUndone
     | DraftPublished
@@ -157,6 +191,7 @@ MATCH_EVENT_TYPES: Final[Mapping[str, type[MatchEvent]]] = {
         SeatTokenReissued,
         MatchAborted,
         MatchEnded,
+        RatingsChanged,
         DraftStep,
         DraftUndone,
         DraftPublished,

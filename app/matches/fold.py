@@ -30,6 +30,7 @@ from app.matches.events import (
     MatchAborted,
     MatchEnded,
     MatchStarted,
+    RatingsChanged,
     SeatJoined,
     SeatResigned,
     SeatTakenOver,
@@ -315,6 +316,10 @@ def _ended(m: Match, e: MatchEnded) -> Match:
     return replace(m, end=End(e.reason, e.winners, e.scores), draft=None)
 
 
+def _ratings_changed(m: Match, e: RatingsChanged) -> Match:
+    return m  # the players' ratings are not the match's state: a finished match stays as it ended
+
+
 def _draft_step(m: Match, e: DraftStep) -> Match:
     draft = m.draft if m.draft is not None and m.draft.seat == e.seat else Draft(e.seat, (), m.state)
     events = tuple(decode_event(m.game, dict(ev)) for ev in e.events)
@@ -352,6 +357,7 @@ _MATCH_STEPS: dict[type, Any] = {
     SeatTokenReissued: _reissued,
     MatchAborted: _aborted,
     MatchEnded: _ended,
+    RatingsChanged: _ratings_changed,
     DraftStep: _draft_step,
     DraftUndone: _draft_undone,
     DraftPublished: _draft_published,

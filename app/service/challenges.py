@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Final
 
 from app.games.codec import JSON
@@ -30,8 +31,8 @@ from app.service.errors import ChallengeClosed, Forbidden, NotFound, StaleVersio
 from app.service.players import player_of
 from app.service.ports import NewNotice, StoredNotice, player_channel
 from app.service.rating_reads import Profile
-from app.service.seated import Person, announce, seated_match
-from app.service.seek_ports import ChallengeRecord
+from app.service.seated import Person, create_seated, seated_match
+from app.service.seek_ports import ChallengeRecord, MatchWrite
 from app.service.seeks import MAX_EXPIRY_S, Matchmaking, SeekRequest, check_seek
 
 DEFAULT_EXPIRY_S: Final = 86_400.0
@@ -144,11 +145,11 @@ async def accept(mm: Matchmaking, caller: Caller, challenge_id: str) -> Challeng
                 extra=[(p, ACCEPTED, data) for p in others],
             )  # fmt: skip
             updated = dataclasses.replace(
-                c, status="accepted", answers=answers, match_id=new.write.match.id, version=c.version + 1
+                c, status="accepted", answers=answers, match_id=new.match_id, version=c.version + 1
             )
-            written = await mm.store.update_challenge(updated, new.write, (), now)
-            if written is not None:
-                await announce(ctx, new, written)
+
+            write = functools.partial(_accepted, mm, updated, now)
+            if await create_seated(ctx, new, write) is not None:
                 return await _view(mm, updated)
             continue
         updated = dataclasses.replace(c, answers=answers, version=c.version + 1)
@@ -159,6 +160,13 @@ async def accept(mm: Matchmaking, caller: Caller, challenge_id: str) -> Challeng
             await _tell(mm, written)
             return await _view(mm, updated)
     raise StaleVersion("the challenge is busy; try again")
+
+
+async def _accepted(
+    mm: Matchmaking, updated: ChallengeRecord, now: datetime, write: MatchWrite
+) -> tuple[StoredNotice, ...] | None:
+    """The last acceptance: the challenge updated and its match created, in one transaction."""
+    return await mm.store.update_challenge(updated, write, (), now)
 
 
 async def decline(mm: Matchmaking, caller: Caller, challenge_id: str, reason: str | None) -> ChallengeView:

@@ -2,7 +2,9 @@
 
 `commit` folds the decided events onto the loaded match, appends them at its `seq` with the
 listing projection, seat rows, idempotency record and players' notices in one `Append` (a new
-match's first commit creates it with its seats and listing row instead), remembers the new state,
+match's first commit creates it with its seats and listing row instead — or hands all of it, with
+the notices, as one `MatchWrite` to the caller's store call, which writes its own rows in the same
+transaction: a seek claim, a challenge's acceptance), remembers the new state,
 and after the store has committed notifies the match's channel and every player channel that got a
 notice, and wakes the bot runner when a server bot owes a decision. A `VersionConflict` leaves
 everything as it was.
@@ -11,7 +13,7 @@ everything as it was.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,10 +33,11 @@ from app.service.ports import (
     SeatRecord,
     SeatWrite,
     StoredEvent,
+    StoredNotice,
     VersionConflict,
     player_channel,
 )
-from app.service.rating_projection import project_ratings
+from app.service.seek_ports import MatchWrite
 
 log = logging.getLogger("app.service")
 
@@ -44,6 +47,11 @@ class Idempotency:
     seat: Seat
     key: str
     request_hash: str
+
+
+MatchWriter = Callable[[MatchWrite], Awaitable[Sequence[StoredNotice] | None]]
+"""Writes a new match with the caller's own rows in one transaction; the notices written, or None
+when it wrote nothing (another writer was first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +72,14 @@ async def commit(
     evolved: Sequence[Evolved] = (),
     at: datetime | None = None,
     create: bool = False,
+    write: MatchWriter | None = None,
+    first_told: Sequence[NewNotice] = (),
 ) -> Committed:
     """Append `events` (decoded) at `loaded.match.seq`; raises `VersionConflict` if another writer won.
     The first commit of a match (`create`, at seq 0) creates it: its row, its seats and its first
-    events (none for a drago-fair-2 match nobody has joined yet: it is dealt at its last seat).
+    events (none for a drago-fair-2 match nobody has joined yet: it is dealt at its last seat);
+    with `write`, that store call writes it, with the start's notices after `first_told`, and
+    a `VersionConflict` is raised when it wrote nothing.
 
     `by` is the seat whose request this is (None: the server), for notices and logs; `evolved`: the
     game states the decider evolved on the way (`app.matches.decide.Decision`).
@@ -84,7 +96,15 @@ async def commit(
             loaded.record, after.seq, loaded.record.updated_at
         )
         rows = _with_seats(loaded.seats, record.id, seats)
-        await ctx.store.create_match(record, rows, new_events)
+        if write is None:
+            await ctx.store.create_match(record, rows, new_events)
+            told: Sequence[StoredNotice] = ()
+        else:
+            started = (*first_told, *notices(before, after, by, last))
+            written = await write(MatchWrite(record, rows, new_events, started))
+            if written is None:
+                raise VersionConflict(record.id, 0)
+            told = written
         new = Loaded(record, after, rows)
         ctx.metrics.match_created(game)
     else:
@@ -103,7 +123,7 @@ async def commit(
             notices=tuple(notices(before, after, by, last)),
         )
         try:
-            result = await ctx.store.append(append)
+            told = (await ctx.store.append(append)).notices
         except VersionConflict:
             ctx.metrics.version_conflict(game)
             raise
@@ -120,11 +140,8 @@ async def commit(
         for i, (e, d) in enumerate(zip(new_events, events, strict=True))
     )
     await _notify(ctx, before.match_id, last, stored)
-    if not create:
-        for player in dict.fromkeys(n.player_id for n in result.notices):
-            await _notify(
-                ctx, player_channel(player), max(n.cursor for n in result.notices if n.player_id == player)
-            )
+    for player in dict.fromkeys(n.player_id for n in told):
+        await _notify(ctx, player_channel(player), max(n.cursor for n in told if n.player_id == player))
     if after.bots_to_act:
         ctx.bots.wake(before.match_id)
     if (
@@ -140,6 +157,9 @@ async def commit(
 async def _project(ctx: Context) -> None:
     """Apply the ratings of the match that just ended (and any other pending): after the commit,
     so a failure here leaves the match pending for the next commit or the sweeper."""
+    # Imported here: the projection appends its `ratings_changed` events through `commit`.
+    from app.service.rating_projection import project_ratings
+
     try:
         await project_ratings(ctx)
     except Exception:  # the commit stands; the sweeper applies the ratings on its next pass

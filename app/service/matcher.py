@@ -8,9 +8,12 @@ database, so a process killed at any point leaves nothing half done, and any oth
 pass picks the seeks up.
 
 Planning (`plan`, pure), oldest seek first:
-- Compatible seeks (`compatible`): the same game, options and settings (`SeekRecord.key`), a player
-  count both accept, different players, and each accepts the other as an opponent (`humans` takes
-  players not marked as bots, `bots` only players marked as bots, `any` both).
+- Compatible seeks (`compatible`): the same game, options and settings (`SeekRecord.key`, `rated`
+  included), a player count both accept, different players, each accepts the other as an opponent
+  (`humans` takes players not marked as bots, `bots` only players marked as bots, `any` both), and
+  each one's displayed rating in the game (`SeekRecord.rating`, looked up by `match_once` in the
+  games where a seek has a range; 0 for a player with no rating yet, as for a newcomer) lies inside
+  the other's `rating_range`.
 - The oldest seek gathers compatible seeks, oldest first, each compatible with all gathered so far
   and leaving a count they all accept that seats everyone gathered, until the group fills the
   largest count they share.
@@ -20,24 +23,29 @@ Planning (`plan`, pure), oldest seek first:
   gather. While it waits, its members are kept from younger seeks' groups (oldest first).
 - Bot fill: a seek with `bots_after_s` that has waited so long (and no human group formed for it)
   gathers the compatible seeks whose `bots_after_s` wait is over too, and the missing seats go to
-  server bots, at the smallest count the group accepts (fewest bots). The level is the matchmaking's
-  `bot_level` (the server's default bot level): with no ratings yet there is no group rating to be
-  close to.
+  server bots, at the smallest count the group accepts (fewest bots). The level (`closest_level`) is
+  the built-in bot level whose bot player's displayed rating in the game is closest to the mean of
+  the group's ratings; on a tie the weaker one (the lower rating, then random < greedy < ismcts).
+  An operator's fixed `Matchmaking.bot_level` overrides it.
 - Seats are shuffled with the match's own randomness (`app.service.seated`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
 from app.service.periodic import Periodic
-from app.service.seated import NewMatch, Person, announce, seated_match
-from app.service.seek_ports import SeekClaim, SeekRecord
+from app.service.ports import StoredNotice
+from app.service.rating_projection import rating_store
+from app.service.ratings import BOT_LEVELS, Rating, bot_player_id, ordinal
+from app.service.seated import NewMatch, Person, create_seated, seated_match
+from app.service.seek_ports import MatchWrite, SeekClaim, SeekRecord
 from app.service.seeks import Matchmaking
 
 log = logging.getLogger("app.matcher")
@@ -58,6 +66,10 @@ def _accepts(a: SeekRecord, b: SeekRecord) -> bool:
     return a.opponents == "any" or (a.opponents == "bots") == b.bot
 
 
+def _in_range(a: SeekRecord, b: SeekRecord) -> bool:
+    return a.rating_range is None or a.rating_range[0] <= b.rating <= a.rating_range[1]
+
+
 def compatible(a: SeekRecord, b: SeekRecord) -> bool:
     """Whether two seeks may sit in one match (see the module docstring)."""
     return (
@@ -67,7 +79,17 @@ def compatible(a: SeekRecord, b: SeekRecord) -> bool:
         and bool(set(a.counts) & set(b.counts))
         and _accepts(a, b)
         and _accepts(b, a)
+        and _in_range(a, b)
+        and _in_range(b, a)
     )
+
+
+def closest_level(ratings: Sequence[float], levels: Mapping[str, float]) -> str:
+    """The bot level whose rating (`levels`: level -> displayed rating) is closest to the mean of
+    `ratings`; on a tie the weaker: the lower rating, then the earlier of `BOT_LEVELS`."""
+    mean = sum(ratings) / len(ratings)
+    order = {level: i for i, level in enumerate(BOT_LEVELS)}
+    return min(levels, key=lambda level: (abs(levels[level] - mean), levels[level], order.get(level, 99)))
 
 
 def _waited(seek: SeekRecord, now: datetime) -> float:
@@ -118,33 +140,37 @@ def plan(seeks: Sequence[SeekRecord], now: datetime, group_wait_s: float) -> lis
     return groups
 
 
-def build(mm: Matchmaking, group: Group, now: datetime) -> tuple[SeekClaim, NewMatch]:
-    """The match of `group` with its seekers seated, and the claim that writes it."""
+def build(mm: Matchmaking, group: Group, now: datetime, level: str) -> NewMatch:
+    """The match of `group` with its seekers seated (server bots at `level`)."""
     first = group.seeks[0]
-    new = seated_match(
+    return seated_match(
         mm.ctx,
         game=first.game,
         players=group.players,
         options=first.options,
         settings=first.settings,
         people=[Person(s.id, s.player_id, s.name) for s in group.seeks],
-        bot_level=mm.bot_level or mm.ctx.config.default_bot_level,
+        bot_level=level,
         now=now,
         extra=[(s.id, SEEK_MATCHED, {"seek_id": s.id}) for s in group.seeks],
     )
-    return SeekClaim(dict(new.seat_of), new.write), new
 
 
 async def form(mm: Matchmaking, group: Group) -> str | None:
     """Claim `group` and create its match; the match id, or None when another process was first."""
-    claim, new = build(mm, group, mm.ctx.clock())
-    written = await mm.store.claim(claim)
-    if written is None:
+    level = mm.bot_level or mm.ctx.config.default_bot_level
+    if group.bots and not mm.bot_level:
+        level = await bot_level_for(mm, group)
+    new = build(mm, group, mm.ctx.clock(), level)
+
+    async def claim(write: MatchWrite) -> tuple[StoredNotice, ...] | None:
+        return await mm.store.claim(SeekClaim(dict(new.seat_of), write))
+
+    if await create_seated(mm.ctx, new, claim) is None:
         mm.metrics["lost_claims"] += 1
         return None
     mm.metrics["matched"] += 1
-    await announce(mm.ctx, new, written)
-    return new.loaded.record.id
+    return new.match_id
 
 
 async def match_once(mm: Matchmaking) -> int:
@@ -153,12 +179,42 @@ async def match_once(mm: Matchmaking) -> int:
     now = mm.ctx.clock()
     await mm.store.expire_seeks(now)
     await mm.store.expire_challenges(now)
-    seeks = await mm.store.open_seeks(now, mm.scan)
+    seeks = await with_ratings(mm, await mm.store.open_seeks(now, mm.scan))
     formed = 0
     for group in plan(seeks, now, mm.group_wait_s):
         if await form(mm, group) is not None:
             formed += 1
     return formed
+
+
+async def displayed(mm: Matchmaking, game: str, player_ids: Sequence[str]) -> dict[str, float]:
+    """The players' displayed ratings in `game`; a player with none has a newcomer's, 0."""
+    found = await rating_store(mm.ctx).get_ratings(game, player_ids)
+    return {p: ordinal(found[p].mu, found[p].sigma) if p in found else Rating().ordinal for p in player_ids}
+
+
+async def with_ratings(mm: Matchmaking, seeks: Sequence[SeekRecord]) -> list[SeekRecord]:
+    """The seeks with their players' displayed ratings, looked up for the games where a seek has a
+    rating range (elsewhere the ratings decide nothing in planning)."""
+    out = list(seeks)
+    for game in dict.fromkeys(s.game for s in seeks if s.rating_range is not None):
+        ratings = await displayed(mm, game, list(dict.fromkeys(s.player_id for s in seeks if s.game == game)))
+        out = [dataclasses.replace(s, rating=ratings[s.player_id]) if s.game == game else s for s in out]
+    return out
+
+
+async def bot_level_for(mm: Matchmaking, group: Group) -> str:
+    """The level of the bots that fill `group`'s seats: the built-in level (of those this server
+    runs) whose rating is closest to the group's mean rating (`closest_level`)."""
+    levels = [level for level in BOT_LEVELS if level in mm.ctx.config.bot_levels]
+    if not levels:
+        return mm.ctx.config.default_bot_level
+    game = group.seeks[0].game
+    people = [s.player_id for s in group.seeks]
+    ratings = await displayed(mm, game, [*people, *map(bot_player_id, levels)])
+    return closest_level(
+        [ratings[p] for p in people], {level: ratings[bot_player_id(level)] for level in levels}
+    )
 
 
 class Matcher:

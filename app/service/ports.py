@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Literal, Protocol
+from typing import Final, Literal, Protocol, get_args
 
 from app.games.codec import JSON
 from app.matches.fold import Status as MatchStatus  # one definition: the fold's
@@ -166,6 +166,20 @@ class IdempotencyRecord:
     request_hash: str  # a different body under the same key is refused, not replayed
     first_seq: int
     last_seq: int
+
+
+NoticeType = Literal[
+    "match_started",
+    "your_turn",
+    "seat_taken_over",
+    "match_ended",
+    "seek_matched",
+    "challenge_received",
+    "challenge_accepted",
+    "challenge_declined",
+]
+"""The kinds of notice a player's personal stream (and its webhooks) carries."""
+NOTICE_TYPES: Final[tuple[str, ...]] = get_args(NoticeType)
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,10 @@ class RatingStore(Protocol):
 
     async def is_applied(self, match_id: str) -> bool: ...
 
+    async def last_applied(self) -> str | None:
+        """The match at the cursor (the last applied), or None when none is."""
+        ...
+
     async def rated_order(self) -> list[str]:
         """The applied matches' ids by `ord`."""
         ...

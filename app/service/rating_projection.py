@@ -4,15 +4,20 @@
 order the store lists them (their end, then id). Each application folds the match from its events
 (`app.service.ratings.ranking`), reads the players' ratings, computes the new ones and writes them
 together with the history rows and the projection's cursor moved from `ord - 1` to `ord`
-(`RatingStore.apply_rated`). Two processes applying at once: one wins, the other gets
-`RatingConflict`, reads again and finds the match applied. A process that dies after the match's
+(`RatingStore.apply_rated`); then it appends the match's public `ratings_changed` event
+(`app.service.rating_events`), and before each application it makes sure the match at the cursor
+has its event (the process that applied it may have died before appending it). Two processes
+applying at once: one wins, the other gets `RatingConflict`, reads again and finds the match
+applied. A process that dies after the match's
 commit and before its rating leaves the match pending: the next commit that ends a rated match, or
 any process's sweeper, applies it. So every rated `match_ended` is applied exactly once.
 
 `rebuild_ratings` forgets the projection and applies the same matches again from their events in
 the recorded order of application (then any still pending): the tables come out identical, value
 for value, because the computation is deterministic and starts from the same priors in the same
-order. It is how a change of the model is rolled out (`python -m app ratings rebuild`).
+order. It is how a change of the model is rolled out (`python -m app ratings rebuild`). It appends
+no event: the matches' `ratings_changed` stay as they were (they agree, the computation being
+deterministic), and matches still pending are left to the projection, which announces them.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from __future__ import annotations
 import logging
 from typing import Final, cast
 
+from app.matches.events import MatchEnded
 from app.service.context import Context
+from app.service.rating_events import announce, announce_last
 from app.service.rating_ports import RatedMatch, RatingConflict, RatingPoint, RatingRecord, RatingStore
 from app.service.ratings import NotRateable, Rating, ranking, rate
 
@@ -38,8 +45,10 @@ def rating_store(ctx: Context) -> RatingStore:
 
 
 async def project_ratings(ctx: Context, limit: int = 1000) -> int:
-    """Apply pending rated matches (at most `limit`); returns how many this call applied."""
+    """Apply pending rated matches (at most `limit`), each followed by its `ratings_changed`;
+    returns how many this call applied."""
     store = rating_store(ctx)
+    await announce_last(ctx, store)
     applied = 0
     while applied < limit:
         pending = await store.unrated_ends(BATCH)
@@ -49,7 +58,7 @@ async def project_ratings(ctx: Context, limit: int = 1000) -> int:
         for match_id in pending:
             if applied >= limit:
                 break
-            if await apply_one(ctx, store, match_id):
+            if await apply_one(ctx, store, match_id, announced=True):
                 applied += 1
                 progress += 1
         if progress == 0:
@@ -57,9 +66,14 @@ async def project_ratings(ctx: Context, limit: int = 1000) -> int:
     return applied
 
 
-async def apply_one(ctx: Context, store: RatingStore, match_id: str, *, ord: int | None = None) -> bool:
-    """Apply one match at the cursor (or at `ord`); False when it is applied already or unrateable."""
+async def apply_one(
+    ctx: Context, store: RatingStore, match_id: str, *, ord: int | None = None, announced: bool = False
+) -> bool:
+    """Apply one match at the cursor (or at `ord`); False when it is applied already or unrateable.
+    `announced`: the match at the cursor gets its `ratings_changed` before, and this one after."""
     for _ in range(MAX_ATTEMPTS):
+        if announced:
+            await announce_last(ctx, store)  # its figures hold only until the next application
         cursor = await store.rating_cursor()
         if await store.is_applied(match_id):
             return False
@@ -70,6 +84,11 @@ async def apply_one(ctx: Context, store: RatingStore, match_id: str, *, ord: int
             await store.apply_rated(rated)
         except RatingConflict:
             continue
+        if announced:
+            try:
+                await announce(ctx, store, match_id)
+            except Exception:  # applied all the same: the next application or pass announces it
+                log.exception("announcing the ratings of %s failed", match_id)
         return True
     return False
 
@@ -85,8 +104,9 @@ async def _compute(ctx: Context, store: RatingStore, match_id: str, ord: int) ->
     stored = await store.get_ratings(game, [p.player_id for p in places])
     prior = {p: Rating(r.mu, r.sigma, r.games, r.wins) for p, r in stored.items()}
     changes = rate(places, prior)
-    [last] = await ctx.store.read(match_id, after=loaded.match.seq - 1)
-    at = last.recorded_at  # the end: `match_ended` is the last event of a finished match
+    tail = await ctx.store.read(match_id, after=max(0, loaded.match.seq - 2))
+    # The end: `match_ended`, the last event of a finished match but for its `ratings_changed`.
+    at = next(e.recorded_at for e in reversed(tail) if e.type == MatchEnded.TYPE)
     ratings: dict[str, RatingRecord] = {}
     for c in changes:
         a = c.after
@@ -119,4 +139,4 @@ async def rebuild_ratings(ctx: Context) -> int:
     for match_id in order:
         if await apply_one(ctx, store, match_id, ord=n + 1):
             n += 1
-    return n + await project_ratings(ctx, limit=10**9)
+    return n

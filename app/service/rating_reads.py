@@ -20,6 +20,9 @@ MAX_OFFSET: Final = 10**6
 
 @dataclass(frozen=True, slots=True)
 class GameRating:
+    """A player's rating in one game: `rating` is the displayed one, μ − 3σ; `provisional` below
+    the number of rated games the leaderboard asks for."""
+
     game: str
     rating: float  # μ − 3σ
     mu: float

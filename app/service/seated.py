@@ -1,18 +1,19 @@
 """A match created with its players already seated (matchmaking: a seek group, an accepted
-challenge), and what a process does after the store committed it.
+challenge), through the one write path.
 
 `seated_match` rolls the match's secret, seats the people in an order shuffled by the match's own
 randomness (`chance.seeded(f"{secret}:seats")`: checkable once the secret is revealed), server bots
 in the places left, and deals by drago-fair-2 (docs/fairness.md) from every seat's seed (the
 server's: nobody sends one through a seek or a challenge); the first commit holds every
 `seat_joined`, then the deal and `match_started`. Seats taken this way have no token: the player's
-key authorizes them. The notices are the usual ones of a start (`match_started`, `your_turn`) plus
-whatever the caller adds.
+key authorizes them. `create_seated` makes that first commit with `commit(..., create=True)`, as any
+creation does, but written by the caller's store call (a seek claim, a challenge update), so that
+the match, the seats, the notices (the usual ones of a start plus the caller's) and the caller's
+own rows are one transaction.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import uuid
 from collections.abc import Mapping, Sequence
@@ -23,14 +24,14 @@ from app.games.chance import seeded
 from app.games.codec import JSON, to_json
 from app.games.core import Tagged
 from app.matches import decide
+from app.matches.events import SeatJoined
 from app.matches.fairness import V2, commitment_v2, new_seat_seed, new_secret, with_deal
 from app.matches.fold import Match, advance
 from app.matches.settings import stored_settings
 from app.service.cache import Loaded
-from app.service.committing import notices, projection
+from app.service.committing import Committed, MatchWriter, commit
 from app.service.context import Context
-from app.service.ports import MatchRecord, NewEvent, NewNotice, SeatRecord, StoredNotice, player_channel
-from app.service.seek_ports import MatchWrite
+from app.service.ports import MatchRecord, NewNotice, SeatRecord, SeatWrite, VersionConflict
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +45,19 @@ class Person:
 
 @dataclass(frozen=True, slots=True)
 class NewMatch:
-    write: MatchWrite
-    loaded: Loaded
+    """A seated match before its first commit: the empty match, the commit's events and seat rows,
+    and the caller's notices (each with the match id, the seat and the seq)."""
+
+    empty: Loaded
+    events: tuple[Tagged, ...]
+    seats: tuple[SeatWrite, ...]
+    extra: tuple[NewNotice, ...]
     seat_of: Mapping[str, int]  # person key -> seat
+    at: datetime
+
+    @property
+    def match_id(self) -> str:
+        return self.empty.record.id
 
 
 def seated_match(
@@ -80,51 +91,45 @@ def seated_match(
     seeded(f"{secret}:seats").shuffle(order)
     bots = {s: bot_level for s, p in enumerate(order) if p is None}
     seeds = {s: new_seat_seed() for s in range(players)}  # nobody sent a seed: the server's, as at a join
-    empty = ctx.loader.empty(record, ())
-    events: list[Tagged] = [*decide.seat_bots(empty, bots, {s: seeds[s] for s in bots})]
-    match: Match = advance(empty, events, now)
+    empty = Loaded(
+        record, ctx.loader.empty(record, ()), tuple(SeatRecord(record.id, s) for s in range(players))
+    )
+    events: list[Tagged] = [*decide.seat_bots(empty.match, bots, {s: seeds[s] for s in bots})]
+    match: Match = advance(empty.match, events, now)
     for seat, person in enumerate(order):
         if person is not None:
             joined = decide.join(match, seat, person.name, person.player_id, seeds[seat])
             match = advance(match, joined, now)
             events.extend(joined)
-    events = with_deal(empty, events, to_json(opts), secret)  # drago-fair-2: dealt from every seat's seed
-    match = advance(empty, events, now)
-    update = projection(ctx, record, match)
-    record = dataclasses.replace(
-        record, seq=match.seq, status=update.status, to_act=update.to_act, deadline_at=update.deadline_at,
-        open_seats=update.open_seats, bot_due=update.bot_due,
-    )  # fmt: skip
-    seats = tuple(
-        SeatRecord(record.id, s, match.seats[s].name, None, True, now, None, bots[s])
-        if p is None
-        else SeatRecord(record.id, s, p.name, None, False, now, p.player_id, None)
-        for s, p in enumerate(order)
+    events = with_deal(empty.match, events, to_json(opts), secret)  # drago-fair-2: from every seat's seed
+    rows = tuple(
+        SeatWrite(e.seat, e.name, None, e.bot, now, e.player_id, e.level)
+        for e in events
+        if isinstance(e, SeatJoined)
     )
     seat_of = {p.key: s for s, p in enumerate(order) if p is not None}
     player_of = {p.key: p.player_id for p in people}
-    told = [
-        NewNotice(
-            player_of[key], kind, {"match_id": record.id, "seat": seat_of[key], "seq": match.seq, **data}
-        )
+    seq = len(events)
+    told = tuple(
+        NewNotice(player_of[key], kind, {"match_id": record.id, "seat": seat_of[key], "seq": seq, **data})
         for key, kind, data in extra
-    ]
-    told += notices(empty, match, None, match.seq)
-    write = MatchWrite(record, seats, tuple(NewEvent(e.TYPE, to_json(e)) for e in events), tuple(told))
-    return NewMatch(write, Loaded(record, match, seats), seat_of)
+    )
+    return NewMatch(empty, tuple(events), rows, told, seat_of, now)
 
 
-async def announce(ctx: Context, new: NewMatch, written: Sequence[StoredNotice]) -> None:
-    """After the store committed `new`: remember it, tell the match's and the players' channels,
-    wake the bots if one acts first."""
-    loaded = new.loaded
-    ctx.loader.remember(loaded)
-    ctx.metrics.match_created(loaded.record.game)
-    match_id = loaded.record.id
-    with contextlib.suppress(Exception):  # the match stands; readers catch up on their next read
-        await ctx.notifier.notify(match_id, loaded.match.seq)
-        for player in dict.fromkeys(n.player_id for n in written):
-            cursor = max(n.cursor for n in written if n.player_id == player)
-            await ctx.notifier.notify(player_channel(player), cursor)
-    if loaded.match.bots_to_act:
-        ctx.bots.wake(match_id)
+async def create_seated(ctx: Context, new: NewMatch, write: MatchWriter) -> Committed | None:
+    """Make the match's first commit, written by `write` (None when it wrote nothing: the claim or
+    the challenge update lost to another writer)."""
+    try:
+        return await commit(
+            ctx,
+            new.empty,
+            new.events,
+            seats=new.seats,
+            at=new.at,
+            create=True,
+            write=write,
+            first_told=new.extra,
+        )
+    except VersionConflict:
+        return None

@@ -34,7 +34,9 @@ class SeekRecord:
     of game, options and settings (seeks can only match within one key). `bot` says whether the
     seeking player is a bot; `opponents` which seekers it accepts (`humans`, `bots`, `any`);
     `bots_after_s` after how long server bots may fill the missing seats (None: never). `match_id`
-    and `seat` are set once the seek is matched.
+    and `seat` are set once the seek is matched. `rating_range` bounds (inclusive) the displayed
+    ratings of the other seekers it accepts (None: any). `rating` is not stored: it is the seeker's
+    displayed rating in the game, which the matcher looks up before planning (0 until then).
     """
 
     id: str
@@ -53,6 +55,8 @@ class SeekRecord:
     status: SeekStatus = "open"
     match_id: str | None = None
     seat: int | None = None
+    rating_range: tuple[float, float] | None = None
+    rating: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

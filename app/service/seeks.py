@@ -1,12 +1,12 @@
 """Seeks: "find me a game like this", kept in the database until matched, cancelled or expired.
 
 A player (with its key) posts a seek: a game, the acceptable player counts, the game options and
-the match settings, which seekers it accepts as opponents (`humans`, `bots` — players marked as
-bots — or `any`), optionally `bots_after_s` (after that wait, server bots may fill the missing
-seats) and `expires_s` (default `DEFAULT_EXPIRY_S`). The matcher (`app.service.matcher`) turns
-compatible seeks into matches. A player holds at most `Matchmaking.max_open` open seeks.
-
-Ratings are not part of a seek yet: `rated` and `rating_range` wait for the ratings projection.
+the match settings (`rated` among them), which seekers it accepts as opponents (`humans`, `bots` —
+players marked as bots — or `any`), optionally a `rating_range` (the displayed ratings of the other
+seekers it accepts, bounds included, each within `RATING_BOUNDS`), `bots_after_s` (after that wait,
+server bots may fill the missing seats) and `expires_s` (default `DEFAULT_EXPIRY_S`). The matcher
+(`app.service.matcher`) turns compatible seeks into matches. A player holds at most
+`Matchmaking.max_open` open seeks.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Final
+from typing import Final, Protocol, TypeVar
 
 from app.games.codec import JSON, to_json
 from app.games.core import InvalidOptions
@@ -34,6 +34,9 @@ MAX_BOTS_AFTER_S: Final = 86_400.0
 DEFAULT_MAX_OPEN: Final = 5
 DEFAULT_GROUP_WAIT_S: Final = 15.0
 OPPONENTS: Final = ("humans", "bots", "any")
+# A range's bounds: displayed ratings (μ − 3σ) start at 0 and in practice stay within about −25 and 60,
+# so a bound outside these is a mistake, not a wish.
+RATING_BOUNDS: Final = (-100.0, 200.0)
 
 
 @dataclass
@@ -47,7 +50,7 @@ class Matchmaking:
     store: SeekStore
     max_open: int = DEFAULT_MAX_OPEN
     group_wait_s: float = DEFAULT_GROUP_WAIT_S
-    bot_level: str | None = None  # server bots that fill seats; None: the context's default level
+    bot_level: str | None = None  # server bots that fill seats; None: the level closest to the group's rating
     scan: int = 1000  # open seeks the matcher reads per pass
     metrics: dict[str, int] = field(default_factory=lambda: {"matched": 0, "lost_claims": 0})
 
@@ -61,6 +64,7 @@ class SeekRequest:
     opponents: Opponents = "humans"
     bots_after_s: float | None = None
     expires_s: float | None = None
+    rating_range: tuple[float, float] | None = None
 
 
 def seek_key(game: str, options: Mapping[str, JSON], settings: Mapping[str, JSON]) -> str:
@@ -115,18 +119,36 @@ def _check_times(req: SeekRequest) -> tuple[float, float | None]:
     return expires, req.bots_after_s
 
 
+def check_rating_range(bounds: tuple[float, float] | None) -> tuple[float, float] | None:
+    """The range as floats; `ValidationFailed` when a bound is not a finite number within
+    `RATING_BOUNDS` or the minimum exceeds the maximum."""
+    if bounds is None:
+        return None
+    low, high = RATING_BOUNDS
+    for name, value in zip(("min", "max"), bounds, strict=True):
+        if not low <= value <= high:  # NaN fails too
+            raise ValidationFailed(
+                f"rating_range.{name} is a displayed rating from {low:g} to {high:g}",
+                {"field": f"rating_range.{name}", "min": low, "max": high},
+            )
+    if bounds[0] > bounds[1]:
+        raise ValidationFailed("rating_range.min exceeds rating_range.max", {"field": "rating_range"})
+    return float(bounds[0]), float(bounds[1])
+
+
 async def create_seek(mm: Matchmaking, caller: Caller, req: SeekRequest) -> SeekRecord:
     ctx = mm.ctx
     player = await player_of(ctx, caller, "seeking needs a player key (Authorization: Bearer pk_…)")
     counts, options, settings = check_seek(ctx, req)
     expires, bots_after = _check_times(req)
+    rating_range = check_rating_range(req.rating_range)
     now = ctx.clock()
     bot = bool(await mm.store.player_bot(player.id))
     seek = SeekRecord(
         id=uuid.uuid4().hex, player_id=player.id, name=player.name, game=req.game, counts=counts,
         options=options, settings=settings, key=seek_key(req.game, options, settings),
         opponents=req.opponents, bot=bot, bots_after_s=bots_after, created_at=now,
-        expires_at=now + timedelta(seconds=expires),
+        expires_at=now + timedelta(seconds=expires), rating_range=rating_range,
     )  # fmt: skip
     if not await mm.store.add_seek(seek, mm.max_open, now):
         raise TooManySeeks(
@@ -145,13 +167,27 @@ async def my_seeks(mm: Matchmaking, caller: Caller, *, limit: int) -> list[SeekR
     return await mm.store.player_seeks(player.id, limit)
 
 
+class Owned(Protocol):
+    @property
+    def player_id(self) -> str: ...
+
+
+R = TypeVar("R", bound=Owned)
+
+
+def owned(found: R | None, player_id: str, kind: str, record_id: str) -> R:
+    """`found` when it is `player_id`'s; `NotFound` when there is none, `Forbidden` when it is
+    another player's (a seek, a webhook)."""
+    if found is None:
+        raise NotFound(f"no such {kind}", {f"{kind}_id": record_id})
+    if found.player_id != player_id:
+        raise Forbidden(f"this {kind} is another player's")
+    return found
+
+
 async def cancel_seek(mm: Matchmaking, caller: Caller, seek_id: str) -> SeekRecord:
     player = await player_of(mm.ctx, caller)
-    seek = await mm.store.get_seek(seek_id)
-    if seek is None:
-        raise NotFound("no such seek", {"seek_id": seek_id})
-    if seek.player_id != player.id:
-        raise Forbidden("this seek is another player's")
+    owned(await mm.store.get_seek(seek_id), player.id, "seek", seek_id)
     if not await mm.store.cancel_seek(seek_id):
         current = await mm.store.get_seek(seek_id)
         status = None if current is None else current.status

@@ -44,25 +44,15 @@ from urllib.parse import urlsplit
 import orjson
 
 from app.service.auth import Caller
-from app.service.errors import Forbidden, NotFound, ValidationFailed
+from app.service.errors import ValidationFailed
 from app.service.periodic import Periodic
 from app.service.players import player_of
-from app.service.ports import StoredNotice
+from app.service.ports import NOTICE_TYPES, StoredNotice
 from app.service.seek_ports import AttemptRecord, WebhookProgress, WebhookRecord
-from app.service.seeks import Matchmaking
+from app.service.seeks import Matchmaking, owned
 
 log = logging.getLogger("app.webhooks")
 
-NOTICE_TYPES: Final = (
-    "match_started",
-    "your_turn",
-    "seat_taken_over",
-    "match_ended",
-    "seek_matched",
-    "challenge_received",
-    "challenge_accepted",
-    "challenge_declined",
-)
 MAX_URL: Final = 2000
 MAX_WEBHOOKS: Final = 5  # per player
 GIVE_UP_S: Final = 86_400.0
@@ -190,12 +180,7 @@ async def create_webhook(
 
 async def _mine(mm: Matchmaking, caller: Caller, webhook_id: str) -> WebhookRecord:
     me = await player_of(mm.ctx, caller)
-    webhook = await mm.store.get_webhook(webhook_id)
-    if webhook is None:
-        raise NotFound("no such webhook", {"webhook_id": webhook_id})
-    if webhook.player_id != me.id:
-        raise Forbidden("this webhook is another player's")
-    return webhook
+    return owned(await mm.store.get_webhook(webhook_id), me.id, "webhook", webhook_id)
 
 
 async def my_webhooks(mm: Matchmaking, caller: Caller) -> list[WebhookRecord]:

@@ -49,6 +49,10 @@ class MemoryRatings:
     async def is_applied(self, match_id: str) -> bool:
         return match_id in self._rating_state()["order"]
 
+    async def last_applied(self) -> str | None:
+        order = self._rating_state()["order"]
+        return order[-1] if order else None
+
     async def rated_order(self) -> list[str]:
         return list(self._rating_state()["order"])
 

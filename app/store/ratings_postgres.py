@@ -42,15 +42,16 @@ class PostgresRatings:
     async def is_applied(self, match_id: str) -> bool:
         return bool(await self._rows("IS_APPLIED", match_id))
 
+    async def last_applied(self) -> str | None:
+        rows = await self._rows("LAST")
+        return str(rows[0][0]) if rows else None
+
     async def rated_order(self) -> list[str]:
         return [r[0] for r in await self._rows("ORDER")]
 
     async def get_ratings(self, game: str, player_ids: Sequence[str]) -> dict[str, RatingRecord]:
-        out = {}
-        for p in player_ids:
-            for row in await self._rows("RATINGS_OF_GAME", game, p):
-                out[p] = q.rating_of(row, row[6])
-        return out
+        rows = await self._rows("RATINGS_OF_PLAYERS_POSTGRES", game, list(player_ids))
+        return {row[0]: q.rating_of(row, row[6]) for row in rows}
 
     async def apply_rated(self, rated: RatedMatch) -> None:
         async with (await self.pool()).acquire() as conn, conn.transaction():

@@ -15,6 +15,7 @@ BOT_PREFIX: Final = "bot-"
 CURSOR = "SELECT COALESCE(MAX(ord), 0) FROM rated_matches"
 IS_APPLIED = "SELECT 1 FROM rated_matches WHERE match_id = ?"
 ORDER = "SELECT match_id FROM rated_matches ORDER BY ord"
+LAST = "SELECT match_id FROM rated_matches ORDER BY ord DESC LIMIT 1"
 _PENDING = (
     "SELECT m.id FROM matches m WHERE {rated} "
     "AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) "
@@ -25,6 +26,10 @@ PENDING_POSTGRES = _PENDING.format(rated="m.status = 'finished' AND (m.settings 
 _RATING_COLUMNS = "r.player_id, r.game, r.mu, r.sigma, r.games, r.wins, r.last_played"
 _NAMED = f"SELECT {_RATING_COLUMNS}, p.name FROM ratings r LEFT JOIN players p ON p.id = r.player_id"
 RATINGS_OF_GAME = f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE r.game = ? AND r.player_id = ?"
+# PostgreSQL reads a whole group's in one round trip (the matcher asks for every open seeker's).
+RATINGS_OF_PLAYERS_POSTGRES = (
+    f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE r.game = ? AND r.player_id = ANY(?::text[])"
+)
 # The page is found in the partial index alone (an index-only scan: the rows an offset skips are
 # never read), then its rows and names are joined: 50 from offset 50,000 of 100,000 went from
 # 419 ms (the offset's rows all fetched and joined) to the figure `bench/leaderboard.py` prints.

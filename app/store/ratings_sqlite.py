@@ -71,6 +71,10 @@ class SqliteRatings:
     async def is_applied(self, match_id: str) -> bool:
         return bool(await self._read(q.IS_APPLIED, match_id))
 
+    async def last_applied(self) -> str | None:
+        rows = await self._read(q.LAST)
+        return str(rows[0][0]) if rows else None
+
     async def rated_order(self) -> list[str]:
         return [r[0] for r in await self._read(q.ORDER)]
 

@@ -13,30 +13,23 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 
+from app.service import seek_ports as sp
 from app.service.ports import NewNotice, StoredNotice
-from app.service.seek_ports import (
-    AttemptRecord,
-    ChallengeRecord,
-    MatchWrite,
-    SeekClaim,
-    SeekRecord,
-    WebhookProgress,
-    WebhookRecord,
-)
+from app.service.seek_ports import ChallengeRecord, MatchWrite
 from app.store.memory import MemoryEventStore
 
 
 class MemorySeekStore:
     def __init__(self, store: MemoryEventStore) -> None:
         self._store = store
-        self._seeks: dict[str, SeekRecord] = {}
+        self._seeks: dict[str, sp.SeekRecord] = {}
         self._challenges: dict[str, ChallengeRecord] = {}
         self._bots: set[str] = set()  # players marked as bots
-        self._webhooks: dict[str, WebhookRecord] = {}
-        self._attempts: dict[str, list[AttemptRecord]] = {}
+        self._webhooks: dict[str, sp.WebhookRecord] = {}
+        self._attempts: dict[str, list[sp.AttemptRecord]] = {}
         self._lock = asyncio.Lock()
 
-    async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
+    async def add_seek(self, seek: sp.SeekRecord, max_open: int, now: datetime) -> bool:
         async with self._lock:
             if seek.id in self._seeks:
                 raise ValueError(f"seek {seek.id} exists")
@@ -48,15 +41,15 @@ class MemorySeekStore:
             self._seeks[seek.id] = seek
             return True
 
-    async def get_seek(self, seek_id: str) -> SeekRecord | None:
+    async def get_seek(self, seek_id: str) -> sp.SeekRecord | None:
         return self._seeks.get(seek_id)
 
-    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[SeekRecord]:
+    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[sp.SeekRecord]:
         found = [s for s in self._seeks.values() if _open(s, now) and game in (None, s.game)]
         found.sort(key=lambda s: (s.created_at, s.id))
         return found[:limit]
 
-    async def player_seeks(self, player_id: str, limit: int) -> list[SeekRecord]:
+    async def player_seeks(self, player_id: str, limit: int) -> list[sp.SeekRecord]:
         found = [s for s in self._seeks.values() if s.player_id == player_id]
         found.sort(key=lambda s: (s.created_at, s.id), reverse=True)
         return found[:limit]
@@ -76,7 +69,7 @@ class MemorySeekStore:
                 self._seeks[s.id] = dataclasses.replace(s, status="expired")
             return len(due)
 
-    async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
+    async def claim(self, claim: sp.SeekClaim) -> tuple[StoredNotice, ...] | None:
         async with self._lock:
             seeks = [self._seeks.get(i) for i in claim.seats]
             if any(s is None or s.status != "open" for s in seeks):
@@ -141,15 +134,15 @@ class MemorySeekStore:
         (self._bots.add if bot else self._bots.discard)(player_id)
         return True
 
-    async def add_webhook(self, webhook: WebhookRecord) -> None:
+    async def add_webhook(self, webhook: sp.WebhookRecord) -> None:
         if await self._store.get_player(webhook.player_id) is None:
             raise KeyError(f"player {webhook.player_id}")
         self._webhooks[webhook.id] = webhook
 
-    async def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+    async def get_webhook(self, webhook_id: str) -> sp.WebhookRecord | None:
         return self._webhooks.get(webhook_id)
 
-    async def player_webhooks(self, player_id: str) -> list[WebhookRecord]:
+    async def player_webhooks(self, player_id: str) -> list[sp.WebhookRecord]:
         found = [w for w in self._webhooks.values() if w.player_id == player_id]
         return sorted(found, key=lambda w: (w.created_at, w.id))
 
@@ -168,7 +161,7 @@ class MemorySeekStore:
         due.sort(key=lambda w: (w.next_at is not None, w.next_at or now, w.id))
         return [w.id for w in due[:limit]]
 
-    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> WebhookRecord | None:
+    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> sp.WebhookRecord | None:
         w = self._webhooks.get(webhook_id)
         if w is None or (w.lease_until is not None and w.lease_until > now):
             return None
@@ -176,7 +169,7 @@ class MemorySeekStore:
         return w
 
     async def webhook_progress(
-        self, webhook_id: str, progress: WebhookProgress, attempt: AttemptRecord | None
+        self, webhook_id: str, progress: sp.WebhookProgress, attempt: sp.AttemptRecord | None
     ) -> None:
         w = self._webhooks.get(webhook_id)
         if w is None:
@@ -195,9 +188,9 @@ class MemorySeekStore:
         if w is not None:
             self._webhooks[webhook_id] = dataclasses.replace(w, lease_until=None)
 
-    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[AttemptRecord]:
+    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[sp.AttemptRecord]:
         return list(reversed(self._attempts.get(webhook_id, [])))[:limit]
 
 
-def _open(seek: SeekRecord, now: datetime) -> bool:
+def _open(seek: sp.SeekRecord, now: datetime) -> bool:
     return seek.status == "open" and seek.expires_at > now

@@ -14,33 +14,22 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import asyncpg
-import orjson
 
+from app.service import seek_ports as sp
 from app.service.ports import NewNotice, StoredNotice
-from app.service.seek_ports import (
-    AttemptRecord,
-    ChallengeRecord,
-    MatchWrite,
-    SeekClaim,
-    SeekRecord,
-    WebhookProgress,
-    WebhookRecord,
-)
+from app.service.seek_ports import ChallengeRecord, MatchWrite
 from app.store import challenges_sql as ch
 from app.store import postgres_sql as sql
+from app.store import seeks_sql as sk
 from app.store import webhooks_sql as wh
 from app.store.postgres import PostgresEventStore
 from app.store.rows import json_text
 
-COLUMNS = (
-    "id, player_id, name, game, counts, options, settings, key, opponents, bot, bots_after_s, "
-    "created_at, expires_at, status, match_id, seat"
-)
 _INSERT = (
-    f"INSERT INTO seeks ({COLUMNS}) VALUES "
+    f"INSERT INTO seeks ({sk.COLUMNS}) VALUES "
     "($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
 )
-_SELECT = f"SELECT {COLUMNS} FROM seeks"
+_SELECT = f"SELECT {sk.COLUMNS} FROM seeks"
 _LOCK_PLAYER = "SELECT 1 FROM players WHERE id = $1 FOR UPDATE"
 _COUNT_OPEN = "SELECT count(*) FROM seeks WHERE player_id = $1 AND status = 'open' AND expires_at > $2"
 _LOCK_SEEKS = "SELECT id FROM seeks WHERE id = ANY($1::text[]) AND status = 'open' FOR UPDATE SKIP LOCKED"
@@ -73,11 +62,8 @@ def _same(at: datetime) -> datetime:
     return at
 
 
-def _seek(r: asyncpg.Record) -> SeekRecord:
-    return SeekRecord(
-        *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
-        *(r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]),
-    )
+def _seek(r: asyncpg.Record) -> sp.SeekRecord:
+    return sk.record(r, _same)
 
 
 class _Conflict(Exception):
@@ -171,18 +157,18 @@ class PostgresWebhooks:
 
     _store: PostgresEventStore
 
-    async def add_webhook(self, webhook: WebhookRecord) -> None:
+    async def add_webhook(self, webhook: sp.WebhookRecord) -> None:
         row = wh.values(webhook, _same)
         marks = ", ".join(f"${i}" + ("::jsonb" if i == 4 else "") for i in range(1, len(row) + 1))
         await (await self._store.pool()).execute(
             f"INSERT INTO webhooks ({wh.COLUMNS}) VALUES ({marks})", *row
         )
 
-    async def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+    async def get_webhook(self, webhook_id: str) -> sp.WebhookRecord | None:
         rows = await (await self._store.pool()).fetch(f"{_WH_SELECT} WHERE id = $1", webhook_id)
         return wh.record(rows[0], _same) if rows else None
 
-    async def player_webhooks(self, player_id: str) -> list[WebhookRecord]:
+    async def player_webhooks(self, player_id: str) -> list[sp.WebhookRecord]:
         query = f"{_WH_SELECT} WHERE player_id = $1 ORDER BY created_at, id"
         return [wh.record(r, _same) for r in await (await self._store.pool()).fetch(query, player_id)]
 
@@ -193,12 +179,12 @@ class PostgresWebhooks:
     async def due_webhooks(self, now: datetime, limit: int) -> list[str]:
         return [r[0] for r in await (await self._store.pool()).fetch(_WH_DUE, now, limit)]
 
-    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> WebhookRecord | None:
+    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> sp.WebhookRecord | None:
         rows = await (await self._store.pool()).fetch(_WH_LEASE, webhook_id, now, until)
         return wh.record(rows[0], _same) if rows else None
 
     async def webhook_progress(
-        self, webhook_id: str, progress: WebhookProgress, attempt: AttemptRecord | None
+        self, webhook_id: str, progress: sp.WebhookProgress, attempt: sp.AttemptRecord | None
     ) -> None:
         p = progress
         async with (await self._store.pool()).acquire() as conn, conn.transaction():
@@ -225,7 +211,7 @@ class PostgresWebhooks:
             "UPDATE webhooks SET lease_until = NULL WHERE id = $1", webhook_id
         )
 
-    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[AttemptRecord]:
+    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[sp.AttemptRecord]:
         query = (
             f"SELECT {wh.ATTEMPT_COLUMNS} FROM webhook_attempts WHERE webhook_id = $1 "
             "ORDER BY seq DESC LIMIT $2"
@@ -242,30 +228,25 @@ class PostgresSeekStore(PostgresChallenges, PostgresWebhooks):
     async def _fetch(self, query: str, *args: object) -> list[asyncpg.Record]:
         return list(await (await self._store.pool()).fetch(query, *args))
 
-    async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
+    async def add_seek(self, seek: sp.SeekRecord, max_open: int, now: datetime) -> bool:
         s = seek
         async with (await self._store.pool()).acquire() as conn, conn.transaction():
             await conn.execute(_LOCK_PLAYER, s.player_id)
             if await conn.fetchval(_COUNT_OPEN, s.player_id, now) >= max_open:
                 return False
-            await conn.execute(
-                _INSERT,
-                *(s.id, s.player_id, s.name, s.game, json_text(list(s.counts)), json_text(s.options)),
-                *(json_text(s.settings), s.key, s.opponents, s.bot, s.bots_after_s, s.created_at),
-                *(s.expires_at, s.status, s.match_id, s.seat),
-            )
+            await conn.execute(_INSERT, *sk.values(s, _same))
             return True
 
-    async def get_seek(self, seek_id: str) -> SeekRecord | None:
+    async def get_seek(self, seek_id: str) -> sp.SeekRecord | None:
         rows = await self._fetch(f"{_SELECT} WHERE id = $1", seek_id)
         return _seek(rows[0]) if rows else None
 
-    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[SeekRecord]:
+    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[sp.SeekRecord]:
         where = "status = 'open' AND expires_at > $1 AND ($3::text IS NULL OR game = $3)"
         query = f"{_SELECT} WHERE {where} ORDER BY created_at, id LIMIT $2"
         return [_seek(r) for r in await self._fetch(query, now, limit, game)]
 
-    async def player_seeks(self, player_id: str, limit: int) -> list[SeekRecord]:
+    async def player_seeks(self, player_id: str, limit: int) -> list[sp.SeekRecord]:
         query = f"{_SELECT} WHERE player_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
         return [_seek(r) for r in await self._fetch(query, player_id, limit)]
 
@@ -277,7 +258,7 @@ class PostgresSeekStore(PostgresChallenges, PostgresWebhooks):
         query = "UPDATE seeks SET status = 'expired' WHERE status = 'open' AND expires_at <= $1"
         return int(str(await (await self._store.pool()).execute(query, now)).split()[-1])
 
-    async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
+    async def claim(self, claim: sp.SeekClaim) -> tuple[StoredNotice, ...] | None:
         ids = list(claim.seats)
         async with (await self._store.pool()).acquire() as conn, conn.transaction():
             locked = await conn.fetch(_LOCK_SEEKS, ids)

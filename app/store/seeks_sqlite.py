@@ -14,31 +14,19 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-import orjson
-
+from app.service import seek_ports as sp
 from app.service.ports import NewNotice, StoredNotice
-from app.service.seek_ports import (
-    AttemptRecord,
-    ChallengeRecord,
-    MatchWrite,
-    SeekClaim,
-    SeekRecord,
-    WebhookProgress,
-    WebhookRecord,
-)
+from app.service.seek_ports import ChallengeRecord, MatchWrite
 from app.store import challenges_sql as ch
+from app.store import seeks_sql as sk
 from app.store import sqlite_writes as writes
 from app.store import webhooks_sql as wh
 from app.store.rows import json_text, parse_sqlite_time, sqlite_time
 from app.store.sqlite import SqliteEventStore
 
-COLUMNS = (
-    "id, player_id, name, game, counts, options, settings, key, opponents, bot, bots_after_s, "
-    "created_at, expires_at, status, match_id, seat"
-)
-_INSERT = f"INSERT INTO seeks ({COLUMNS}) VALUES ({', '.join('?' * 16)})"
+_INSERT = f"INSERT INTO seeks ({sk.COLUMNS}) VALUES ({', '.join('?' * 16)})"
 _COUNT_OPEN = "SELECT count(*) FROM seeks WHERE player_id = ? AND status = 'open' AND expires_at > ?"
-_SELECT = f"SELECT {COLUMNS} FROM seeks"
+_SELECT = f"SELECT {sk.COLUMNS} FROM seeks"
 _MATCHED = "UPDATE seeks SET status = 'matched', match_id = ?, seat = ? WHERE id = ? AND status = 'open'"
 _NEXT_CURSOR = "UPDATE players SET cursor = cursor + 1 WHERE id = ? RETURNING cursor"
 _INSERT_NOTICE = "INSERT INTO notices (player_id, cursor, type, data, recorded_at) VALUES (?, ?, ?, ?, ?)"
@@ -47,22 +35,6 @@ _INSERT_NOTICE = "INSERT INTO notices (player_id, cursor, type, data, recorded_a
 class Gone(Exception):
     """A row the write depends on changed (a seek not open, a challenge at another version): the
     job rolls back."""
-
-
-def seek_row(s: SeekRecord) -> tuple[object, ...]:
-    return (
-        *(s.id, s.player_id, s.name, s.game, json_text(list(s.counts)), json_text(s.options)),
-        *(json_text(s.settings), s.key, s.opponents, int(s.bot), s.bots_after_s),
-        *(sqlite_time(s.created_at), sqlite_time(s.expires_at), s.status, s.match_id, s.seat),
-    )
-
-
-def _seek(r: sqlite3.Row) -> SeekRecord:
-    return SeekRecord(
-        *(r[0], r[1], r[2], r[3], tuple(orjson.loads(r[4])), orjson.loads(r[5]), orjson.loads(r[6])),
-        *(r[7], r[8], bool(r[9]), r[10], parse_sqlite_time(r[11]), parse_sqlite_time(r[12])),
-        *(r[13], r[14], r[15]),
-    )
 
 
 def _add(conn: sqlite3.Connection, row: tuple[object, ...], max_open: int, now: str) -> bool:
@@ -94,7 +66,7 @@ def write_notice(conn: sqlite3.Connection, n: NewNotice, when: str, at: datetime
     return StoredNotice(n.player_id, cursor, n.type, dict(n.data), at)
 
 
-def _claim(conn: sqlite3.Connection, claim: SeekClaim) -> tuple[StoredNotice, ...]:
+def _claim(conn: sqlite3.Connection, claim: sp.SeekClaim) -> tuple[StoredNotice, ...]:
     written = write_match(conn, claim.write)  # first: the seeks' match_id refers to it
     for seek_id, seat in claim.seats.items():
         if conn.execute(_MATCHED, (claim.write.match.id, seat, seek_id)).rowcount != 1:
@@ -170,18 +142,20 @@ def _opt_time(t: datetime | None) -> str | None:
     return None if t is None else sqlite_time(t)
 
 
-def _webhooks(conn: sqlite3.Connection, query: str, args: tuple[object, ...]) -> list[WebhookRecord]:
+def _webhooks(conn: sqlite3.Connection, query: str, args: tuple[object, ...]) -> list[sp.WebhookRecord]:
     return [wh.record(r, parse_sqlite_time) for r in conn.execute(query, args).fetchall()]
 
 
-def _lease(conn: sqlite3.Connection, webhook_id: str, now: str, until: str) -> WebhookRecord | None:
+def _lease(conn: sqlite3.Connection, webhook_id: str, now: str, until: str) -> sp.WebhookRecord | None:
     if conn.execute(_WH_LEASE, (until, webhook_id, now)).rowcount != 1:
         return None
     found = _webhooks(conn, f"{_WH_SELECT} WHERE id = ?", (webhook_id,))
     return found[0] if found else None
 
 
-def _progress(conn: sqlite3.Connection, webhook_id: str, p: WebhookProgress, a: AttemptRecord | None) -> None:
+def _progress(
+    conn: sqlite3.Connection, webhook_id: str, p: sp.WebhookProgress, a: sp.AttemptRecord | None
+) -> None:
     row = (p.cursor, p.attempts, _opt_time(p.failing_since), _opt_time(p.next_at), webhook_id)
     conn.execute(_WH_PROGRESS, row)
     if a is not None:
@@ -190,8 +164,8 @@ def _progress(conn: sqlite3.Connection, webhook_id: str, p: WebhookProgress, a: 
         conn.execute(_WH_PRUNE, (webhook_id, webhook_id, wh.KEEP_ATTEMPTS))
 
 
-def _rows(conn: sqlite3.Connection, query: str, args: tuple[object, ...]) -> list[SeekRecord]:
-    return [_seek(r) for r in conn.execute(query, args).fetchall()]
+def _rows(conn: sqlite3.Connection, query: str, args: tuple[object, ...]) -> list[sp.SeekRecord]:
+    return [sk.record(r, parse_sqlite_time) for r in conn.execute(query, args).fetchall()]
 
 
 class SqliteSeekStore:
@@ -199,17 +173,18 @@ class SqliteSeekStore:
         self.writer = store.writer
         self.readers = store.readers
 
-    async def add_seek(self, seek: SeekRecord, max_open: int, now: datetime) -> bool:
-        work = functools.partial(_add, row=seek_row(seek), max_open=max_open, now=sqlite_time(now))
+    async def add_seek(self, seek: sp.SeekRecord, max_open: int, now: datetime) -> bool:
+        row = sk.values(seek, sqlite_time)
+        work = functools.partial(_add, row=row, max_open=max_open, now=sqlite_time(now))
         return await self.writer.run(work)
 
-    async def get_seek(self, seek_id: str) -> SeekRecord | None:
+    async def get_seek(self, seek_id: str) -> sp.SeekRecord | None:
         found = await self.readers.run(
             functools.partial(_rows, query=f"{_SELECT} WHERE id = ?", args=(seek_id,))
         )
         return found[0] if found else None
 
-    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[SeekRecord]:
+    async def open_seeks(self, now: datetime, limit: int, game: str | None = None) -> list[sp.SeekRecord]:
         query = f"{_SELECT} WHERE status = 'open' AND expires_at > ?"
         args: tuple[object, ...] = (sqlite_time(now),)
         if game is not None:
@@ -217,7 +192,7 @@ class SqliteSeekStore:
         query += " ORDER BY created_at, id LIMIT ?"
         return await self.readers.run(functools.partial(_rows, query=query, args=(*args, limit)))
 
-    async def player_seeks(self, player_id: str, limit: int) -> list[SeekRecord]:
+    async def player_seeks(self, player_id: str, limit: int) -> list[sp.SeekRecord]:
         query = f"{_SELECT} WHERE player_id = ? ORDER BY created_at DESC, id DESC LIMIT ?"
         return await self.readers.run(functools.partial(_rows, query=query, args=(player_id, limit)))
 
@@ -230,7 +205,7 @@ class SqliteSeekStore:
         at = sqlite_time(now)
         return await self.writer.run(lambda conn: int(conn.execute(query, (at,)).rowcount))
 
-    async def claim(self, claim: SeekClaim) -> tuple[StoredNotice, ...] | None:
+    async def claim(self, claim: sp.SeekClaim) -> tuple[StoredNotice, ...] | None:
         try:
             return await self.writer.run(functools.partial(_claim, claim=claim))
         except Gone:
@@ -279,17 +254,17 @@ class SqliteSeekStore:
         query = "UPDATE players SET bot = ? WHERE id = ?"
         return await self.writer.run(lambda conn: conn.execute(query, (int(bot), player_id)).rowcount == 1)
 
-    async def add_webhook(self, webhook: WebhookRecord) -> None:
+    async def add_webhook(self, webhook: sp.WebhookRecord) -> None:
         row = wh.values(webhook, sqlite_time)
         query = f"INSERT INTO webhooks ({wh.COLUMNS}) VALUES ({', '.join('?' * len(row))})"
         await self.writer.run(lambda conn: conn.execute(query, row))
 
-    async def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+    async def get_webhook(self, webhook_id: str) -> sp.WebhookRecord | None:
         work = functools.partial(_webhooks, query=f"{_WH_SELECT} WHERE id = ?", args=(webhook_id,))
         found = await self.readers.run(work)
         return found[0] if found else None
 
-    async def player_webhooks(self, player_id: str) -> list[WebhookRecord]:
+    async def player_webhooks(self, player_id: str) -> list[sp.WebhookRecord]:
         query = f"{_WH_SELECT} WHERE player_id = ? ORDER BY created_at, id"
         return await self.readers.run(functools.partial(_webhooks, query=query, args=(player_id,)))
 
@@ -302,14 +277,14 @@ class SqliteSeekStore:
         rows = await self.readers.run(lambda conn: conn.execute(_WH_DUE, (at, at, limit)).fetchall())
         return [r[0] for r in rows]
 
-    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> WebhookRecord | None:
+    async def lease_webhook(self, webhook_id: str, now: datetime, until: datetime) -> sp.WebhookRecord | None:
         work = functools.partial(
             _lease, webhook_id=webhook_id, now=sqlite_time(now), until=sqlite_time(until)
         )
         return await self.writer.run(work)
 
     async def webhook_progress(
-        self, webhook_id: str, progress: WebhookProgress, attempt: AttemptRecord | None
+        self, webhook_id: str, progress: sp.WebhookProgress, attempt: sp.AttemptRecord | None
     ) -> None:
         await self.writer.run(functools.partial(_progress, webhook_id=webhook_id, p=progress, a=attempt))
 
@@ -317,7 +292,7 @@ class SqliteSeekStore:
         query = "UPDATE webhooks SET lease_until = NULL WHERE id = ?"
         await self.writer.run(lambda conn: conn.execute(query, (webhook_id,)))
 
-    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[AttemptRecord]:
+    async def webhook_attempts(self, webhook_id: str, limit: int) -> list[sp.AttemptRecord]:
         query = f"{_WH_ATTEMPTS} ORDER BY seq DESC LIMIT ?"
         rows = await self.readers.run(lambda conn: conn.execute(query, (webhook_id, limit)).fetchall())
         return [wh.attempt(r, parse_sqlite_time) for r in rows]

@@ -4,7 +4,8 @@ clock, players with keys."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,6 +14,9 @@ from app.service.auth import Caller, identify
 from app.service.context import Config, Context
 from app.service.errors import NameTaken
 from app.service.players import create_player
+from app.service.ports import MatchRecord
+from app.service.rating_ports import RatedMatch, RatingRecord
+from app.service.rating_projection import rating_store
 from app.service.seeks import Matchmaking
 from app.store.factory import create_store
 from app.store.memory import MemoryEventStore
@@ -21,6 +25,7 @@ from tests.store.conftest import migrated_postgres_url, migrated_sqlite_url, sto
 
 __all__ = ["migrated_postgres_url", "migrated_sqlite_url", "store_url"]
 
+SIGMA = 2.0  # every planted rating's σ: displayed rating = μ − 6
 
 _EPOCHS = itertools.count()
 
@@ -86,3 +91,15 @@ def sql_url(request: pytest.FixtureRequest) -> str:
     """A migrated SQL database (synchronous: migrating runs its own event loop)."""
     url: str = request.getfixturevalue(f"migrated_{request.param}_url")
     return url
+
+
+async def plant(mm: Matchmaking, game: str, displayed: Mapping[str, float]) -> None:
+    """Give players (or built-in bots) these displayed ratings in `game`, as one applied match."""
+    store = rating_store(mm.ctx)
+    now = mm.ctx.clock()
+    match = MatchRecord(uuid.uuid4().hex, game, 2, {}, "finished", 0, now, now, "s", "c")
+    await mm.ctx.store.create_match(match, ())
+    planted = sorted(displayed.items())
+    # One game each: provisional, so off the leaderboard of the database other tests share.
+    rows = tuple(RatingRecord(p, game, r + 3 * SIGMA, SIGMA, 1, 0, now) for p, r in planted)
+    await store.apply_rated(RatedMatch(await store.rating_cursor() + 1, match.id, game, now, rows, ()))

@@ -32,7 +32,7 @@ async def test_challenge_accept_and_play() -> None:
         assert r.status_code == 200 and r.json()["status"] == "accepted"
         match_id = r.json()["match_id"]
         summary = (await client.get(f"/v1/matches/{match_id}")).json()
-        assert summary["status"] == "active"
+        assert summary["status"] == "active" and summary["settings"]["rated"] is False
         view = (await client.get(f"/v1/matches/{match_id}/view", headers=bob)).json()
         assert view["seat"] in (0, 1)
         decline = f"/v1/challenges/{c['challenge_id']}/decline"
@@ -68,3 +68,14 @@ async def test_decline_and_bad_input() -> None:
         r = await client.post("/v1/challenges", json={"to": [bob_id], "game": "yutaka"}, headers=ann)
         r = await client.post(f"/v1/challenges/{r.json()['challenge_id']}/decline", headers=bob)  # no body
         assert r.status_code == 200 and r.json()["reason"] is None
+
+
+async def test_a_rated_challenge() -> None:
+    async with started("memory://", matcher_interval_seconds=0) as (_, client):
+        (_, ann), (bob_id, bob) = await _player(client, "ann"), await _player(client, "bob")
+        body = {"to": [bob_id], "game": "yutaka", "rated": True}
+        r = await client.post("/v1/challenges", json=body, headers=ann)
+        assert r.status_code == 201 and r.json()["settings"]["rated"] is True, r.text
+        r = await client.post(f"/v1/challenges/{r.json()['challenge_id']}/accept", headers=bob)
+        summary = (await client.get(f"/v1/matches/{r.json()['match_id']}")).json()
+        assert summary["status"] == "active" and summary["settings"]["rated"] is True

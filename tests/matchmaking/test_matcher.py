@@ -13,6 +13,7 @@ from app.api.frame_text import notice_frame
 from app.games.chance import seeded
 from app.openapi import FRAMES_PATH
 from app.service.matcher import Group, compatible, match_once, plan
+from app.service.ratings import BOT_LEVELS
 from app.service.seek_ports import SeekRecord
 from app.service.seeks import Matchmaking, SeekRequest, create_seek, seek_key
 from tests.matchmaking.conftest import FakeClock, matchmaking, new_player
@@ -112,7 +113,9 @@ async def test_bots_fill_after_the_wait(mm: Matchmaking, clock: FakeClock) -> No
     seats = await mm.ctx.store.get_seats(match_id)
     assert [s.bot for s in seats].count(True) == 2
     assert seats[matched.seat or 0].player_id == ann.player_id
-    assert all(s.bot_level == mm.ctx.config.default_bot_level for s in seats if s.bot)
+    # One level, the closest to ann's rating (test_seek_ratings.py; the shared database's bots may
+    # have ratings already).
+    assert len({s.bot_level for s in seats if s.bot}) == 1 and seats[0].bot_level in (None, *BOT_LEVELS)
 
 
 async def test_bot_fill_when_the_process_that_took_the_seek_is_gone(sql_url: str, clock: FakeClock) -> None:

@@ -1,7 +1,8 @@
 """Acceptance: 200 seekers with random compatible and incompatible parameters against three
 matchers at once on one database (three stores, each with its own connections, as three processes
 would have): every compatible group matched exactly once, nobody in two matches, no incompatible pair
-matched, and what is left open could not form a group."""
+matched (rating ranges included: most seekers have a rating, some a range), and what is left open
+could not form a group."""
 
 from __future__ import annotations
 
@@ -10,13 +11,20 @@ import random
 import uuid
 from datetime import timedelta
 
-from app.service.matcher import compatible, match_once, plan
+from app.service.matcher import compatible, match_once, plan, with_ratings
 from app.service.ports import PlayerRecord
 from app.service.seek_ports import SeekRecord
 from app.service.seeks import Matchmaking, seek_key
-from tests.matchmaking.conftest import FakeClock, matchmaking
+from tests.matchmaking.conftest import FakeClock, matchmaking, plant
 
 SEEKERS = 200
+
+
+def _random_range(rng: random.Random) -> tuple[float, float] | None:
+    if rng.random() < 0.6:
+        return None
+    low = rng.randrange(-15, 30)
+    return float(low), float(low + rng.randrange(5, 35))
 
 
 def _random_seek(rng: random.Random, player: PlayerRecord, clock: FakeClock, bot: bool) -> SeekRecord:
@@ -33,7 +41,7 @@ def _random_seek(rng: random.Random, player: PlayerRecord, clock: FakeClock, bot
         options=options, settings=settings, key=seek_key(game, options, settings),
         opponents=rng.choice(["humans", "humans", "any", "bots"]), bot=bot, bots_after_s=None,
         created_at=clock() + timedelta(milliseconds=rng.randrange(10_000)),
-        expires_at=clock() + timedelta(hours=1),
+        expires_at=clock() + timedelta(hours=1), rating_range=_random_range(rng),
     )  # fmt: skip
 
 
@@ -54,6 +62,7 @@ async def test_200_seekers_three_matchers(sql_url: str, clock: FakeClock) -> Non
         rng = random.Random(42)
         store = processes[0].ctx.store
         seeks: dict[str, SeekRecord] = {}
+        ratings: dict[str, dict[str, float]] = {"mount_drago": {}, "yutaka": {}}
         for i in range(SEEKERS):
             player = PlayerRecord(
                 uuid.uuid4().hex, f"p{i}-{uuid.uuid4().hex[:8]}", uuid.uuid4().hex, clock()
@@ -62,12 +71,19 @@ async def test_200_seekers_three_matchers(sql_url: str, clock: FakeClock) -> Non
             seek = _random_seek(rng, player, clock, bot=rng.random() < 0.2)
             assert await processes[i % 3].store.add_seek(seek, 5, clock())
             seeks[seek.id] = seek
+            if rng.random() < 0.7:  # the others are newcomers (0)
+                ratings[seek.game][player.id] = float(rng.randrange(-10, 40))
+        for game, displayed in ratings.items():
+            await plant(processes[0], game, displayed)
         clock.advance(11)  # every seek exists now; none has waited for a larger group yet
         await _quiesce(processes)
         clock.advance(processes[0].group_wait_s)  # smaller groups may form now
         await _quiesce(processes)
 
-        final = {s: await processes[0].store.get_seek(s) for s in seeks}
+        stored = [await processes[0].store.get_seek(s) for s in seeks]
+        rated = await with_ratings(processes[0], [s for s in stored if s is not None])
+        final = {s.id: s for s in rated}
+        assert len(final) == SEEKERS and all(s.rating_range == seeks[s.id].rating_range for s in rated)
         by_match: dict[str, list[SeekRecord]] = {}
         for s in final.values():
             assert s is not None and s.status in ("open", "matched")

@@ -61,6 +61,12 @@ async def test_bad_seeks_are_refused_and_change_nothing() -> None:
             {"game": "yutaka", "players": 2, "bots_after_s": -5},
             {"game": "yutaka", "players": 2, "opponents": "robots"},
             {"game": "yutaka", "players": 2, "rating_range": [1500, 1000]},
+            {"game": "yutaka", "players": 2, "rating_range": {"min": 20, "max": 10}},  # inverted
+            {"game": "yutaka", "players": 2, "rating_range": {"min": 0, "max": 1e9}},  # absurd
+            {"game": "yutaka", "players": 2, "rating_range": {"min": -1000, "max": 0}},
+            {"game": "yutaka", "players": 2, "rating_range": {"min": 0}},
+            {"game": "yutaka", "players": 2, "rating_range": {"min": "0", "max": 5}},
+            {"game": "yutaka", "players": 2, "rated": "yes"},
         ):
             _error(await client.post("/v1/seeks", json=body, headers=ann), 422, "validation_error")
         assert (await client.get("/v1/players/me/seeks", headers=ann)).json()["items"] == []
@@ -78,3 +84,21 @@ async def test_bad_seeks_are_refused_and_change_nothing() -> None:
         _error(await client.delete("/v1/seeks/nope", headers=bob), 404, "not_found")
         r = await client.delete(f"/v1/seeks/{ids[0]}", headers=ann)
         assert r.status_code == 200 and r.json()["status"] == "cancelled"
+
+
+async def test_a_rated_seek_with_a_range_over_http() -> None:
+    clock = FakeClock()
+    async with started("memory://", clock=clock, matcher_interval_seconds=0) as (app, client):
+        ann, bob = await _player(client, "ann"), await _player(client, "bob")
+        body = {"game": "yutaka", "players": 2, "rated": True, "rating_range": {"min": -5, "max": 10.5}}
+        r = await client.post("/v1/seeks", json=body, headers=ann)
+        assert r.status_code == 201, r.text
+        seek = r.json()
+        assert seek["rating_range"] == {"min": -5.0, "max": 10.5} and seek["settings"]["rated"] is True
+        clock.advance(1)
+        r = await client.post("/v1/seeks", json={"game": "yutaka", "players": 2, "rated": True}, headers=bob)
+        assert r.status_code == 201 and r.json()["rating_range"] is None
+        assert await match_once(app.state.matchmaking) == 1  # bob, a newcomer (0), is in ann's range
+        [mine] = (await client.get("/v1/players/me/seeks", headers=ann)).json()["items"]
+        summary = (await client.get(f"/v1/matches/{mine['match_id']}")).json()
+        assert summary["settings"]["rated"] is True

@@ -6,7 +6,8 @@ it ends one, would apply A's too: the first hundred ends with ten on A alone). A
 its ends pending;
 a new process C applies them on its first sweep while B and C play the second hundred. In the end
 every rated match is applied once (ords 1…200, one history row per seat, games counted once) and
-`python -m app ratings rebuild` gives the same tables, value for value."""
+has one `ratings_changed`, and `python -m app ratings rebuild` gives the same tables, value for
+value, appending no event."""
 
 from __future__ import annotations
 
@@ -49,6 +50,20 @@ async def applied(url: str) -> list[str]:
     store = create_store(url)
     try:
         return await rating_store(Context(store)).rated_order()
+    finally:
+        await store.close()
+
+
+async def announced(url: str, ids: list[str]) -> dict[str, int]:
+    """How many `ratings_changed` each match has, and that they come last."""
+    store = create_store(url)
+    try:
+        out = {}
+        for m in ids:
+            log = await store.read(m)
+            out[m] = sum(1 for e in log if e.type == "ratings_changed")
+            assert not out[m] or log[-1].type == "ratings_changed"
+        return out
     finally:
         await store.close()
 
@@ -100,6 +115,11 @@ async def test_200_rated_matches_through_processes_and_a_sigkill_are_each_applie
                 return len(await applied(postgres_url)) >= MATCHES
 
             await eventually(all_applied, "every rated match applied", guard=300.0)
+
+            async def all_announced() -> bool:
+                return set((await announced(postgres_url, first + second)).values()) == {1}
+
+            await eventually(all_announced, "every rated match's ratings_changed", guard=60.0)
     order = await applied(postgres_url)
     assert sorted(order) == sorted(first + second)  # each once: `ord` 1…200 is unique and gap-free
     live = await tables(postgres_url)
@@ -122,3 +142,4 @@ async def test_200_rated_matches_through_processes_and_a_sigkill_are_each_applie
     )
     assert done.returncode == 0, done.stderr
     assert await tables(postgres_url) == live
+    assert set((await announced(postgres_url, first + second)).values()) == {1}  # none appended

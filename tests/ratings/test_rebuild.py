@@ -1,6 +1,6 @@
 """The projection is rebuildable: after random rated matches (every store), every match is applied
 once and `rebuild_ratings` — and `python -m app ratings rebuild` on SQLite — gives the same tables,
-value for value; the command refuses a database that is not at the newest schema."""
+value for value, and appends no event; the command refuses a database that is not at the newest schema."""
 
 from __future__ import annotations
 
@@ -57,8 +57,11 @@ async def test_every_rated_match_is_applied_once_and_the_rebuild_gives_the_same_
             games.setdefault((p.game, p.player_id), set()).add(p.match_id)
         assert {(r.game, r.player_id): r.games for r in ratings} == {k: len(v) for k, v in games.items()}
         await app.state.sweeper.stop()  # a rebuild runs with no projector beside it (servers stopped)
+        logs = {m: await ctx.store.read(m) for m in ids}
+        assert all(log[-1].type == "ratings_changed" for log in logs.values())
         assert await rebuild_ratings(ctx) == MATCHES
         assert await store.rating_tables() == live
+        assert {m: await ctx.store.read(m) for m in ids} == logs  # the rebuild appends no event
     if database_url.startswith("sqlite"):
         done = _cli(database_url)
         assert done.returncode == 0, done.stderr

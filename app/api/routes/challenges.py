@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Query
 
-from app.api.deps import CallerDep
+from app.api.deps import CallerDep, Mm, RecordId
 from app.api.errors import error_responses
-from app.api.routes.seeks import Mm
 from app.api.schemas import MAX_LIMIT
 from app.api.seek_schemas import (
     ChallengeOut,
@@ -23,7 +22,6 @@ from app.service import challenges
 router = APIRouter(tags=["challenges"])
 
 _NO_REASON = DeclineChallenge(reason=None)
-Id = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 @router.post(
@@ -63,7 +61,7 @@ async def my_challenges(
     summary="Accept a challenge (the last acceptance starts the match)",
     responses=error_responses(401, 403, 404, 409, 422),
 )
-async def accept_challenge(challenge_id: Id, caller: CallerDep, mm: Mm) -> ChallengeOut:
+async def accept_challenge(challenge_id: RecordId, caller: CallerDep, mm: Mm) -> ChallengeOut:
     return ChallengeOut.of(await challenges.accept(mm, caller, challenge_id))
 
 
@@ -75,7 +73,7 @@ async def accept_challenge(challenge_id: Id, caller: CallerDep, mm: Mm) -> Chall
     responses=error_responses(401, 403, 404, 409, 413, 422),
 )
 async def decline_challenge(
-    challenge_id: Id, caller: CallerDep, mm: Mm, body: DeclineChallenge = _NO_REASON
+    challenge_id: RecordId, caller: CallerDep, mm: Mm, body: DeclineChallenge = _NO_REASON
 ) -> ChallengeOut:
     return ChallengeOut.of(await challenges.decline(mm, caller, challenge_id, body.reason))
 

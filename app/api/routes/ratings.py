@@ -1,19 +1,22 @@
 """Ratings: `/v1/games/{game}/leaderboard`, `/v1/players/{player_id}` (public profile) and its
-rating history, `/v1/matches/{match_id}/ratings` (each seat's rating before and after). All public."""
+rating history, `/v1/matches/{match_id}/ratings` (each seat's rating before and after). All public.
+
+A game's rating, a history point and a seat's change are the service's records as they are
+(`GameRating`, `HistoryPoint`, `SeatChange`): a copy of their fields here would only be a second
+list to keep equal."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 from pydantic import Field
 
-from app.api.deps import Ctx, MatchId
+from app.api.deps import Ctx, MatchId, Mm
 from app.api.errors import error_responses
-from app.api.routes.seeks import Mm
 from app.api.schemas import ASCII_DIGITS, Out
 from app.service import challenges, rating_reads
+from app.service.rating_reads import GameRating, HistoryPoint, SeatChange
 
 router = APIRouter(tags=["ratings"])
 
@@ -43,57 +46,24 @@ class LeaderboardOut(Out):
     min_games: int = Field(description="Players with fewer rated games are provisional and not listed.")
 
 
-class GameRatingOut(Out):
-    game: str
-    rating: float = Field(description="μ − 3σ.")
-    mu: float
-    sigma: float
-    provisional: bool
-    games: int
-    wins: int
-    last_played: datetime
-
-
 class ProfileOut(Out):
     player_id: str
     name: str
     bot: bool
-    ratings: list[GameRatingOut]
-
-
-class HistoryPointOut(Out):
-    match_id: str
-    seat: int
-    rank: int
-    at: datetime
-    rating_before: float
-    rating_after: float
-    mu_before: float
-    sigma_before: float
-    mu_after: float
-    sigma_after: float
+    ratings: list[GameRating]
 
 
 class RatingHistoryOut(Out):
     player_id: str
     game: str
-    points: list[HistoryPointOut]
-
-
-class SeatChangeOut(Out):
-    seat: int
-    player_id: str
-    rank: int
-    rating_before: float
-    rating_after: float
-    delta: float
+    points: list[HistoryPoint]
 
 
 class MatchRatingsOut(Out):
     match_id: str
     rated: bool
     applied: bool = Field(description="Whether the ratings projection has applied this match yet.")
-    changes: list[SeatChangeOut]
+    changes: list[SeatChange]
 
 
 @router.get(

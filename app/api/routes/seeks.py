@@ -4,25 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Query
 
-from app.api.deps import CallerDep
+from app.api.deps import CallerDep, Mm, RecordId
 from app.api.errors import error_responses
 from app.api.schemas import MAX_LIMIT
 from app.api.seek_schemas import CreateSeek, SeekOut, SeekPage
 from app.service import seeks
-from app.service.seeks import Matchmaking
 
 router = APIRouter(tags=["seeks"])
 
-
-async def _matchmaking(request: Request) -> Matchmaking:
-    mm: Matchmaking = request.app.state.matchmaking
-    return mm
-
-
-Mm = Annotated[Matchmaking, Depends(_matchmaking)]
-SeekId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="How many seeks at most.")]
 
 
@@ -76,5 +67,5 @@ async def my_seeks(caller: CallerDep, mm: Mm, limit: Limit = 50) -> SeekPage:
     summary="Cancel an open seek",
     responses=error_responses(401, 403, 404, 409, 422),
 )
-async def cancel_seek(seek_id: SeekId, caller: CallerDep, mm: Mm) -> SeekOut:
+async def cancel_seek(seek_id: RecordId, caller: CallerDep, mm: Mm) -> SeekOut:
     return SeekOut.of(await seeks.cancel_seek(mm, caller, seek_id))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Query, Response
 
-from app.api.deps import AppSettings, CallerDep
+from app.api.deps import AppSettings, CallerDep, Mm, RecordId
 from app.api.errors import error_responses
-from app.api.routes.seeks import Mm
 from app.api.seek_schemas import (
     CreateWebhook,
     DeliveryOut,
@@ -20,8 +19,6 @@ from app.api.seek_schemas import (
 from app.service import webhooks
 
 router = APIRouter(prefix="/v1/players/me/webhooks", tags=["webhooks"])
-
-Id = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 @router.post(
@@ -64,7 +61,7 @@ async def list_webhooks(caller: CallerDep, mm: Mm) -> WebhookPage:
     summary="Remove a webhook",
     responses=error_responses(401, 403, 404, 422),
 )
-async def delete_webhook(webhook_id: Id, caller: CallerDep, mm: Mm) -> Response:
+async def delete_webhook(webhook_id: RecordId, caller: CallerDep, mm: Mm) -> Response:
     await webhooks.delete_webhook(mm, caller, webhook_id)
     return Response(status_code=204)
 
@@ -77,7 +74,7 @@ async def delete_webhook(webhook_id: Id, caller: CallerDep, mm: Mm) -> Response:
     responses=error_responses(401, 403, 404, 422),
 )
 async def deliveries(
-    webhook_id: Id, caller: CallerDep, mm: Mm, limit: Annotated[int, Query(ge=1, le=100)] = 50
+    webhook_id: RecordId, caller: CallerDep, mm: Mm, limit: Annotated[int, Query(ge=1, le=100)] = 50
 ) -> DeliveryPage:
     found = await webhooks.deliveries(mm, caller, webhook_id, limit)
     return DeliveryPage(items=[DeliveryOut.of(a) for a in found])

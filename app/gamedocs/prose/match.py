@@ -11,6 +11,8 @@ MATCH = Prose(
         "SeatClock": "One seat's deadline under a turn clock (the `clock` member of a view).",
         "DraftInfo": "The viewer's own open turn draft (the `draft` member of a view).",
         "MatchOutcome": "How a match ended (the `outcome` member of a view).",
+        "RatingChange": "One seat's rating before and after a rated match (in `ratings_changed`).",
+        "SeatRating": "A player's rating in the game at one moment (docs/ratings.md).",
     },
     view="",
     members={
@@ -57,6 +59,12 @@ MATCH = Prose(
         "match_ended": "The match is over: `reason` is `finished` (played out), `resigned`, `timeout` or "
         "`aborted`; `winners` and the final `scores` (null unless the game was played out). The game's "
         "own final event, if any, comes just before it.",
+        "ratings_changed": "Only in a rated match, in a commit of its own right after `match_ended` (it "
+        "is recorded at the time of the end): every seat's rating in the game `before` and `after` the "
+        "match, with "
+        "the seat's `player_id` (a server bot's is `bot-<level>`), `mu`, `sigma`, the displayed `rating` "
+        "(mu − 3 sigma) and whether it is `provisional`. Show `after.rating − before.rating` beside each "
+        'name ("+1.2"). Nothing else changes: the match stays as it ended.',
         "draft_step": "Only the drafting seat receives this: one step of its open turn draft, with the "
         "`action` it sent and the game `events` that step caused (as that seat sees them). Nothing is "
         "public yet: apply them to your own screen only.",
@@ -86,5 +94,13 @@ MATCH = Prose(
         "scores": "Final scores per seat; null when the game was not played out.",
         "steps": "How many steps the draft has (in `draft_published`: whose game events follow).",
         "winners": "The winning seats (several on a tie).",
+        "changes": "One entry per seat, in seat order.",
+        "before": "The player's rating in the game before this match.",
+        "after": "The player's rating in the game after this match.",
+        "mu": "The rating model's mean (docs/ratings.md).",
+        "sigma": "The rating model's uncertainty.",
+        "rating": "The displayed rating, mu − 3 sigma.",
+        "provisional": "Fewer than 10 rated games in this game (left off the leaderboard).",
+        "RatingChange.player_id": "The player (a server bot's level is the player `bot-<level>`).",
     },
 )

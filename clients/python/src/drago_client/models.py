@@ -69,6 +69,7 @@ __all__ = [
     "PongFrame",
     "Profile",
     "RatingHistory",
+    "RatingRange",
     "Reveal",
     "SampleRequest",
     "Samples",
@@ -144,6 +145,7 @@ class CreateChallenge:
     clock: PerDecisionClock | BankClock | None = None
     """The match's turn clock."""
     drafts: bool = False
+    """Private turn drafts with `undo` and `finish_turn`."""
     expires_s: int | float | None = None
     """Seconds until the challenge expires (default 86400)."""
     game: str
@@ -152,6 +154,8 @@ class CreateChallenge:
     """Game options."""
     players: int | None = None
     """Seats: the challenger and everyone invited (the default)."""
+    rated: bool = False
+    """The match counts for ratings (every seat is a player's, or a server bot)."""
     takeover_after: int = 3
     to: tuple[str, ...]
     """The invited players' ids (`player_id`)."""
@@ -225,6 +229,12 @@ class CreateSeek:
     """Game options; seeks match only with equal options."""
     players: int | tuple[int, ...]
     """A player count, or the list of acceptable counts (Mount Drago plays 2 to 5)."""
+    rated: bool = False
+    """The match counts for ratings (every seat is a player's, or a server bot)."""
+    rating_range: RatingRange | None = None
+    """Match only with seekers whose displayed rating in the game lies in this range (a player without
+    a rating has a newcomer's, 0); `min` at most `max` (422 otherwise).
+    """
     takeover_after: int = 3
 
 
@@ -419,13 +429,16 @@ class Game:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameRating:
+    """A player's rating in one game: `rating` is the displayed one, μ − 3σ; `provisional` below the
+    number of rated games the leaderboard asks for.
+    """
+
     game: str
     games: int
     last_played: datetime.datetime
     mu: float
     provisional: bool
     rating: float
-    """μ − 3σ."""
     sigma: float
     wins: int
 
@@ -614,6 +627,14 @@ class RatingHistory:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RatingRange:
+    """Displayed ratings (μ − 3σ) accepted for the other seekers, bounds included."""
+
+    max: int | float
+    min: int | float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Reveal:
     algorithm: Literal["drago-fair-1", "drago-fair-2"]
     """How the match's dice were rolled (docs/fairness.md); `secret` is its server seed."""
@@ -713,6 +734,8 @@ class Seek:
     player_id: str
     players: tuple[int, ...]
     """The acceptable player counts."""
+    rating_range: RatingRange | None
+    """The accepted ratings of other seekers."""
     seat: int | None
     """The seat in it, once matched."""
     seek_id: str

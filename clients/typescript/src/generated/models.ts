@@ -102,6 +102,7 @@ export interface CommitFrame {
 export interface CreateChallenge {
   /** The match's turn clock. */
   clock?: PerDecisionClock | BankClock | null;
+  /** Private turn drafts with `undo` and `finish_turn`. */
   drafts?: boolean;
   /** Seconds until the challenge expires (default 86400). */
   expires_s?: number | null;
@@ -111,6 +112,8 @@ export interface CreateChallenge {
   options?: Record<string, unknown> | null;
   /** Seats: the challenger and everyone invited (the default). */
   players?: number | null;
+  /** The match counts for ratings (every seat is a player's, or a server bot). */
+  rated?: boolean;
   takeover_after?: number;
   /** The invited players' ids (`player_id`). */
   to: string[];
@@ -188,6 +191,13 @@ export interface CreateSeek {
   options?: Record<string, unknown> | null;
   /** A player count, or the list of acceptable counts (Mount Drago plays 2 to 5). */
   players: number | number[];
+  /** The match counts for ratings (every seat is a player's, or a server bot). */
+  rated?: boolean;
+  /**
+   * Match only with seekers whose displayed rating in the game lies in this range (a player without
+   * a rating has a newcomer's, 0); `min` at most `max` (422 otherwise).
+   */
+  rating_range?: RatingRange | null;
   takeover_after?: number;
 }
 
@@ -347,13 +357,16 @@ export interface GameList {
   items: Game[];
 }
 
+/**
+ * A player's rating in one game: `rating` is the displayed one, μ − 3σ; `provisional` below the
+ * number of rated games the leaderboard asks for.
+ */
 export interface GameRating {
   game: string;
   games: number;
   last_played: string;
   mu: number;
   provisional: boolean;
-  /** μ − 3σ. */
   rating: number;
   sigma: number;
   wins: number;
@@ -602,6 +615,12 @@ export interface RatingHistory {
   points: HistoryPoint[];
 }
 
+/** Displayed ratings (μ − 3σ) accepted for the other seekers, bounds included. */
+export interface RatingRange {
+  max: number;
+  min: number;
+}
+
 export interface Reveal {
   /** How the match's dice were rolled (docs/fairness.md); `secret` is its server seed. */
   algorithm: "drago-fair-1" | "drago-fair-2";
@@ -695,6 +714,8 @@ export interface Seek {
   player_id: string;
   /** The acceptable player counts. */
   players: number[];
+  /** The accepted ratings of other seekers. */
+  rating_range: RatingRange | null;
   /** The seat in it, once matched. */
   seat: number | null;
   seek_id: string;

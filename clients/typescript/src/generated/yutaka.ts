@@ -121,7 +121,7 @@ export interface EndTurn {
  * viewer; as stored in the log `GET …/reveal` publishes after the end) and the match-level events.
  * Several alternatives may share a `type`.
  */
-export type EventData = GameStartedRedacted | TileRevealed | CardPlayed | TurnConfirmed | CardDrawn | CardDrawnRedacted | GameEnded | GameStarted | SeatJoined | MatchStarted | SeatResigned | TurnTimedOut | SeatTakenOver | SeatTokenReissued | MatchAborted | MatchEnded | DraftStep | DraftUndone | DraftChanged | DraftPublished;
+export type EventData = GameStartedRedacted | TileRevealed | CardPlayed | TurnConfirmed | CardDrawn | CardDrawnRedacted | GameEnded | GameStarted | SeatJoined | MatchStarted | SeatResigned | TurnTimedOut | SeatTakenOver | SeatTokenReissued | MatchAborted | MatchEnded | RatingsChanged | DraftStep | DraftUndone | DraftChanged | DraftPublished;
 
 export interface FinishTurn {
   type: "finish_turn";
@@ -286,6 +286,24 @@ export interface Play {
   island: number;
 }
 
+/** `seat`'s player (a built-in bot's is `bot-<level>`) before and after the match. */
+export interface RatingChange {
+  seat: number;
+  player_id: string;
+  before: SeatRating;
+  after: SeatRating;
+}
+
+/**
+ * Public, after a rated match's `match_ended`: every seat's rating before and after, as the ratings
+ * projection applied them (`app.service.rating_events`). Appended once per rated match; the fold
+ * ignores it.
+ */
+export interface RatingsChanged {
+  type: "ratings_changed";
+  changes: RatingChange[];
+}
+
 /** What became of one type's tiles on one island. */
 export type Result = "won" | "discarded" | "unclaimed";
 
@@ -322,6 +340,17 @@ export interface SeatJoined {
   level?: string | null;
   player_id?: string | null;
   seed?: string | null;
+}
+
+/**
+ * A player's rating in the game at one moment: `rating` is the displayed one, μ − 3σ; `provisional`
+ * while it has fewer rated games than `app.service.ratings.PROVISIONAL_GAMES`.
+ */
+export interface SeatRating {
+  mu: number;
+  sigma: number;
+  rating: number;
+  provisional: boolean;
 }
 
 export interface SeatResigned {

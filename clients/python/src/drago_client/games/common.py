@@ -21,8 +21,11 @@ __all__ = [
     "MatchEnded",
     "MatchOutcome",
     "MatchStarted",
+    "RatingChange",
+    "RatingsChanged",
     "SeatClock",
     "SeatJoined",
+    "SeatRating",
     "SeatResigned",
     "SeatTakenOver",
     "SeatTokenReissued",
@@ -111,6 +114,27 @@ class MatchStarted:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RatingChange:
+    """`seat`'s player (a built-in bot's is `bot-<level>`) before and after the match."""
+
+    seat: int
+    player_id: str
+    before: SeatRating
+    after: SeatRating
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RatingsChanged:
+    """Public, after a rated match's `match_ended`: every seat's rating before and after, as the
+    ratings projection applied them (`app.service.rating_events`). Appended once per rated match;
+    the fold ignores it.
+    """
+
+    type: Literal["ratings_changed"]
+    changes: tuple[RatingChange, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatClock:
     """A seat to act and when its time runs out (`bank_s`: its bank when the clock is a bank)."""
 
@@ -133,6 +157,18 @@ class SeatJoined:
     level: str | None = None
     player_id: str | None = None
     seed: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatRating:
+    """A player's rating in the game at one moment: `rating` is the displayed one, μ − 3σ;
+    `provisional` while it has fewer rated games than `app.service.ratings.PROVISIONAL_GAMES`.
+    """
+
+    mu: float
+    sigma: float
+    rating: float
+    provisional: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -424,6 +424,7 @@ EventData: TypeAlias = (
     | common.SeatTokenReissued
     | common.MatchAborted
     | common.MatchEnded
+    | common.RatingsChanged
     | common.DraftStep
     | common.DraftUndone
     | common.DraftChanged
