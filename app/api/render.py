@@ -28,7 +28,9 @@ _CONTENT_TYPE: Final = (b"content-type", JSON_TYPE.encode())
 
 def action_body(result: ActionResult) -> bytes:
     view = orjson.Fragment(result.view.json_bytes())
-    return orjson.dumps({"seq": result.seq, "events": [e.to_json() for e in result.events], "view": view})
+    encoded = result.events_json
+    events = [e.to_json() for e in result.events] if encoded is None else orjson.Fragment(encoded)
+    return orjson.dumps({"seq": result.seq, "events": events, "view": view})
 
 
 def view_response(view: View) -> Response:
