@@ -133,6 +133,8 @@ async def run(
                 fresh = True
                 continue
             match = done.loaded.match
+            if key is not None:  # its retry rebuilds the reply from this state, folding nothing
+                ctx.loader.replays.keep(match)
             renderings = ctx.loader.renderings
             decoded = [s.decoded for s in done.stored]
             records = renderings.commit_records(match, done.stored, seat, decoded)
