@@ -135,9 +135,12 @@ async def test_a_retry_after_the_match_moved_on_folds_nothing(
     reads = recorded(monkeypatch, store, "read")
     folded: list[int] = []
     fold = ctx.loader._fold
-    monkeypatch.setattr(
-        ctx.loader, "_fold", lambda base, events: (folded.append(len(events)), fold(base, events))[1]
-    )
+
+    def counted(base: Any, events: Any) -> Any:
+        folded.append(len(events))
+        return fold(base, events)
+
+    monkeypatch.setattr(ctx.loader, "_fold", counted)
     assert await acting.submit_action(ctx, match_id, ann, PLAY_1, idempotency_key="k") == first
     assert reads == [(match_id, first.seq - len(first.events), len(first.events))]
     assert sum(folded) == 0
