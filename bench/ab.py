@@ -2,6 +2,7 @@
 
     git worktree add /tmp/base HEAD~1        # the tree to compare with, say
     python -m bench.ab /tmp/base . [--store pg|sqlite|memory] [--matches 16] [--actions 1600] [--rounds 10]
+                                   [--via http|ws]
 
 One run of `bench.api` beside another a minute later cannot tell a change of 5% from this shared
 machine's drift (the same loop of pure Python takes 60 to 135 ms from one second to the next). So
@@ -47,6 +48,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=16)
     parser.add_argument("--actions", type=int, default=1600, help="actions per run")
     parser.add_argument("--rounds", type=int, default=10, help="pairs of runs")
+    parser.add_argument("--via", choices=["http", "ws"], default="http", help="how actions travel")
     args = parser.parse_args()
     trees = [args.a.resolve(), args.b.resolve()]
     for tree in trees:
@@ -59,10 +61,13 @@ def main() -> None:
         for tree in trees:
             servers.append(Tree(tree, OurServer.start(args.store, args.pg_url, tree)))
         for t in servers:
-            asyncio.run(run_load(t.server.port, args.matches, WARM_ACTIONS, True, t.server.proc.pid))
+            server = t.server
+            asyncio.run(run_load(server.port, args.matches, WARM_ACTIONS, True, server.proc.pid, args.via))
         for round_ in range(args.rounds):
             for t in servers if round_ % 2 == 0 else servers[::-1]:
-                r = asyncio.run(run_load(t.server.port, args.matches, args.actions, True, t.server.proc.pid))
+                r = asyncio.run(
+                    run_load(t.server.port, args.matches, args.actions, True, t.server.proc.pid, args.via)
+                )
                 t.rates.append(r["actions_per_s"])
                 t.cpu_us.append(r["cpu_us"])
     finally:

@@ -1,6 +1,7 @@
 """HTTP API benchmark: complete 2-player games through the real server, against the reference.
 
-    python -m bench.api [--stores sqlite,pg,memory] [--actions N] [--rounds 3] [--pg-url URL] [--no-reference]
+    python -m bench.api [--stores sqlite,pg,memory] [--via http,ws] [--actions N] [--rounds 3] [--pg-url URL]
+                        [--no-reference]
 
 For each store it starts the real server (`python -m app`, uvicorn, one worker, pinned to core 0) on
 a fresh SQLite file or a fresh PostgreSQL database (or, with `memory`, on the in-memory store:
@@ -24,6 +25,12 @@ the same window (utime+stime from /proc, as the peers' load clients read it: ste
 throughput on a machine that drifts). All of it runs `--rounds` times (3), and the last lines are
 the median of the rounds' ratios: this shared machine's speed drifts between runs a minute apart,
 and each ratio compares runs of the same round.
+
+`--via ws` sends each action as an `action` frame on the acting seat's match stream instead of
+`POST .../actions` (as boardgame.io's moves travel over its socket), timed until both its `ack`
+and the commit frame with the seat's new view have arrived; the opponent still acts on its pushed
+view. `--via http,ws` runs both, one after the other on the same server in each round, and prints
+the ratios of each (`sqlite` for HTTP, `sqlite/ws` for the socket) to the same yardsticks' runs.
 
 The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so that the load generator
 costs little next to the server.
@@ -164,6 +171,8 @@ class Stream:
         self.view: dict[str, Any] = {}
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}  # `ack` or `error`, by action id
+        self.sent = 0
 
     async def open(self) -> None:
         import websockets
@@ -175,9 +184,24 @@ class Stream:
     async def _read(self) -> None:
         async for raw in self.ws:
             frame = orjson.loads(raw)
-            if frame.get("view") is not None and frame["type"] in ("hello", "commit"):
+            kind = frame["type"]
+            if frame.get("view") is not None and kind in ("hello", "commit"):
                 self.view = frame["view"]
                 self.changed.set()
+            elif kind in ("ack", "error") and frame.get("id") in self.answers:
+                self.answers.pop(frame["id"]).set_result(frame)
+
+    async def act(self, action: Any) -> tuple[int, dict[str, Any]]:
+        """Send `action` as an `action` frame; once both its `ack` and the commit frame with the
+        view at the ack's seq have arrived (in either order), the new seq and that view."""
+        self.sent += 1
+        answer = asyncio.get_running_loop().create_future()
+        self.answers[self.sent] = answer
+        await self.ws.send(orjson.dumps({"type": "action", "id": self.sent, "action": action}).decode())
+        frame = await asyncio.wait_for(answer, 10)
+        assert frame["type"] == "ack", frame
+        seq: int = frame["seq"]
+        return seq, await self.until(seq)
 
     async def until(self, seq: int) -> dict[str, Any]:
         while not self.view or self.view["seq"] < seq:
@@ -192,19 +216,29 @@ class Stream:
 
 
 async def drive(
-    port: int, actions: int, latencies: list[float], rng: random.Random, streams: bool = True
+    port: int,
+    actions: int,
+    latencies: list[float],
+    rng: random.Random,
+    streams: bool = True,
+    via: str = "http",
 ) -> tuple[int, int]:
     """Play matches one after another until `actions` actions are done; return the count and the
     number of matches begun.
 
     With `streams`, each seat follows the match on a WebSocket (`views=1`) and the seat whose
     turn it becomes acts on its pushed view; without, it reads its view with `GET .../view`.
+    `via`: `http` posts each action (`POST .../actions`, timed until its reply); `ws` sends it as
+    an `action` frame on the acting seat's stream (timed until its `ack` and its commit frame with
+    the new view have both arrived; needs `streams`).
     """
+    if via == "ws" and not streams:
+        raise ValueError("actions over the socket need the seats' streams")
     done = begun = 0
     client = Client(port)
     try:
         while done < actions:
-            done = await _play(client, done, actions, latencies, rng, streams)
+            done = await _play(client, done, actions, latencies, rng, streams, via)
             begun += 1
     finally:
         await client.close()
@@ -212,7 +246,13 @@ async def drive(
 
 
 async def _play(
-    client: Client, done: int, actions: int, latencies: list[float], rng: random.Random, streams: bool
+    client: Client,
+    done: int,
+    actions: int,
+    latencies: list[float],
+    rng: random.Random,
+    streams: bool,
+    via: str,
 ) -> int:
     """One match, until it ends or `actions` are done in all; the new count."""
     match_id = await client.new_match()
@@ -227,33 +267,39 @@ async def _play(
             seat = view["to_act"][0]
             action = rng.choice(views[seat]["legal_actions"])
             t0 = time.perf_counter()
-            status, reply = await seats[seat].request(
-                "POST", f"/v1/matches/{match_id}/actions", {"action": action}
-            )
+            if via == "ws":
+                seq, view = await live[seat].act(action)
+            else:
+                status, reply = await seats[seat].request(
+                    "POST", f"/v1/matches/{match_id}/actions", {"action": action}
+                )
+                assert status == 200, reply
+                seq, view = reply["seq"], reply["view"]
             latencies.append(time.perf_counter() - t0)
-            assert status == 200, reply
             done += 1
-            views[seat] = reply["view"]
+            views[seat] = view
             other = 1 - seat
-            if reply["view"]["status"] == "active" and other in reply["view"]["to_act"]:
+            if view["status"] == "active" and other in view["to_act"]:
                 if streams:
-                    views[other] = await live[other].until(reply["seq"])
+                    views[other] = await live[other].until(seq)
                 else:
                     views[other] = (await seats[other].request("GET", f"/v1/matches/{match_id}/view"))[1]
-            elif reply["view"]["status"] != "active":
+            elif view["status"] != "active":
                 break
     return done
 
 
-async def run_load(port: int, matches: int, actions: int, streams: bool, pid: int) -> dict[str, float]:
+async def run_load(
+    port: int, matches: int, actions: int, streams: bool, pid: int, via: str = "http"
+) -> dict[str, float]:
     per_match = max(actions // matches, 1)
     warm: list[float] = []
-    await asyncio.gather(*(drive(port, 30, warm, random.Random(i), streams) for i in range(matches)))
+    await asyncio.gather(*(drive(port, 30, warm, random.Random(i), streams, via) for i in range(matches)))
     latencies: list[float] = []
     cpu0, me0 = cpu_seconds(pid), time.process_time()
     t0 = time.perf_counter()
     runs = await asyncio.gather(
-        *(drive(port, per_match, latencies, random.Random(1000 + i), streams) for i in range(matches))
+        *(drive(port, per_match, latencies, random.Random(1000 + i), streams, via) for i in range(matches))
     )
     seconds = time.perf_counter() - t0
     cpu, me = cpu_seconds(pid) - cpu0, time.process_time() - me0
@@ -384,24 +430,28 @@ class OurServer:
         self.workdir.cleanup()
 
 
-def bench_store(store: str, args: argparse.Namespace) -> dict[int, dict[str, float]]:
+def bench_store(store: str, args: argparse.Namespace) -> dict[str, dict[int, dict[str, float]]]:
+    """Our server on `store`: for 1 then 16 matches, a run per transport of `args.via` (one after
+    the other, on the same server); each transport's figures by match count."""
     server = OurServer.start(store, args.pg_url)
     port, proc = server.port, server.proc
-    results: dict[int, dict[str, float]] = {}
+    results: dict[str, dict[int, dict[str, float]]] = {via: {} for via in args.via}
     try:
         for matches in (1, 16):
-            actions = args.actions or PEER_MOVES[matches]
-            results[matches] = asyncio.run(run_load(port, matches, actions, args.mode == "ws", proc.pid))
-            r = results[matches]
-            print(
-                f"ours({args.mode}) {store:<6} {matches:>2} matches: {r['actions_per_s']:7.0f} actions/s  "
-                f"p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  ({r['actions']:.0f} actions, "
-                f"server CPU {r['cpu_us']:.0f} µs each; CPU busy: server {r['server_cpu_pct']:.0f}%, "
-                f"client {r['client_cpu_pct']:.0f}%)",
-                flush=True,
-            )
+            for via in args.via:
+                actions = args.actions or PEER_MOVES[matches]
+                r = asyncio.run(run_load(port, matches, actions, args.mode == "ws", proc.pid, via))
+                results[via][matches] = r
+                print(
+                    f"ours({args.mode}, actions via {via:<4}) {store:<6} {matches:>2} matches: "
+                    f"{r['actions_per_s']:7.0f} actions/s  p50 {r['p50_ms']:6.2f} ms  "
+                    f"p99 {r['p99_ms']:6.2f} ms  ({r['actions']:.0f} actions, server CPU "
+                    f"{r['cpu_us']:.0f} µs each; CPU busy: server {r['server_cpu_pct']:.0f}%, "
+                    f"client {r['client_cpu_pct']:.0f}%)",
+                    flush=True,
+                )
         if args.mode == "ws":  # what turning matches over costs; the reference plays one long match
-            r = results[16]
+            r = results[args.via[0]][16]
             ms = asyncio.run(setup_cost(port, proc.pid))
             per_action = ms * 1e3 * r["matches_begun"] / r["actions"]
             print(
@@ -477,7 +527,7 @@ def ratios(
             cpu = o["cpu_us"] / r["cpu_us"] if "cpu_us" in r else None
             table.setdefault((name, store, matches), []).append((rate, p50, cpu))
             print(
-                f"ratio to {name:<9} {store:<6} {matches:>2} matches: actions/s {rate:.2f}x"
+                f"ratio to {name:<9} {store:<9} {matches:>2} matches: actions/s {rate:.2f}x"
                 f"  p50 {p50:.2f}x  p99 {o['p99_ms'] / r['p99_ms']:.2f}x  server CPU/action {_x(cpu)}",
                 flush=True,
             )
@@ -495,7 +545,7 @@ def summary(table: Ratios) -> None:
         cpu = _x(statistics.median(known) if known else None)
         each = ", ".join(f"{a:.2f}x/{b:.2f}x/{_x(c)}" for a, b, c in rounds)
         print(
-            f"median of {len(rounds)} rounds, to {name:<9} {store:<6} {matches:>2} matches:"
+            f"median of {len(rounds)} rounds, to {name:<9} {store:<9} {matches:>2} matches:"
             f" actions/s {statistics.median(rates):.2f}x  p50 {statistics.median(p50s):.2f}x"
             f"  server CPU/action {cpu}  (each round, actions/s / p50 / CPU: {each})",
             flush=True,
@@ -525,7 +575,19 @@ def main() -> None:
         help="ws: the next seat learns its turn from its stream's pushed view (like the reference); "
         "http: it reads GET .../view",
     )
+    parser.add_argument(
+        "--via",
+        default="http",
+        help="how actions travel, one run each in every round: http (POST .../actions), ws (an "
+        "`action` frame on the acting seat's match stream, timed until its ack and new view), or both "
+        "(http,ws)",
+    )
     args = parser.parse_args()
+    args.via = args.via.split(",")
+    if any(via not in ("http", "ws") for via in args.via):
+        parser.error("--via takes http, ws or http,ws")
+    if "ws" in args.via and args.mode != "ws":
+        parser.error("--via ws needs the seats' streams (--mode ws)")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {1})
     table: Ratios = {}
@@ -537,8 +599,11 @@ def main() -> None:
             ours = bench_store(store, args)
             if args.no_reference or not REFERENCE.exists():
                 continue
-            ratios("reference", store, ours, reference(store, args), table)
-            ratios("bgio", store, ours, peer, table)
+            yardstick = reference(store, args)
+            for via, figures in ours.items():
+                label = store if via == "http" else f"{store}/{via}"
+                ratios("reference", label, figures, yardstick, table)
+                ratios("bgio", label, figures, peer, table)
     summary(table)
 
 

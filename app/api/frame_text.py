@@ -53,10 +53,12 @@ def hello_frame(
     return dumps(frame)
 
 
-def commit_frame(seq: int, events: Sequence[JSON], view: bytes | None) -> str:
-    """`commit`: one commit's events (redacted for the viewer) and, when given, the viewer's view
-    at `seq` as JSON already encoded (the actor's HTTP reply embeds the same bytes)."""
-    frame: dict[str, object] = {"type": "commit", "seq": seq, "events": events}
+def commit_frame(seq: int, events: Sequence[JSON] | bytes, view: bytes | None) -> str:
+    """`commit`: one commit's events (redacted for the viewer; as JSON, or as a JSON array already
+    encoded) and, when given, the viewer's view at `seq` as JSON already encoded (the actor's HTTP
+    reply embeds the same bytes of both)."""
+    encoded = orjson.Fragment(events) if isinstance(events, bytes) else events
+    frame: dict[str, object] = {"type": "commit", "seq": seq, "events": encoded}
     if view is not None:
         frame["view"] = orjson.Fragment(view)
     return dumps(frame)

@@ -44,7 +44,7 @@ from app.api.deps import (
 )
 from app.api.errors import render
 from app.api.middleware import replay_body
-from app.api.render import JSON_TYPE, action_body, send_json
+from app.api.render import action_body, send_json
 from app.api.routes import matches, play, seats
 from app.api.routes.matches import CreateBody, create_request, created_out
 from app.api.schemas import CreateMatch, JoinSeat, SeatToken, SubmitAction
@@ -200,15 +200,14 @@ class HotRoutes:
         await send_json(send, action_body(result))
 
     async def _create(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def create(ctx: Context, caller: Caller | None, request: CreateMatch) -> Response:
+        async def create(ctx: Context, caller: Caller | None, request: CreateMatch) -> Created:
             created = await creating.create_match(ctx, create_request(request), caller)
-            location = f"{_MATCHES}/{created.match.id}"
-            return _created(created_out(created).model_dump_json(), {"location": location})
+            return Created(created_out(created).model_dump_json(), f"{_MATCHES}/{created.match.id}")
 
         await self._keyed_post(scope, receive, send, "createMatch", CreateMatch, create)
 
     async def _join(self, match_id: str, seat: int, scope: Scope, receive: Receive, send: Send) -> None:
-        async def join(ctx: Context, caller: Caller | None, request: JoinSeat) -> Response:
+        async def join(ctx: Context, caller: Caller | None, request: JoinSeat) -> Created:
             grant = await seating.join_seat(
                 ctx,
                 match_id,
@@ -218,7 +217,7 @@ class HotRoutes:
                 player=caller,
                 client_seed=request.client_seed,
             )
-            return _created(SeatToken.model_validate(grant, from_attributes=True).model_dump_json())
+            return Created(SeatToken.model_validate(grant, from_attributes=True).model_dump_json())
 
         await self._keyed_post(scope, receive, send, "joinSeat", JoinSeat, join)
 
@@ -229,10 +228,11 @@ class HotRoutes:
         send: Send,
         operation: str,
         model: type[_M],
-        use: Callable[[Context, Caller | None, _M], Awaitable[Response]],
+        use: Callable[[Context, Caller | None, _M], Awaitable[Created]],
     ) -> None:
         """A POST whose credential is optional (a player key, else nobody): its body validated as
-        `model`, the caller identified, then `use` answers (a service error: its envelope)."""
+        `model`, the caller identified, then `use` answers 201 with its body (sent as the two ASGI
+        messages, no `Response` built; a service error: its envelope)."""
         token = bearer_of(scope)
         request, messages = await _json_body(
             _headers(scope), receive, model, not isinstance(token, Malformed)
@@ -244,10 +244,11 @@ class HotRoutes:
         self._label(scope, operation)
         try:
             caller = None if token is None else await identify(ctx, token)
-            response = await use(ctx, caller, request)
+            created = await use(ctx, caller, request)
         except ServiceError as e:
-            response = render(e)
-        await response(scope, receive, send)
+            await render(e)(scope, receive, send)
+            return
+        await send_json(send, created.body.encode(), 201, created.location)
 
     def _label(self, scope: Scope, operation: str) -> None:
         """Metrics and logs label a request by its route template, as for FastAPI's routes."""
@@ -258,9 +259,13 @@ def _headers(scope: Scope) -> dict[bytes, bytes]:
     return dict(scope.get("headers", ()))
 
 
-def _created(body: str, headers: dict[str, str] | None = None) -> Response:
-    """201 with the reply model's JSON, as FastAPI renders a `response_model` (pydantic's dump)."""
-    return Response(body, status_code=201, media_type=JSON_TYPE, headers=headers)
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A 201 reply: the reply model's JSON, as FastAPI renders a `response_model` (pydantic's
+    dump), and the new resource's `location` when it has one."""
+
+    body: str
+    location: str | None = None
 
 
 async def _json_body(

@@ -28,7 +28,9 @@ _CONTENT_TYPE: Final = (b"content-type", JSON_TYPE.encode())
 
 def action_body(result: ActionResult) -> bytes:
     view = orjson.Fragment(result.view.json_bytes())
-    return orjson.dumps({"seq": result.seq, "events": [e.to_json() for e in result.events], "view": view})
+    encoded = result.events_json
+    events = [e.to_json() for e in result.events] if encoded is None else orjson.Fragment(encoded)
+    return orjson.dumps({"seq": result.seq, "events": events, "view": view})
 
 
 def view_response(view: View) -> Response:
@@ -39,8 +41,11 @@ def action_response(result: ActionResult) -> Response:
     return Response(action_body(result), media_type=JSON_TYPE)
 
 
-async def send_json(send: Send, body: bytes, status: int = 200) -> None:
-    """Answer with `body` as `Response(body, status_code=status, media_type=JSON_TYPE)` does."""
+async def send_json(send: Send, body: bytes, status: int = 200, location: str | None = None) -> None:
+    """Answer with `body` as `Response(body, status_code=status, media_type=JSON_TYPE)` does (with
+    `headers={"location": location}` when given)."""
     headers = [(b"content-length", str(len(body)).encode()), _CONTENT_TYPE]
+    if location is not None:
+        headers.insert(0, (b"location", location.encode("latin-1")))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -133,9 +133,13 @@ async def run(
                 fresh = True
                 continue
             match = done.loaded.match
+            if key is not None:  # its retry rebuilds the reply from this state, folding nothing
+                ctx.loader.replays.keep(match)
             renderings = ctx.loader.renderings
-            records = renderings.commit_records(match, done.stored, seat, [s.decoded for s in done.stored])
-            return ActionResult(match.seq, records, renderings.view(match, seat))
+            decoded = [s.decoded for s in done.stored]
+            records = renderings.commit_records(match, done.stored, seat, decoded)
+            encoded = renderings.commit_json(match, done.stored, seat, decoded)  # shared with its frame
+            return ActionResult(match.seq, records, renderings.view(match, seat), encoded)
         raise StaleVersion("the match is busy; try again")
 
 

@@ -15,6 +15,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import orjson
+
 from app.games.core import Seat
 from app.matches.fold import EventEnvelope, Match
 from app.matches.views import EventRecord, View, commit_records, view_of
@@ -63,7 +65,7 @@ class Renderings:
 
     def __init__(self, size: int = 8192) -> None:
         self._size = size
-        self._entries: OrderedDict[Hashable, View | tuple[EventRecord, ...]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, View | tuple[EventRecord, ...] | bytes] = OrderedDict()
 
     def view(self, match: Match, seat: Seat | None) -> View:
         key = (match.match_id, match.seq, _VIEW, seat)
@@ -91,7 +93,25 @@ class Renderings:
         self._put(key, records)
         return records
 
-    def _put(self, key: Hashable, value: View | tuple[EventRecord, ...]) -> None:
+    def commit_json(
+        self,
+        match: Match,
+        events: Sequence[EventEnvelope],
+        seat: Seat | None,
+        decoded: Sequence[object] | None = None,
+    ) -> bytes:
+        """`commit_records` as a JSON array (orjson), encoded once per state, viewer and first seq:
+        the actor's reply and its stream frame embed the same bytes (`orjson.Fragment`)."""
+        first = events[0].seq if events else None
+        key = (match.match_id, match.seq, _RECORDS_JSON, seat, first)
+        cached = self._entries.get(key)
+        if isinstance(cached, bytes):
+            return cached
+        encoded = orjson.dumps([r.to_json() for r in self.commit_records(match, events, seat, decoded)])
+        self._put(key, encoded)
+        return encoded
+
+    def _put(self, key: Hashable, value: View | tuple[EventRecord, ...] | bytes) -> None:
         self._entries[key] = value
         if len(self._entries) > self._size:
             self._entries.popitem(last=False)
@@ -102,6 +122,7 @@ class Renderings:
 
 _VIEW: Final = "view"
 _RECORDS: Final = "records"
+_RECORDS_JSON: Final = "records_json"
 
 
 TokenOwner = tuple[str, int, str | None]

@@ -7,7 +7,7 @@ everything here is public or belongs to its caller (a token is shown once, to wh
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from app.games.codec import JSON
@@ -90,6 +90,7 @@ class ActionResult:
     seq: int
     events: tuple[EventRecord, ...]
     view: View
+    events_json: bytes | None = field(default=None, compare=False)  # `events` encoded, when at hand
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,8 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Final
 
-from app.games.codec import JSON
+import orjson
+
 from app.games.core import Game, Seat
 from app.matches.events import SeatTokenReissued
 from app.matches.fold import Match, decode
@@ -30,8 +31,9 @@ from app.service.ports import StoredEvent
 Viewer = Seat | None
 """A seat, or `None` for a spectator."""
 
-CommitEncoder = Callable[[int, Sequence[JSON], bytes | None], str]
-"""A commit frame's text from its seq, its events (as JSON) and the viewer's view (JSON bytes) or None."""
+CommitEncoder = Callable[[int, bytes, bytes | None], str]
+"""A commit frame's text from its seq, its events (a JSON array, encoded) and the viewer's view (JSON
+bytes) or None."""
 
 DEFAULT_CACHE_COMMITS: Final = 128
 """Commits kept serialized per match: enough for every live connection (a connection more than the
@@ -132,12 +134,12 @@ class MatchFrames:
                 decode(self.game, e) if e.decoded is None else e.decoded for e in events
             ]
         state = view if view is not None else self.at_once(seq)[1]
-        if state is not None and state.seq == seq:  # shared with the actor's reply
-            records = self._loader.renderings.commit_records(state, events, viewer, decoded)
+        if state is not None and state.seq == seq:  # shared with the actor's reply, encoded once
+            encoded: bytes = self._loader.renderings.commit_json(state, events, viewer, decoded)
         else:
-            records = records_of(self.game, events, viewer, decoded)
+            encoded = orjson.dumps([r.to_json() for r in records_of(self.game, events, viewer, decoded)])
         encoded_view = None if view is None else self._loader.renderings.view(view, viewer).json_bytes()
-        text = self._encode(seq, [r.to_json() for r in records], encoded_view)
+        text = self._encode(seq, encoded, encoded_view)
         frame = ViewerFrame(seq, text, viewer is not None and viewer in commit.reissued)
         (commit.plain if view is None else commit.viewed)[viewer] = frame
         self._counters.frames_built += 1

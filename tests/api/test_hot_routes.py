@@ -234,13 +234,13 @@ def setup_cases(key: str) -> list[dict[str, Any]]:
 
 async def test_hot_and_fastapi_set_up_matches_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     served = []  # the replies the hot routes rendered themselves (not FastAPI)
-    rendered = hot_module._created
+    rendered = hot_module.Created
 
     def spy(*args: Any) -> Any:
         served.append(args)
         return rendered(*args)
 
-    monkeypatch.setattr(hot_module, "_created", spy)
+    monkeypatch.setattr(hot_module, "Created", spy)
     answers = []
     for hot in (True, False):
         async with app_client(hot) as client:

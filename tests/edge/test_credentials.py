@@ -31,6 +31,9 @@ from tests.stream.helpers import open_stream
         ("Bearer ", MALFORMED),
         ("Bearer a b", MALFORMED),
         ("Bearer a\tb", MALFORMED),
+        ("Bearer \tabc", MALFORMED),  # whitespace other than the spaces after the scheme
+        ("Bearer a\u3000b", MALFORMED),  # any character `str.isspace` names, Unicode's too
+        ("Bearer a\x85b", MALFORMED),
         ("Basic abc", MALFORMED),
         ("abc", MALFORMED),
     ],

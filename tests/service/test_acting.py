@@ -124,6 +124,28 @@ async def test_a_retry_of_the_newest_commit_reads_only_that_commit(
     )
 
 
+async def test_a_retry_after_the_match_moved_on_folds_nothing(
+    ctx: Context, store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A retry that comes after another commit starts from the state its first request reached
+    (kept for it), not from the match's first event: it reads only its own commit."""
+    match_id, (ann, bob) = await seated(ctx, setup={"order": ORDER})
+    first = await acting.submit_action(ctx, match_id, ann, PLAY_1, idempotency_key="k")
+    await acting.submit_action(ctx, match_id, bob, {"type": "play", "card": 4})
+    reads = recorded(monkeypatch, store, "read")
+    folded: list[int] = []
+    fold = ctx.loader._fold
+
+    def counted(base: Any, events: Any) -> Any:
+        folded.append(len(events))
+        return fold(base, events)
+
+    monkeypatch.setattr(ctx.loader, "_fold", counted)
+    assert await acting.submit_action(ctx, match_id, ann, PLAY_1, idempotency_key="k") == first
+    assert reads == [(match_id, first.seq - len(first.events), len(first.events))]
+    assert sum(folded) == 0
+
+
 async def test_a_stale_cache_is_judged_again_on_the_store(ctx: Context, store: MemoryEventStore) -> None:
     match_id, (ann, bob) = await seated(ctx, setup={"order": ORDER})
     other = Context(store, ctx.games)
