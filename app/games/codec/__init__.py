@@ -8,7 +8,7 @@ dataclass declares `TYPE: ClassVar[str]`; its JSON form is an object whose `"typ
 it. Fields are documented and bounded with `Annotated[X, Doc(...)]` (`doc`).
 """
 
-from app.games.codec.decode import DecodeError, decode_tagged, from_json
+from app.games.codec.decode import DecodeError, by_tag, decode_tagged, from_json
 from app.games.codec.doc import JSON, ONCE, Doc, JSONObject, JSONValue
 from app.games.codec.encode import encode_once, to_json
 from app.games.codec.memo import json_key, memo_json
@@ -22,6 +22,7 @@ __all__ = [
     "Doc",
     "JSONObject",
     "JSONValue",
+    "by_tag",
     "decode_tagged",
     "encode_once",
     "from_json",

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, ClassVar, Final, Literal
 
-from app.games.codec import Doc
+from app.games.codec import Doc, by_tag
 from app.games.mount_drago.cards import Card, Dragon
 from app.games.mount_drago.options import Options
 from app.games.mount_drago.track import Space
@@ -161,18 +161,4 @@ Event = (
     | GameEnded
 )
 
-EVENT_TYPES: Final[Mapping[str, type[Event]]] = {
-    cls.TYPE: cls
-    for cls in (
-        GameStarted,
-        CardPlayed,
-        RiderSettled,
-        Scored,
-        CardsDiscarded,
-        CardsDrawn,
-        DrawPileReshuffled,
-        TurnPassed,
-        TurnEnded,
-        GameEnded,
-    )
-}
+EVENT_TYPES: Final[Mapping[str, type[Event]]] = by_tag(Event)

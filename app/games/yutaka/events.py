@@ -13,10 +13,11 @@ match (see `rules.is_barrier`), so it declares None.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Final
 
-from app.games.codec import Doc
+from app.games.codec import Doc, by_tag
 from app.games.yutaka.components import ISLANDS, PLAYERS, SLOTS_PER_ISLAND, Card, Tile
 from app.games.yutaka.options import Options
 from app.games.yutaka.scoring import DECIDED_BY, IslandScore
@@ -108,6 +109,4 @@ class GameEnded:
 
 
 Event = GameStarted | TileRevealed | CardPlayed | TurnConfirmed | CardDrawn | GameEnded
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls for cls in (GameStarted, TileRevealed, CardPlayed, TurnConfirmed, CardDrawn, GameEnded)
-}
+EVENT_TYPES: Final[Mapping[str, type[Event]]] = by_tag(Event)
