@@ -278,16 +278,19 @@ class PostgresEventStore(PostgresRatings):
                     self._pool = None
 
 
+def _equal(where: list[str], args: list[object], *filters: tuple[str, object]) -> None:
+    """`column = $n` for each (column, value) of a filter whose value is set."""
+    for column, value in filters:
+        if value is not None:
+            args.append(value)
+            where.append(f"{column} = ${len(args)}")
+
+
 def lobby_query(flt: ports.MatchFilter) -> tuple[str, str, list[object]]:
     """The lobby's page statement (without LIMIT/OFFSET), its count, and their arguments."""
     where = ["TRUE" if flt.include_unlisted else "visibility = 'public'"]
     args: list[object] = []
-    if flt.status is not None:
-        args.append(flt.status)
-        where.append(f"status = ${len(args)}")
-    if flt.game is not None:
-        args.append(flt.game)
-        where.append(f"game = ${len(args)}")
+    _equal(where, args, ("status", flt.status), ("game", flt.game))
     if flt.open is not None:
         where.append(_OPEN if flt.open else f"NOT {_OPEN}")
     cond = " AND ".join(where)
@@ -297,13 +300,9 @@ def lobby_query(flt: ports.MatchFilter) -> tuple[str, str, list[object]]:
 
 def player_matches_query(flt: ports.PlayerMatchFilter) -> tuple[str, str, list[Any]]:
     """A player's page of matches (without LIMIT/OFFSET), its count, and their arguments."""
-    where, args = ["s.player_id = $1"], [flt.player_id]
-    if flt.status is not None:
-        args.append(flt.status)
-        where.append(f"m.status = ${len(args)}")
-    if flt.game is not None:
-        args.append(flt.game)
-        where.append(f"m.game = ${len(args)}")
+    where = ["s.player_id = $1"]
+    args: list[object] = [flt.player_id]
+    _equal(where, args, ("m.status", flt.status), ("m.game", flt.game))
     if flt.to_act:
         where.append("m.to_act @> to_jsonb(s.seat)")  # a JSON array contains that number
     source = f"seats AS s JOIN matches AS m ON m.id = s.match_id WHERE {' AND '.join(where)}"

@@ -74,16 +74,19 @@ def get_match(conn: sqlite3.Connection, match_id: str) -> ports.MatchRecord | No
     return match_record(rows[0]) if rows else None
 
 
+def _equal(where: list[str], args: list[object], *filters: tuple[str, object]) -> None:
+    """`column = ?` for each (column, value) of a filter whose value is set."""
+    for column, value in filters:
+        if value is not None:
+            where.append(f"{column} = ?")
+            args.append(value)
+
+
 def lobby_query(flt: ports.MatchFilter) -> tuple[str, str, list[object]]:
     """The lobby's page statement (LIMIT and OFFSET come after `args`), its count, and `args`."""
     where = ["1 = 1" if flt.include_unlisted else "visibility = 'public'"]
     args: list[object] = []
-    if flt.status is not None:
-        where.append("status = ?")
-        args.append(flt.status)
-    if flt.game is not None:
-        where.append("game = ?")
-        args.append(flt.game)
+    _equal(where, args, ("status", flt.status), ("game", flt.game))
     if flt.open is not None:
         where.append(_OPEN if flt.open else f"NOT {_OPEN}")
     cond = " AND ".join(where)
@@ -152,13 +155,9 @@ def player(conn: sqlite3.Connection, column: str, value: str) -> ports.PlayerRec
 def player_matches(
     conn: sqlite3.Connection, flt: ports.PlayerMatchFilter
 ) -> tuple[list[ports.PlayerMatch], int]:
-    where, args = ["s.player_id = ?"], [flt.player_id]
-    if flt.status is not None:
-        where.append("m.status = ?")
-        args.append(flt.status)
-    if flt.game is not None:
-        where.append("m.game = ?")
-        args.append(flt.game)
+    where = ["s.player_id = ?"]
+    args: list[object] = [flt.player_id]
+    _equal(where, args, ("m.status", flt.status), ("m.game", flt.game))
     if flt.to_act:
         where.append("EXISTS (SELECT 1 FROM json_each(m.to_act) AS t WHERE t.value = s.seat)")
     source = f"seats AS s JOIN matches AS m ON m.id = s.match_id WHERE {' AND '.join(where)}"
