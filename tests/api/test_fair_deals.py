@@ -1,6 +1,8 @@
 """drago-fair-2 over HTTP: seats' seeds, the deal at the last join, the reveal, and the independent
 Python verifier (`drago_client.fairness`, which imports nothing of the server) over random matches
-of every game, mode and player count, each then tampered field by field (docs/fairness.md)."""
+of every game, mode and player count, each then tampered field by field (docs/fairness.md). The
+slow test reads the session's corpus of 200 matches per configuration (tests/fairness/corpus.py),
+the same file the TypeScript verifier and the page's verifier check."""
 
 from __future__ import annotations
 
