@@ -58,7 +58,7 @@ async def test_random_matches_of_every_game_verify_and_every_tampered_field_is_n
 
 
 @pytest.mark.slow
-def test_200_matches_of_every_configuration_verify(fair_corpus: Path) -> None:
+def test_200_matches_of_every_configuration_verify(fair_corpus: Path, tmp_path: Path) -> None:
     """The corpus that the TypeScript verifier and the page's verifier also check."""
     data = json.loads(fair_corpus.read_text(encoding="utf-8"))
     tampered: set[str] = set()
@@ -66,6 +66,11 @@ def test_200_matches_of_every_configuration_verify(fair_corpus: Path) -> None:
         tampered |= _verifies(m["reveal"], data["catalogues"][m["reveal"]["game"]], m["tampered"])
     assert len(data["matches"]) == len(corpus.CONFIGS) * corpus.size()
     assert corpus.kinds(corpus.size()) <= tampered <= corpus.KINDS
+    planted = json.loads(corpus.control(fair_corpus, tmp_path / "control.json").read_text("utf-8"))
+    first = planted["matches"][0]
+    for variant in first["tampered"]:  # the check fails on each planted fault
+        with pytest.raises(AssertionError):
+            _verifies(first["reveal"], planted["catalogues"][first["reveal"]["game"]], [variant])
 
 
 async def test_the_deal_comes_after_the_last_seat_and_seeds_stay_private(client: httpx.AsyncClient) -> None:

@@ -50,7 +50,7 @@ def test_the_typescript_client_suite_passes() -> None:
 
 
 @pytest.mark.slow
-def test_the_typescript_verifier_checks_the_fairness_corpus(fair_corpus: Path) -> None:
+def test_the_typescript_verifier_checks_the_fairness_corpus(fair_corpus: Path, tmp_path: Path) -> None:
     """`verifyMatch`, built from this checkout, over the same 200 matches per game, mode and player
     count as the Python verifier and the page, and every tampered variant (tests/fairness/corpus.py),
     in one node process (scripts/verify-corpus.mjs)."""
@@ -71,3 +71,13 @@ def test_the_typescript_verifier_checks_the_fairness_corpus(fair_corpus: Path) -
     assert summary["matches"] == len(data["matches"]) == len(corpus.CONFIGS) * corpus.size()
     assert summary["variants"] == sum(len(m["tampered"]) for m in data["matches"])
     assert corpus.kinds(corpus.size()) <= set(summary["kinds"]) <= corpus.KINDS
+    planted = corpus.control(fair_corpus, tmp_path / "control.json")
+    done = subprocess.run(
+        ["node", "scripts/verify-corpus.mjs", str(planted)],
+        cwd=TS,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr[-4000:]  # the check fails on each planted fault
+    assert [f["what"] for f in json.loads(done.stdout.splitlines()[-1])["failures"]] == corpus.PLANTED

@@ -198,6 +198,27 @@ async def build(n: int, seed: str = "fair-corpus") -> dict[str, Any]:
     return {"catalogues": catalogues, "matches": matches}
 
 
+PLANTED = ["secret", "seat_seeds[0]"]
+"""The `what` of the control corpus's two planted faults, in order."""
+
+
+def control(path: Path, out: Path) -> Path:
+    """A control corpus that proves a checker can fail: the corpus's first match with two planted
+    faults as its only variants, a patch that changes nothing (the reveal still verifies) and a
+    tampered secret labelled as a seat's seed (the verdict names another field). A checker must
+    report exactly these two (`PLANTED`)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    first = data["matches"][0]
+    secret = first["reveal"]["secret"]
+    first["tampered"] = [
+        {"what": PLANTED[0], "set": []},
+        {"what": PLANTED[1], "set": [[["secret"], secret[::-1]]]},
+    ]
+    data["matches"] = [first]
+    out.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
 def write(path: Path, n: int) -> Path:
     """Build the corpus and write it to `path` as JSON.
 
