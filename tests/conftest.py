@@ -79,3 +79,13 @@ def redis_url() -> str:
 def channel_prefix() -> str:
     """A channel/key prefix unique to one test, so runs sharing a Redis never see each other."""
     return f"drago-test-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture(scope="session")
+def fair_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A JSON file of finished drago-fair-2 matches played over HTTP, `FAIR_CORPUS_MATCHES` (200) per
+    game, mode and player count, with their tampered variants (tests/fairness/corpus.py): made
+    once per session and read by the Python, the TypeScript and the page's verifiers alike."""
+    from tests.fairness import corpus
+
+    return corpus.write(tmp_path_factory.mktemp("fairness") / "corpus.json", corpus.size())

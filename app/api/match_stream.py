@@ -19,8 +19,8 @@ from starlette.websockets import WebSocket
 
 from app.api.client_frames import InvalidAction
 from app.api.closes import Close, ProtocolError
-from app.api.frame_text import PONG, ack_frame, error_frame, hello_frame
-from app.api.frames import ActionFrame, AuthFrame, PingFrame
+from app.api.frame_text import ack_frame, error_frame, hello_frame
+from app.api.frames import ActionFrame
 from app.api.ratelimit import client_ip
 from app.api.session import Session, log
 from app.api.stream_edge import StreamEdge
@@ -92,7 +92,7 @@ class MatchSession(Session):
                     self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view, protocol
                 )
                 await self.send(hello)
-                self.spawn(self._receive())
+                self.spawn(self.receive())
                 self.spawn(self.heartbeat())
                 await self._send_commits(sub, frames)
 
@@ -171,24 +171,14 @@ class MatchSession(Session):
             return True
         return False
 
-    async def _receive(self) -> None:
-        while True:
-            frame = self.read(await self.ws.receive())
-            if frame is None:
-                self.end(None)
-                return
-            if isinstance(frame, InvalidAction):
-                await self.send(error_frame(frame.frame_id, frame.error))
-            elif isinstance(frame, ActionFrame):
-                if self.owner is not None and self.caller is not None:  # banned since it connected?
-                    # an error frame, then 4403; a key's player is read now, as an HTTP action would
-                    await check_not_banned(self.edge.ctx, self.owner, fresh=self.caller.kind == "player")
-                await self._act(frame)
-            elif isinstance(frame, PingFrame):
-                await self.send(PONG)
-            elif isinstance(frame, AuthFrame):  # an error frame, then the close (4400)
-                raise svc.ValidationFailed("already authenticated: auth is only ever the first frame")
-            # a pong needs no answer
+    async def answer(self, frame: ActionFrame | InvalidAction) -> None:
+        if isinstance(frame, InvalidAction):
+            await self.send(error_frame(frame.frame_id, frame.error))
+            return
+        if self.owner is not None and self.caller is not None:  # banned since it connected?
+            # an error frame, then 4403; a key's player is read now, as an HTTP action would
+            await check_not_banned(self.edge.ctx, self.owner, fresh=self.caller.kind == "player")
+        await self._act(frame)
 
     async def _act(self, frame: ActionFrame) -> None:
         error: svc.ServiceError

@@ -16,8 +16,8 @@ from starlette.websockets import WebSocket
 
 from app.api.client_frames import InvalidAction
 from app.api.closes import Close
-from app.api.frame_text import PING, PONG, error_frame, notice_frame, player_hello_frame
-from app.api.frames import AuthFrame, PingFrame
+from app.api.frame_text import PING, error_frame, notice_frame, player_hello_frame
+from app.api.frames import ActionFrame
 from app.api.session import Session
 from app.api.stream_edge import StreamEdge
 from app.service import errors as svc
@@ -52,7 +52,7 @@ class PlayerSession(Session):
         async with edge.hub.subscribe(player_channel(player.id), after) as sub:
             self.cursor = after
             await self.send(player_hello_frame(player.id, player.cursor, after, edge.heartbeat, protocol))
-            self.spawn(self._receive())
+            self.spawn(self.receive())
             self.spawn(self.heartbeat())
             async for notice in sub:
                 await self.send(notice_frame(notice))
@@ -69,23 +69,6 @@ class PlayerSession(Session):
                     return
             await self.send(PING)
 
-    async def _receive(self) -> None:
-        while True:
-            frame = self.read(await self.ws.receive())
-            if frame is None:
-                self.end(None)
-                return
-            if isinstance(frame, PingFrame):
-                await self.send(PONG)
-            elif isinstance(frame, AuthFrame):  # an error frame, then the close (4400)
-                raise svc.ValidationFailed("already authenticated: auth is only ever the first frame")
-            elif isinstance(frame, InvalidAction) or frame.type == "action":
-                error = svc.ValidationFailed("the personal stream takes only ping and pong frames")
-                await self.send(
-                    error_frame(
-                        getattr(frame, "id", None)
-                        if not isinstance(frame, InvalidAction)
-                        else frame.frame_id,
-                        error,
-                    )
-                )
+    async def answer(self, frame: ActionFrame | InvalidAction) -> None:
+        error = svc.ValidationFailed("the personal stream takes only ping and pong frames")
+        await self.send(error_frame(frame.frame_id if isinstance(frame, InvalidAction) else frame.id, error))

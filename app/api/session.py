@@ -27,8 +27,8 @@ from app.api.client_frames import ClientFrame, InvalidAction, parse_client_frame
 from app.api.closes import Close, ProtocolError, close_code, close_reason, fit_reason
 from app.api.credentials import required_bearer
 from app.api.fast_lane import FastLane
-from app.api.frame_text import PING, error_frame
-from app.api.frames import PROTOCOL, PROTOCOLS, AuthFrame
+from app.api.frame_text import PING, PONG, error_frame
+from app.api.frames import PROTOCOL, PROTOCOLS, ActionFrame, AuthFrame, PingFrame, PongFrame
 from app.api.stream_edge import StreamEdge
 from app.service import errors as svc
 from app.service.ports import MAX_SEQ
@@ -266,6 +266,26 @@ class Session:
             return parse_client_frame(text)
         except InvalidAction as e:
             return e
+
+    async def receive(self) -> None:
+        """Answer the client's frames until it leaves: a `ping` with `pong`, a second `auth` with an
+        error frame and the close (4400), a `pong` with nothing; any other frame (an action, or one
+        that is not valid) is the subclass's to `answer`."""
+        while True:
+            frame = self.read(await self.ws.receive())
+            if frame is None:
+                self.end(None)
+                return
+            if isinstance(frame, PingFrame):
+                await self.send(PONG)
+            elif isinstance(frame, AuthFrame):  # an error frame, then the close (4400)
+                raise svc.ValidationFailed("already authenticated: auth is only ever the first frame")
+            elif not isinstance(frame, PongFrame):  # a pong needs no answer
+                await self.answer(frame)
+
+    async def answer(self, frame: ActionFrame | InvalidAction) -> None:
+        """A client frame other than ping, pong and auth."""
+        raise NotImplementedError
 
     async def heartbeat(self) -> None:
         while True:

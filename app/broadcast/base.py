@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Iterator
+
+from app.service.ports import MessageHandler
 
 log = logging.getLogger(__name__)
 
@@ -56,3 +59,21 @@ class Backoff:
 
     def reset(self) -> None:
         self._next = self._initial
+
+
+class Listener:
+    """What the network broadcasters (PostgreSQL, Redis) share: the handler given to `start` (once),
+    the ref-counted subscriptions, the health interval and reconnect backoff of their listening
+    connection, and the task that owns it."""
+
+    def __init__(self, health_interval: float, backoff: Backoff | None) -> None:
+        self._health_interval = health_interval
+        self._backoff = backoff or Backoff()
+        self._subs = RefCounts()
+        self._handler: MessageHandler | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def _begin(self, handler: MessageHandler) -> None:
+        if self._handler is not None:
+            raise RuntimeError("broadcaster already started")
+        self._handler = handler

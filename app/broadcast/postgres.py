@@ -17,7 +17,7 @@ import uuid
 
 import asyncpg
 
-from app.broadcast.base import Backoff, RefCounts
+from app.broadcast.base import Backoff, Listener
 from app.service.live import RESYNC
 from app.service.ports import MessageHandler
 from app.service.tasks import cancel_and_wait
@@ -40,33 +40,22 @@ def asyncpg_dsn(url: str) -> str:
     return f"postgresql://{rest}"
 
 
-class PostgresBroadcaster:
+class PostgresBroadcaster(Listener):
     def __init__(
-        self,
-        url: str,
-        *,
-        prefix: str = "drago",
-        health_interval: float = 15.0,
-        backoff: Backoff | None = None,
+        self, url: str, *, prefix: str = "drago", health_interval: float = 15, backoff: Backoff | None = None
     ) -> None:
+        super().__init__(health_interval, backoff)
         self._dsn = asyncpg_dsn(url)
         self.channel = f"{prefix}:matches"
         if len(self.channel.encode()) > _MAX_IDENTIFIER_BYTES:
             raise ValueError(f"channel name {self.channel!r} is longer than {_MAX_IDENTIFIER_BYTES} bytes")
         # Unique per instance, so an operator (or a test) can find this very connection.
         self.application_name = f"{prefix}:listen:{uuid.uuid4().hex[:8]}"[-_MAX_IDENTIFIER_BYTES:]
-        self._health_interval = health_interval
-        self._backoff = backoff or Backoff()
-        self._subs = RefCounts()
-        self._handler: MessageHandler | None = None
         self._pool: asyncpg.Pool | None = None
         self._listener: asyncpg.Connection | None = None  # the current listening connection
-        self._task: asyncio.Task[None] | None = None
 
     async def start(self, handler: MessageHandler) -> None:
-        if self._handler is not None:
-            raise RuntimeError("broadcaster already started")
-        self._handler = handler
+        self._begin(handler)
         try:
             # `pg_notify` leaves no session state: no reset round trip after each publish
             self._pool = await asyncpg.create_pool(self._dsn, min_size=1, max_size=4, reset=_no_reset)

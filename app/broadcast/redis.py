@@ -32,7 +32,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.exceptions import RedisError
 
-from app.broadcast.base import Backoff, RefCounts
+from app.broadcast.base import Backoff, Listener
 from app.service.live import RESYNC
 from app.service.ports import MessageHandler
 from app.service.tasks import cancel_and_wait
@@ -40,7 +40,7 @@ from app.service.tasks import cancel_and_wait
 log = logging.getLogger(__name__)
 
 
-class RedisBroadcaster:
+class RedisBroadcaster(Listener):
     def __init__(
         self,
         url: str,
@@ -50,17 +50,14 @@ class RedisBroadcaster:
         backoff: Backoff | None = None,
         poll_interval: float = 1.0,
     ) -> None:
+        super().__init__(health_interval, backoff)
         self._url = url
         self._channel_prefix = f"{prefix}:match:"
         self.client_name = f"{prefix}:listen:{uuid.uuid4().hex[:8]}"  # this connection in CLIENT LIST
-        self._health_interval = health_interval
-        self._backoff = backoff or Backoff()
         self._poll_interval = poll_interval
         self._polled = 0.0  # when the last poll fallback ran, or the connection was lost (loop time)
         self._down = False  # the listening connection is lost and not back yet
         self.polls = 0  # poll-fallback rounds run (each resyncs every subscribed match)
-        self._subs = RefCounts()
-        self._handler: MessageHandler | None = None
         self._publisher: aioredis.Redis | None = None
         self._settings: ConnectionPool | None = None  # builds listening connections; never pools them
         self._conn: AbstractConnection | None = None  # the listening connection; None while reconnecting
@@ -68,15 +65,12 @@ class RedisBroadcaster:
         self._resync: set[str] = set()  # matches to resync once their SUBSCRIBE is confirmed
         self._confirm: dict[str, list[asyncio.Future[None]]] = {}
         self._lock = asyncio.Lock()  # one SUBSCRIBE/UNSUBSCRIBE at a time, in call order
-        self._task: asyncio.Task[None] | None = None
 
     def channel(self, match_id: str) -> str:
         return f"{self._channel_prefix}{match_id}"
 
     async def start(self, handler: MessageHandler) -> None:
-        if self._handler is not None:
-            raise RuntimeError("broadcaster already started")
-        self._handler = handler
+        self._begin(handler)
         self._publisher = aioredis.Redis.from_url(self._url, decode_responses=True)
         # RESP2: replies in subscribed mode are plain arrays (RESP3 pushes work too, see _read).
         self._settings = ConnectionPool.from_url(

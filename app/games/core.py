@@ -63,13 +63,20 @@ class IllegalAction(Exception):
         self.reason = reason or str(code)
 
 
-class InvalidOptions(ValueError):
-    """Match options (or an explicit setup) that a game refuses; `path` names the bad member."""
+class InvalidMember(ValueError):
+    """A member of a request that a game or the match layer refuses; `path` names it."""
 
-    def __init__(self, message: str, path: str = "options") -> None:
+    def __init__(self, message: str, path: str) -> None:
         super().__init__(message)
         self.message = message
         self.path = path
+
+
+class InvalidOptions(InvalidMember):
+    """Match options (or an explicit setup) that a game refuses; `path` names the bad member."""
+
+    def __init__(self, message: str, path: str = "options") -> None:
+        super().__init__(message, path)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,20 +24,7 @@ from typing import Final
 
 from app.games.codec import JSON, DecodeError, JSONValue, to_json
 from app.games.core import ErrorCode, IllegalAction, Seat, decode_action
-from app.matches.events import (
-    DraftPublished,
-    DraftStep,
-    DraftUndone,
-    MatchAborted,
-    MatchEnded,
-    MatchEvent,
-    MatchStarted,
-    SeatJoined,
-    SeatResigned,
-    SeatTakenOver,
-    SeatTokenReissued,
-    TurnTimedOut,
-)
+from app.matches import events as ev
 from app.matches.fold import Evolved, Match
 
 UNDO: Final = "undo"
@@ -60,21 +47,21 @@ class Refused(Exception):
 
 def seat_bots(
     m: Match, bots: Mapping[Seat, str], seeds: Mapping[Seat, str] | None = None
-) -> list[MatchEvent]:
+) -> list[ev.MatchEvent]:
     """At creation: the server bots take their seats (`bots`: seat → level, `seeds`: seat → seed
     with drago-fair-2); the start if full."""
-    events: list[MatchEvent] = [
-        SeatJoined(s, f"bot {i + 1}", True, bots[s], None, None if seeds is None else seeds[s])
+    events: list[ev.MatchEvent] = [
+        ev.SeatJoined(s, f"bot {i + 1}", True, bots[s], None, None if seeds is None else seeds[s])
         for i, s in enumerate(sorted(bots))
     ]
     if len(bots) == m.players:
-        events.append(MatchStarted())
+        events.append(ev.MatchStarted())
     return events
 
 
 def join(
     m: Match, seat: Seat, name: str, player_id: str | None = None, seed: str | None = None
-) -> list[MatchEvent]:
+) -> list[ev.MatchEvent]:
     if m.end is not None:
         raise Refused(ErrorCode.MATCH_OVER, "this match is over")
     if m.seats[seat].taken or m.started:
@@ -82,9 +69,9 @@ def join(
     if player_id is not None and any(s.player_id == player_id for s in m.seats):
         held = next(i for i, s in enumerate(m.seats) if s.player_id == player_id)
         raise Refused(ErrorCode.ALREADY_SEATED, "you already hold a seat in this match", {"seat": held})
-    events: list[MatchEvent] = [SeatJoined(seat, name, False, None, player_id, seed)]
+    events: list[ev.MatchEvent] = [ev.SeatJoined(seat, name, False, None, player_id, seed)]
     if all(s.taken for i, s in enumerate(m.seats) if i != seat):
-        events.append(MatchStarted())
+        events.append(ev.MatchStarted())
     return events
 
 
@@ -125,7 +112,7 @@ def act(m: Match, seat: Seat, action: JSON, rng: random.Random, *, drafting: boo
                 _why("draft_empty"),
             )
         if kind == UNDO:
-            return Decision((DraftUndone(seat),))
+            return Decision((ev.DraftUndone(seat),))
         decoded = m.game.finish_action(draft.state, seat)
         if decoded is None:
             raise Refused(
@@ -144,10 +131,10 @@ def act(m: Match, seat: Seat, action: JSON, rng: random.Random, *, drafting: boo
     except IllegalAction as e:
         raise Refused(e.code, e.message, _why(e.reason)) from None
     if drafts and not _crosses_barrier(m, base, seat, events):
-        return Decision((DraftStep(seat, to_json(decoded), tuple(to_json(e) for e in events)),))
+        return Decision((ev.DraftStep(seat, to_json(decoded), tuple(to_json(e) for e in events)),))
     out: list[object] = []
     if draft is not None:
-        out.append(DraftPublished(seat, len(draft.steps)))
+        out.append(ev.DraftPublished(seat, len(draft.steps)))
         for _, step_events in draft.steps:
             out.extend(step_events)
     out.extend(events)
@@ -171,20 +158,20 @@ def evolve_all(m: Match, events: Sequence[object]) -> tuple[Evolved, ...]:
     state = m.state
     steps = []
     for e in events:
-        if not isinstance(e, DraftPublished):
+        if not isinstance(e, ev.DraftPublished):
             after = game.evolve(state, e)
             steps.append(Evolved(state, e, after))
             state = after
     return tuple(steps)
 
 
-def finished(m: Match, state: object) -> list[MatchEvent]:
+def finished(m: Match, state: object) -> list[ev.MatchEvent]:
     """`match_ended` if the game is over in `state` (the committed state after an action)."""
     outcome = m.game.outcome(state)
     if outcome is None:
         return []
     scores = tuple(outcome.scores)
-    return [MatchEnded("finished", ranked_winners(m, tuple(outcome.winners), scores), scores)]
+    return [ev.MatchEnded("finished", ranked_winners(m, tuple(outcome.winners), scores), scores)]
 
 
 def ranked_winners(m: Match, winners: tuple[Seat, ...], scores: tuple[int, ...]) -> tuple[Seat, ...]:
@@ -201,7 +188,7 @@ def ranked_winners(m: Match, winners: tuple[Seat, ...], scores: tuple[int, ...])
 # Leaving, clocks and the host
 
 
-def resign(m: Match, seat: Seat, level: str) -> list[MatchEvent]:
+def resign(m: Match, seat: Seat, level: str) -> list[ev.MatchEvent]:
     """Two players: the other wins. More: a bot of `level` plays on and the seat ranks last."""
     if not m.started:
         raise Refused(ErrorCode.MATCH_NOT_STARTED, "the match has not started; the host can abort it")
@@ -210,55 +197,55 @@ def resign(m: Match, seat: Seat, level: str) -> list[MatchEvent]:
     if m.seats[seat].resigned:
         raise Refused(ErrorCode.ALREADY_RESIGNED, "you have resigned already", {"seat": seat})
     if m.players == 2:
-        return [SeatResigned(seat), MatchEnded("resigned", (1 - seat,), None)]
-    return [SeatResigned(seat), SeatTakenOver(seat, "resigned", level)]
+        return [ev.SeatResigned(seat), ev.MatchEnded("resigned", (1 - seat,), None)]
+    return [ev.SeatResigned(seat), ev.SeatTakenOver(seat, "resigned", level)]
 
 
-def timeouts(m: Match, now: datetime, level: str) -> list[MatchEvent]:
+def timeouts(m: Match, now: datetime, level: str) -> list[ev.MatchEvent]:
     """The events for every seat whose clock has run out at `now` (none: an empty list)."""
     if m.status != "active":
         return []
-    events: list[MatchEvent] = []
+    events: list[ev.MatchEvent] = []
     for seat, deadline in sorted(m.deadlines().items()):
         if deadline > now:
             continue
         if m.settings.on_timeout == "forfeit":
-            events.append(TurnTimedOut(seat, "forfeit"))
+            events.append(ev.TurnTimedOut(seat, "forfeit"))
             if m.players == 2:
-                return [*events, MatchEnded("timeout", (1 - seat,), None)]
-            events.append(SeatTakenOver(seat, "forfeit", level))
+                return [*events, ev.MatchEnded("timeout", (1 - seat,), None)]
+            events.append(ev.SeatTakenOver(seat, "forfeit", level))
             continue
-        events.append(TurnTimedOut(seat, "bot"))
+        events.append(ev.TurnTimedOut(seat, "bot"))
         if m.seats[seat].timeouts + 1 >= m.settings.takeover_after:
-            events.append(SeatTakenOver(seat, "timeout", level))
+            events.append(ev.SeatTakenOver(seat, "timeout", level))
     return events
 
 
-def expire(m: Match) -> list[MatchEvent]:
+def expire(m: Match) -> list[ev.MatchEvent]:
     """A waiting match nobody completed in time."""
     if m.status != "waiting":
         return []
-    return [MatchAborted("expired"), MatchEnded("aborted", (), None)]
+    return [ev.MatchAborted("expired"), ev.MatchEnded("aborted", (), None)]
 
 
-def abort(m: Match) -> list[MatchEvent]:
+def abort(m: Match) -> list[ev.MatchEvent]:
     if m.end is not None:
         raise Refused(ErrorCode.MATCH_OVER, "the match is over")
     if m.started:
         raise Refused(ErrorCode.MATCH_STARTED, "the match has started: it can no longer be aborted")
-    return [MatchAborted("host"), MatchEnded("aborted", (), None)]
+    return [ev.MatchAborted("host"), ev.MatchEnded("aborted", (), None)]
 
 
-def reissue(m: Match, seat: Seat) -> list[MatchEvent]:
+def reissue(m: Match, seat: Seat) -> list[ev.MatchEvent]:
     _require_person(m, seat)
-    return [SeatTokenReissued(seat)]
+    return [ev.SeatTokenReissued(seat)]
 
 
-def hand_to_bot(m: Match, seat: Seat, level: str) -> list[MatchEvent]:
+def hand_to_bot(m: Match, seat: Seat, level: str) -> list[ev.MatchEvent]:
     if not m.started:
         raise Refused(ErrorCode.MATCH_NOT_STARTED, "the match has not started")
     _require_person(m, seat)
-    return [SeatTakenOver(seat, "host", level)]
+    return [ev.SeatTakenOver(seat, "host", level)]
 
 
 def _require_person(m: Match, seat: Seat) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
-from app.games.codec import JSON
+from app.games.codec import JSON, by_tag
 
 TakeoverReason = Literal["timeout", "resigned", "forfeit", "host"]
 EndReason = Literal["finished", "resigned", "timeout", "aborted"]
@@ -180,23 +180,7 @@ MatchEvent = (
     | DraftPublished
 )
 
-MATCH_EVENT_TYPES: Final[Mapping[str, type[MatchEvent]]] = {
-    cls.TYPE: cls
-    for cls in (
-        SeatJoined,
-        MatchStarted,
-        SeatResigned,
-        TurnTimedOut,
-        SeatTakenOver,
-        SeatTokenReissued,
-        MatchAborted,
-        MatchEnded,
-        RatingsChanged,
-        DraftStep,
-        DraftUndone,
-        DraftPublished,
-    )
-}
+MATCH_EVENT_TYPES: Final[Mapping[str, type[MatchEvent]]] = by_tag(MatchEvent)
 
 RESERVED_TAGS: Final = frozenset(MATCH_EVENT_TYPES) | {DraftChanged.TYPE}
 """Event tags of the match layer; a game's events must use other names."""

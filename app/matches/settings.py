@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from app.games.codec import JSON, DecodeError, from_json, to_json
+from app.games.core import InvalidMember
 
 DAY: Final = 86_400
 MAX_DECISION_S: Final = 30 * DAY
@@ -32,13 +33,8 @@ MAX_TAKEOVER_AFTER: Final = 100
 DEFAULT_TAKEOVER_AFTER: Final = 3  # consecutive timeouts before a bot plays the seat for good (BGA's zombie)
 
 
-class InvalidSettings(ValueError):
+class InvalidSettings(InvalidMember):
     """Settings a match refuses; `path` names the bad member (e.g. `clock.per_decision_s`)."""
-
-    def __init__(self, message: str, path: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,15 @@ class ServiceError(Exception):
     http_status: ClassVar[int] = 400
     default_message: ClassVar[str] = "the request failed"
 
+    def __init_subclass__(cls, *, code: ErrorCode | None = None, status: int | None = None) -> None:
+        """`class NotFound(ServiceError, code=ErrorCode.NOT_FOUND, status=404)`: a subclass names its
+        code and, unless it inherits it, its HTTP status in its header."""
+        super().__init_subclass__()
+        if code is not None:
+            cls.code = code
+        if status is not None:
+            cls.http_status = status
+
     def __init__(self, message: str | None = None, details: JSONValue = None) -> None:
         self.message = message or self.default_message
         self.details = details
@@ -56,160 +65,121 @@ class ServiceError(Exception):
         return {"error": {"code": str(self.code), "message": self.message, "details": self.details}}
 
 
-class ValidationFailed(ServiceError):
-    code = ErrorCode.VALIDATION_ERROR
-    http_status = 422
+class ValidationFailed(ServiceError, code=ErrorCode.VALIDATION_ERROR, status=422):
     default_message = "the request is not valid"
 
 
-class IdempotencyKeyReused(ServiceError):
-    code = ErrorCode.IDEMPOTENCY_KEY_REUSED
-    http_status = 422
+class IdempotencyKeyReused(ServiceError, code=ErrorCode.IDEMPOTENCY_KEY_REUSED, status=422):
     default_message = "this Idempotency-Key was already used with a different request body"
 
 
-class Unauthorized(ServiceError):
-    code = ErrorCode.UNAUTHORIZED
-    http_status = 401
+class Unauthorized(ServiceError, code=ErrorCode.UNAUTHORIZED, status=401):
     default_message = "a valid seat token is required (Authorization: Bearer <token>)"
 
 
-class Forbidden(ServiceError):
-    code = ErrorCode.FORBIDDEN
-    http_status = 403
+class Forbidden(ServiceError, code=ErrorCode.FORBIDDEN, status=403):
     default_message = "this is not allowed"
 
 
-class PlayerKeyRequired(ServiceError):
+class PlayerKeyRequired(ServiceError, code=ErrorCode.PLAYER_KEY_REQUIRED, status=403):
     """A rated match's seat is joined only with a player key (a sibling of `Forbidden`, whose code
     stays a leaf of the tree)."""
 
-    code = ErrorCode.PLAYER_KEY_REQUIRED
-    http_status = 403
     default_message = "this match is rated: join it with a player key (Authorization: Bearer pk_…)"
 
 
-class Banned(ServiceError):
+class Banned(ServiceError, code=ErrorCode.BANNED, status=403):
     """The credential is a banned player's key, or the seat token of a seat a banned player holds
     (`app.service.bans`; a sibling of `Forbidden`, whose code stays a leaf of the tree)."""
 
-    code = ErrorCode.BANNED
-    http_status = 403
     default_message = "this player is banned"
 
 
-class NotFound(ServiceError):
-    code = ErrorCode.NOT_FOUND
-    http_status = 404
+class NotFound(ServiceError, code=ErrorCode.NOT_FOUND, status=404):
     default_message = "not found"
 
 
-class MethodNotAllowed(ServiceError):
-    code = ErrorCode.METHOD_NOT_ALLOWED
-    http_status = 405
+class MethodNotAllowed(ServiceError, code=ErrorCode.METHOD_NOT_ALLOWED, status=405):
     default_message = "method not allowed"
 
 
-class Conflict(ServiceError):
-    http_status = 409
+class Conflict(ServiceError, status=409):
+    pass
 
 
-class IllegalActionError(Conflict):
-    code = ErrorCode.ILLEGAL_ACTION
+class IllegalActionError(Conflict, code=ErrorCode.ILLEGAL_ACTION):
     default_message = "this action is not allowed now"
 
 
-class NotYourTurn(Conflict):
-    code = ErrorCode.NOT_YOUR_TURN
+class NotYourTurn(Conflict, code=ErrorCode.NOT_YOUR_TURN):
     default_message = "it is not your turn"
 
 
-class MatchOver(Conflict):
-    code = ErrorCode.MATCH_OVER
+class MatchOver(Conflict, code=ErrorCode.MATCH_OVER):
     default_message = "the match is over"
 
 
-class StaleVersion(Conflict):
-    code = ErrorCode.VERSION_CONFLICT
+class StaleVersion(Conflict, code=ErrorCode.VERSION_CONFLICT):
     default_message = "the match has moved on since expected_seq; reload the view and decide again"
 
 
-class SeatTaken(Conflict):
-    code = ErrorCode.SEAT_TAKEN
+class SeatTaken(Conflict, code=ErrorCode.SEAT_TAKEN):
     default_message = "this seat is already taken"
 
 
-class SeatNotHeld(Conflict):
-    code = ErrorCode.SEAT_NOT_HELD
+class SeatNotHeld(Conflict, code=ErrorCode.SEAT_NOT_HELD):
     default_message = "no person holds this seat"
 
 
-class AlreadySeated(Conflict):
-    code = ErrorCode.ALREADY_SEATED
+class AlreadySeated(Conflict, code=ErrorCode.ALREADY_SEATED):
     default_message = "you already hold a seat in this match"
 
 
-class AlreadyResigned(Conflict):
-    code = ErrorCode.ALREADY_RESIGNED
+class AlreadyResigned(Conflict, code=ErrorCode.ALREADY_RESIGNED):
     default_message = "this seat has resigned already"
 
 
-class MatchNotStarted(Conflict):
-    code = ErrorCode.MATCH_NOT_STARTED
+class MatchNotStarted(Conflict, code=ErrorCode.MATCH_NOT_STARTED):
     default_message = "the match has not started: not every seat is filled yet"
 
 
-class AlreadyStarted(Conflict):
-    code = ErrorCode.MATCH_STARTED
+class AlreadyStarted(Conflict, code=ErrorCode.MATCH_STARTED):
     default_message = "the match has started"
 
 
-class NameTaken(Conflict):
-    code = ErrorCode.NAME_TAKEN
+class NameTaken(Conflict, code=ErrorCode.NAME_TAKEN):
     default_message = "this name is taken (names are unique regardless of case)"
 
 
-class MatchNotFinished(Conflict):
-    code = ErrorCode.MATCH_NOT_FINISHED
+class MatchNotFinished(Conflict, code=ErrorCode.MATCH_NOT_FINISHED):
     default_message = "the match is still running; its secret and full log are revealed after the end"
 
 
-class TooManySeeks(Conflict):
-    code = ErrorCode.TOO_MANY_SEEKS
+class TooManySeeks(Conflict, code=ErrorCode.TOO_MANY_SEEKS):
     default_message = "this player holds the most open seeks a player may"
 
 
-class SeekClosed(Conflict):
-    code = ErrorCode.SEEK_CLOSED
+class SeekClosed(Conflict, code=ErrorCode.SEEK_CLOSED):
     default_message = "this seek is no longer open"
 
 
-class ChallengeClosed(Conflict):
-    code = ErrorCode.CHALLENGE_CLOSED
+class ChallengeClosed(Conflict, code=ErrorCode.CHALLENGE_CLOSED):
     default_message = "this challenge is no longer open"
 
 
-class PayloadTooLarge(ServiceError):
-    code = ErrorCode.PAYLOAD_TOO_LARGE
-    http_status = 413
+class PayloadTooLarge(ServiceError, code=ErrorCode.PAYLOAD_TOO_LARGE, status=413):
     default_message = "the request body is too large"
 
 
-class RateLimited(ServiceError):
-    code = ErrorCode.RATE_LIMITED
-    http_status = 429
+class RateLimited(ServiceError, code=ErrorCode.RATE_LIMITED, status=429):
     default_message = "too many requests; slow down"
 
 
-class InternalError(ServiceError):
-    code = ErrorCode.INTERNAL_ERROR
-    http_status = 500
+class InternalError(ServiceError, code=ErrorCode.INTERNAL_ERROR, status=500):
     default_message = "internal server error"
 
 
-class Unavailable(ServiceError):
-    code = ErrorCode.UNAVAILABLE
-    http_status = 503
+class Unavailable(ServiceError, code=ErrorCode.UNAVAILABLE, status=503):
     default_message = "the service is not ready"
 
 

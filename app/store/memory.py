@@ -16,24 +16,9 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
+from app.service import ports
 from app.service.names import NameInUse, name_key
-from app.service.ports import (
-    Append,
-    AppendResult,
-    IdempotencyRecord,
-    MatchFilter,
-    MatchRecord,
-    NewEvent,
-    NewNotice,
-    PlayerMatch,
-    PlayerMatchFilter,
-    PlayerRecord,
-    SeatRecord,
-    Snapshot,
-    StoredEvent,
-    StoredNotice,
-    VersionConflict,
-)
+from app.service.ports import MatchRecord, NewEvent, SeatRecord
 from app.store.ratings_memory import MemoryRatings
 
 _LIVE = ("waiting", "active")
@@ -44,13 +29,13 @@ class MemoryEventStore(MemoryRatings):
         self._matches: dict[str, MatchRecord] = {}
         self._seats: dict[str, list[SeatRecord]] = {}
         self._by_token: dict[str, SeatRecord] = {}  # the seat holding each token hash (unique, as a DB index)
-        self._events: dict[str, list[StoredEvent]] = {}
-        self._idem: dict[tuple[str, int, str], tuple[IdempotencyRecord, datetime]] = {}
-        self._players: dict[str, PlayerRecord] = {}
+        self._events: dict[str, list[ports.StoredEvent]] = {}
+        self._idem: dict[tuple[str, int, str], tuple[ports.IdempotencyRecord, datetime]] = {}
+        self._players: dict[str, ports.PlayerRecord] = {}
         self._by_key: dict[str, str] = {}  # each key hash's player id (unique, as a DB index)
         self._player_seats: dict[str, dict[str, int]] = {}  # player id -> {match id: seat}
-        self._notices: dict[str, list[StoredNotice]] = {}
-        self._snapshots: dict[str, Snapshot] = {}
+        self._notices: dict[str, list[ports.StoredNotice]] = {}
+        self._snapshots: dict[str, ports.Snapshot] = {}
         self._lock = asyncio.Lock()
 
     # Matches
@@ -73,14 +58,14 @@ class MemoryEventStore(MemoryRatings):
             self._set_seats(match.id, sorted(seats, key=lambda s: s.seat))
             n = len(events)
             self._events[match.id] = [
-                StoredEvent(match.id, i, e.type, dict(e.data), match.created_at, n)
+                ports.StoredEvent(match.id, i, e.type, dict(e.data), match.created_at, n)
                 for i, e in enumerate(events, 1)
             ]
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         return self._matches.get(match_id)
 
-    async def list_matches(self, flt: MatchFilter) -> tuple[list[MatchRecord], int]:
+    async def list_matches(self, flt: ports.MatchFilter) -> tuple[list[MatchRecord], int]:
         rows = [m for m in self._matches.values() if _listed(m, flt)]
         rows.sort(key=lambda m: (m.created_at, m.id), reverse=True)
         return rows[flt.offset : flt.offset + flt.limit], len(rows)
@@ -111,14 +96,14 @@ class MemoryEventStore(MemoryRatings):
 
     # Appending
 
-    async def append(self, append: Append) -> AppendResult:
+    async def append(self, append: ports.Append) -> ports.AppendResult:
         a = append
         async with self._lock:
             stream = self._events.get(a.match_id)
             match = self._matches.get(a.match_id)
             if stream is None or match is None:
                 raise KeyError(a.match_id)
-            conflict = VersionConflict(a.match_id, a.expected_seq, len(stream))
+            conflict = ports.VersionConflict(a.match_id, a.expected_seq, len(stream))
             if len(stream) != a.expected_seq:
                 raise conflict
             seats = list(self._seats[a.match_id])
@@ -148,29 +133,33 @@ class MemoryEventStore(MemoryRatings):
                 self._set_seats(a.match_id, seats)
             last = a.expected_seq + len(a.events)
             for e in a.events:
-                stream.append(StoredEvent(a.match_id, len(stream) + 1, e.type, dict(e.data), a.at, last))
+                stream.append(
+                    ports.StoredEvent(a.match_id, len(stream) + 1, e.type, dict(e.data), a.at, last)
+                )
             self._matches[a.match_id] = a.update.applied(match, last, a.at)
-            written: list[StoredNotice] = []
+            written: list[ports.StoredNotice] = []
             for n in a.notices:
                 player = self._players[n.player_id]
                 cursor = player.cursor + 1
                 self._players[n.player_id] = dataclasses.replace(player, cursor=cursor)
-                stored = StoredNotice(n.player_id, cursor, n.type, dict(n.data), a.at)
+                stored = ports.StoredNotice(n.player_id, cursor, n.type, dict(n.data), a.at)
                 self._notices.setdefault(n.player_id, []).append(stored)
                 written.append(stored)
-            return AppendResult(last, tuple(written))
+            return ports.AppendResult(last, tuple(written))
 
-    async def write_notices(self, notices: Sequence[NewNotice], at: datetime) -> tuple[StoredNotice, ...]:
+    async def write_notices(
+        self, notices: Sequence[ports.NewNotice], at: datetime
+    ) -> tuple[ports.StoredNotice, ...]:
         """Write notices outside an append (matchmaking's claims): the next cursor of each player."""
         async with self._lock:
             if any(n.player_id not in self._players for n in notices):
                 raise KeyError("a notice's player is unknown")
-            written: list[StoredNotice] = []
+            written: list[ports.StoredNotice] = []
             for n in notices:
                 player = self._players[n.player_id]
                 cursor = player.cursor + 1
                 self._players[n.player_id] = dataclasses.replace(player, cursor=cursor)
-                stored = StoredNotice(n.player_id, cursor, n.type, dict(n.data), at)
+                stored = ports.StoredNotice(n.player_id, cursor, n.type, dict(n.data), at)
                 self._notices.setdefault(n.player_id, []).append(stored)
                 written.append(stored)
             return tuple(written)
@@ -182,7 +171,7 @@ class MemoryEventStore(MemoryRatings):
             return False
         return all((owner := self._by_token.get(h)) is None or owner.match_id == match_id for h in hashes)
 
-    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[ports.StoredEvent]:
         stream = self._events.get(match_id, [])
         start = max(after, 0)
         end = len(stream) if limit is None else min(len(stream), start + limit)
@@ -190,7 +179,7 @@ class MemoryEventStore(MemoryRatings):
 
     # Idempotency
 
-    async def get_idempotent(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
+    async def get_idempotent(self, match_id: str, seat: int, key: str) -> ports.IdempotencyRecord | None:
         found = self._idem.get((match_id, seat, key))
         return None if found is None else found[0]
 
@@ -221,7 +210,7 @@ class MemoryEventStore(MemoryRatings):
 
     # Players
 
-    async def create_player(self, player: PlayerRecord) -> None:
+    async def create_player(self, player: ports.PlayerRecord) -> None:
         async with self._lock:
             if player.id in self._players or player.key_hash in self._by_key:
                 raise ValueError(f"player {player.id} or its key exists")
@@ -230,10 +219,10 @@ class MemoryEventStore(MemoryRatings):
             self._players[player.id] = player
             self._by_key[player.key_hash] = player.id
 
-    async def get_player(self, player_id: str) -> PlayerRecord | None:
+    async def get_player(self, player_id: str) -> ports.PlayerRecord | None:
         return self._players.get(player_id)
 
-    async def player_by_key(self, key_hash: str) -> PlayerRecord | None:
+    async def player_by_key(self, key_hash: str) -> ports.PlayerRecord | None:
         player_id = self._by_key.get(key_hash)
         return None if player_id is None else self._players[player_id]
 
@@ -262,8 +251,8 @@ class MemoryEventStore(MemoryRatings):
         players = (self._players.get(i) for i in player_ids)
         return {p.id for p in players if p is not None and p.banned_at is not None}
 
-    async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
-        found: list[PlayerMatch] = []
+    async def player_matches(self, flt: ports.PlayerMatchFilter) -> tuple[list[ports.PlayerMatch], int]:
+        found: list[ports.PlayerMatch] = []
         for match_id, seat in self._player_seats.get(flt.player_id, {}).items():
             m = self._matches[match_id]
             if flt.status is not None and m.status != flt.status:
@@ -272,13 +261,13 @@ class MemoryEventStore(MemoryRatings):
                 continue
             if flt.to_act and seat not in m.to_act:
                 continue
-            found.append(PlayerMatch(m, seat))
+            found.append(ports.PlayerMatch(m, seat))
         found.sort(key=lambda pm: (pm.record.updated_at, pm.record.id), reverse=True)
         return found[flt.offset : flt.offset + flt.limit], len(found)
 
     async def read_notices(
         self, player_id: str, after: int = 0, limit: int | None = None
-    ) -> list[StoredNotice]:
+    ) -> list[ports.StoredNotice]:
         notices = self._notices.get(player_id, [])
         start = max(after, 0)
         end = len(notices) if limit is None else min(len(notices), start + limit)
@@ -286,10 +275,10 @@ class MemoryEventStore(MemoryRatings):
 
     # Snapshots
 
-    async def get_snapshot(self, match_id: str) -> Snapshot | None:
+    async def get_snapshot(self, match_id: str) -> ports.Snapshot | None:
         return self._snapshots.get(match_id)
 
-    async def put_snapshot(self, snapshot: Snapshot) -> None:
+    async def put_snapshot(self, snapshot: ports.Snapshot) -> None:
         if snapshot.match_id not in self._matches:
             raise KeyError(snapshot.match_id)
         kept = self._snapshots.get(snapshot.match_id)
@@ -305,7 +294,7 @@ class MemoryEventStore(MemoryRatings):
         return None
 
 
-def _listed(m: MatchRecord, flt: MatchFilter) -> bool:
+def _listed(m: MatchRecord, flt: ports.MatchFilter) -> bool:
     if m.visibility != "public" and not flt.include_unlisted:
         return False
     if flt.status is not None and m.status != flt.status:

@@ -25,23 +25,10 @@ from typing import Any
 import asyncpg
 import orjson
 
+from app.service import ports
 from app.service.errors import Unavailable
 from app.service.names import NameInUse, name_key
-from app.service.ports import (
-    Append,
-    AppendResult,
-    IdempotencyRecord,
-    MatchFilter,
-    MatchRecord,
-    NewEvent,
-    PlayerMatch,
-    PlayerMatchFilter,
-    PlayerRecord,
-    SeatRecord,
-    Snapshot,
-    StoredEvent,
-    StoredNotice,
-)
+from app.service.ports import MatchRecord, NewEvent, SeatRecord
 from app.store import postgres_sql as sql
 from app.store.postgres_commit import MAX_BATCH, PostgresAppender
 from app.store.ratings_postgres import PostgresRatings
@@ -174,7 +161,7 @@ class PostgresEventStore(PostgresRatings):
         rows = await self._fetch(f"SELECT {sql.MATCH_COLUMNS} FROM matches WHERE id = $1", match_id)
         return _match(rows[0]) if rows else None
 
-    async def list_matches(self, flt: MatchFilter) -> tuple[list[MatchRecord], int]:
+    async def list_matches(self, flt: ports.MatchFilter) -> tuple[list[MatchRecord], int]:
         page, count, args = lobby_query(flt)
         rows = await self._fetch(_with_total(page, count, len(args)), *args, flt.limit, flt.offset)
         return [_match(r[1:]) for r in rows if r[1] is not None], rows[0][0]
@@ -189,23 +176,25 @@ class PostgresEventStore(PostgresRatings):
 
     # Appending and reading
 
-    async def append(self, append: Append) -> AppendResult:
+    async def append(self, append: ports.Append) -> ports.AppendResult:
         try:
             return await self.appender.append(append)
         except OUTAGE_ERRORS as e:  # not known to be written: a retry with its idempotency key tells
             raise await self._outage(e) from e
 
-    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[ports.StoredEvent]:
         if limit is None:
             rows = await self._fetch(_READ, match_id, after)
         else:
             rows = await self._fetch(_READ + " LIMIT $3", match_id, after, limit)
         datas = json_many([r[3] for r in rows])
-        return [StoredEvent(match_id, r[0], r[2], d, r[4], r[1]) for r, d in zip(rows, datas, strict=True)]
+        return [
+            ports.StoredEvent(match_id, r[0], r[2], d, r[4], r[1]) for r, d in zip(rows, datas, strict=True)
+        ]
 
-    async def get_idempotent(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
+    async def get_idempotent(self, match_id: str, seat: int, key: str) -> ports.IdempotencyRecord | None:
         rows = await self._fetch(_IDEMPOTENCY, match_id, seat, key)
-        return IdempotencyRecord(*rows[0]) if rows else None
+        return ports.IdempotencyRecord(*rows[0]) if rows else None
 
     async def prune_idempotency(self, before: datetime) -> int:
         return int((await self._execute(sql.PRUNE, before)).split()[-1])  # "DELETE <n>"
@@ -220,7 +209,7 @@ class PostgresEventStore(PostgresRatings):
 
     # Players and their notices
 
-    async def create_player(self, player: PlayerRecord) -> None:
+    async def create_player(self, player: ports.PlayerRecord) -> None:
         p = player
         try:
             await self._execute(
@@ -231,13 +220,13 @@ class PostgresEventStore(PostgresRatings):
                 raise NameInUse(p.name) from e
             raise ValueError(f"player {p.id} or its key exists") from e
 
-    async def get_player(self, player_id: str) -> PlayerRecord | None:
+    async def get_player(self, player_id: str) -> ports.PlayerRecord | None:
         rows = await self._fetch(_PLAYER + "id = $1", player_id)
-        return PlayerRecord(*rows[0]) if rows else None
+        return ports.PlayerRecord(*rows[0]) if rows else None
 
-    async def player_by_key(self, key_hash: str) -> PlayerRecord | None:
+    async def player_by_key(self, key_hash: str) -> ports.PlayerRecord | None:
         rows = await self._fetch(_PLAYER + "key_hash = $1", key_hash)
-        return PlayerRecord(*rows[0]) if rows else None
+        return ports.PlayerRecord(*rows[0]) if rows else None
 
     async def set_player_key(self, player_id: str, key_hash: str) -> bool:
         try:
@@ -254,27 +243,29 @@ class PostgresEventStore(PostgresRatings):
             return set()
         return {r[0] for r in await self._fetch(sql.BANNED_AMONG, list(player_ids))}
 
-    async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
+    async def player_matches(self, flt: ports.PlayerMatchFilter) -> tuple[list[ports.PlayerMatch], int]:
         page, count, args = player_matches_query(flt)
         rows = await self._fetch(_with_total(page, count, len(args)), *args, flt.limit, flt.offset)
-        return [PlayerMatch(_match(r[1:-1]), r[-1]) for r in rows if r[1] is not None], rows[0][0]
+        return [ports.PlayerMatch(_match(r[1:-1]), r[-1]) for r in rows if r[1] is not None], rows[0][0]
 
     async def read_notices(
         self, player_id: str, after: int = 0, limit: int | None = None
-    ) -> list[StoredNotice]:
+    ) -> list[ports.StoredNotice]:
         if limit is None:
             rows = await self._fetch(_NOTICES, player_id, after)
         else:
             rows = await self._fetch(_NOTICES + " LIMIT $3", player_id, after, limit)
-        return [StoredNotice(player_id, c, type_, orjson.loads(data), at) for c, type_, data, at in rows]
+        return [
+            ports.StoredNotice(player_id, c, type_, orjson.loads(data), at) for c, type_, data, at in rows
+        ]
 
     # Snapshots
 
-    async def get_snapshot(self, match_id: str) -> Snapshot | None:
+    async def get_snapshot(self, match_id: str) -> ports.Snapshot | None:
         rows = await self._fetch("SELECT seq, version, data FROM snapshots WHERE match_id = $1", match_id)
-        return Snapshot(match_id, rows[0][0], rows[0][1], bytes(rows[0][2])) if rows else None
+        return ports.Snapshot(match_id, rows[0][0], rows[0][1], bytes(rows[0][2])) if rows else None
 
-    async def put_snapshot(self, snapshot: Snapshot) -> None:
+    async def put_snapshot(self, snapshot: ports.Snapshot) -> None:
         s = snapshot
         try:
             await self._execute(sql.PUT_SNAPSHOT, s.match_id, s.seq, s.version, s.data)
@@ -296,16 +287,19 @@ class PostgresEventStore(PostgresRatings):
                     self._pool = None
 
 
-def lobby_query(flt: MatchFilter) -> tuple[str, str, list[object]]:
+def _equal(where: list[str], args: list[object], *filters: tuple[str, object]) -> None:
+    """`column = $n` for each (column, value) of a filter whose value is set."""
+    for column, value in filters:
+        if value is not None:
+            args.append(value)
+            where.append(f"{column} = ${len(args)}")
+
+
+def lobby_query(flt: ports.MatchFilter) -> tuple[str, str, list[object]]:
     """The lobby's page statement (without LIMIT/OFFSET), its count, and their arguments."""
     where = ["TRUE" if flt.include_unlisted else "visibility = 'public'"]
     args: list[object] = []
-    if flt.status is not None:
-        args.append(flt.status)
-        where.append(f"status = ${len(args)}")
-    if flt.game is not None:
-        args.append(flt.game)
-        where.append(f"game = ${len(args)}")
+    _equal(where, args, ("status", flt.status), ("game", flt.game))
     if flt.open is not None:
         where.append(_OPEN if flt.open else f"NOT {_OPEN}")
     cond = " AND ".join(where)
@@ -313,15 +307,11 @@ def lobby_query(flt: MatchFilter) -> tuple[str, str, list[object]]:
     return page, f"SELECT count(*) FROM matches WHERE {cond}", args
 
 
-def player_matches_query(flt: PlayerMatchFilter) -> tuple[str, str, list[Any]]:
+def player_matches_query(flt: ports.PlayerMatchFilter) -> tuple[str, str, list[Any]]:
     """A player's page of matches (without LIMIT/OFFSET), its count, and their arguments."""
-    where, args = ["s.player_id = $1"], [flt.player_id]
-    if flt.status is not None:
-        args.append(flt.status)
-        where.append(f"m.status = ${len(args)}")
-    if flt.game is not None:
-        args.append(flt.game)
-        where.append(f"m.game = ${len(args)}")
+    where = ["s.player_id = $1"]
+    args: list[object] = [flt.player_id]
+    _equal(where, args, ("m.status", flt.status), ("m.game", flt.game))
     if flt.to_act:
         where.append("m.to_act @> to_jsonb(s.seat)")  # a JSON array contains that number
     source = f"seats AS s JOIN matches AS m ON m.id = s.match_id WHERE {' AND '.join(where)}"

@@ -23,21 +23,8 @@ import functools
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from app.service.ports import (
-    Append,
-    AppendResult,
-    IdempotencyRecord,
-    MatchFilter,
-    MatchRecord,
-    NewEvent,
-    PlayerMatch,
-    PlayerMatchFilter,
-    PlayerRecord,
-    SeatRecord,
-    Snapshot,
-    StoredEvent,
-    StoredNotice,
-)
+from app.service import ports
+from app.service.ports import MatchRecord, NewEvent, SeatRecord
 from app.store import sqlite_reads as reads
 from app.store import sqlite_writes as writes
 from app.store.ratings_sqlite import SqliteRatings
@@ -73,7 +60,7 @@ class SqliteEventStore(SqliteRatings):
     async def get_match(self, match_id: str) -> MatchRecord | None:
         return await self.readers.run(functools.partial(reads.get_match, match_id=match_id))
 
-    async def list_matches(self, flt: MatchFilter) -> tuple[list[MatchRecord], int]:
+    async def list_matches(self, flt: ports.MatchFilter) -> tuple[list[MatchRecord], int]:
         return await self.readers.run(functools.partial(reads.list_matches, flt=flt))
 
     async def get_seats(self, match_id: str) -> list[SeatRecord]:
@@ -84,16 +71,16 @@ class SqliteEventStore(SqliteRatings):
 
     # Appending and reading
 
-    async def append(self, append: Append) -> AppendResult:
+    async def append(self, append: ports.Append) -> ports.AppendResult:
         rows = writes.AppendRows(append)
         return await self.writer.run(functools.partial(writes.append, rows=rows))
 
-    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[ports.StoredEvent]:
         return await self.readers.run(
             functools.partial(reads.read, match_id=match_id, after=after, limit=limit)
         )
 
-    async def get_idempotent(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
+    async def get_idempotent(self, match_id: str, seat: int, key: str) -> ports.IdempotencyRecord | None:
         work = functools.partial(reads.get_idempotent, match_id=match_id, seat=seat, key=key)
         return await self.readers.run(work)
 
@@ -111,13 +98,13 @@ class SqliteEventStore(SqliteRatings):
 
     # Players and their notices
 
-    async def create_player(self, player: PlayerRecord) -> None:
+    async def create_player(self, player: ports.PlayerRecord) -> None:
         await self.writer.run(functools.partial(writes.create_player, p=player))
 
-    async def get_player(self, player_id: str) -> PlayerRecord | None:
+    async def get_player(self, player_id: str) -> ports.PlayerRecord | None:
         return await self.readers.run(functools.partial(reads.player, column="id", value=player_id))
 
-    async def player_by_key(self, key_hash: str) -> PlayerRecord | None:
+    async def player_by_key(self, key_hash: str) -> ports.PlayerRecord | None:
         return await self.readers.run(functools.partial(reads.player, column="key_hash", value=key_hash))
 
     async def set_player_key(self, player_id: str, key_hash: str) -> bool:
@@ -133,21 +120,21 @@ class SqliteEventStore(SqliteRatings):
             return set()
         return await self.readers.run(functools.partial(reads.banned_among, player_ids=list(player_ids)))
 
-    async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
+    async def player_matches(self, flt: ports.PlayerMatchFilter) -> tuple[list[ports.PlayerMatch], int]:
         return await self.readers.run(functools.partial(reads.player_matches, flt=flt))
 
     async def read_notices(
         self, player_id: str, after: int = 0, limit: int | None = None
-    ) -> list[StoredNotice]:
+    ) -> list[ports.StoredNotice]:
         work = functools.partial(reads.read_notices, player_id=player_id, after=after, limit=limit)
         return await self.readers.run(work)
 
     # Snapshots
 
-    async def get_snapshot(self, match_id: str) -> Snapshot | None:
+    async def get_snapshot(self, match_id: str) -> ports.Snapshot | None:
         return await self.readers.run(functools.partial(reads.get_snapshot, match_id=match_id))
 
-    async def put_snapshot(self, snapshot: Snapshot) -> None:
+    async def put_snapshot(self, snapshot: ports.Snapshot) -> None:
         await self.writer.run(functools.partial(writes.put_snapshot, s=snapshot))
 
     # Operations

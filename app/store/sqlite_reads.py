@@ -13,18 +13,7 @@ from datetime import datetime
 
 import orjson
 
-from app.service.ports import (
-    IdempotencyRecord,
-    MatchFilter,
-    MatchRecord,
-    PlayerMatch,
-    PlayerMatchFilter,
-    PlayerRecord,
-    SeatRecord,
-    Snapshot,
-    StoredEvent,
-    StoredNotice,
-)
+from app.service import ports
 from app.store.rows import from_json, ints, json_many, parse_sqlite_time, parse_sqlite_time_or_none
 from app.store.sqlite_writes import MATCH_COLUMNS, SEAT_COLUMNS
 
@@ -51,8 +40,8 @@ _IDEMPOTENCY = (
 _OPEN = "(status = 'waiting' AND open_seats > 0)"
 
 
-def match_record(r: sqlite3.Row) -> MatchRecord:
-    return MatchRecord(
+def match_record(r: sqlite3.Row) -> ports.MatchRecord:
+    return ports.MatchRecord(
         id=r[0],
         game=r[1],
         players=r[2],
@@ -76,25 +65,28 @@ def match_record(r: sqlite3.Row) -> MatchRecord:
     )
 
 
-def seat_record(r: sqlite3.Row) -> SeatRecord:
-    return SeatRecord(r[0], r[1], r[2], r[3], bool(r[4]), parse_sqlite_time_or_none(r[5]), r[6], r[7])
+def seat_record(r: sqlite3.Row) -> ports.SeatRecord:
+    return ports.SeatRecord(r[0], r[1], r[2], r[3], bool(r[4]), parse_sqlite_time_or_none(r[5]), r[6], r[7])
 
 
-def get_match(conn: sqlite3.Connection, match_id: str) -> MatchRecord | None:
+def get_match(conn: sqlite3.Connection, match_id: str) -> ports.MatchRecord | None:
     rows = conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchall()
     return match_record(rows[0]) if rows else None
 
 
-def lobby_query(flt: MatchFilter) -> tuple[str, str, list[object]]:
+def _equal(where: list[str], args: list[object], *filters: tuple[str, object]) -> None:
+    """`column = ?` for each (column, value) of a filter whose value is set."""
+    for column, value in filters:
+        if value is not None:
+            where.append(f"{column} = ?")
+            args.append(value)
+
+
+def lobby_query(flt: ports.MatchFilter) -> tuple[str, str, list[object]]:
     """The lobby's page statement (LIMIT and OFFSET come after `args`), its count, and `args`."""
     where = ["1 = 1" if flt.include_unlisted else "visibility = 'public'"]
     args: list[object] = []
-    if flt.status is not None:
-        where.append("status = ?")
-        args.append(flt.status)
-    if flt.game is not None:
-        where.append("game = ?")
-        args.append(flt.game)
+    _equal(where, args, ("status", flt.status), ("game", flt.game))
     if flt.open is not None:
         where.append(_OPEN if flt.open else f"NOT {_OPEN}")
     cond = " AND ".join(where)
@@ -104,7 +96,7 @@ def lobby_query(flt: MatchFilter) -> tuple[str, str, list[object]]:
     return page, f"SELECT count(*) FROM matches WHERE {cond}", args
 
 
-def list_matches(conn: sqlite3.Connection, flt: MatchFilter) -> tuple[list[MatchRecord], int]:
+def list_matches(conn: sqlite3.Connection, flt: ports.MatchFilter) -> tuple[list[ports.MatchRecord], int]:
     page, count, args = lobby_query(flt)
     with _snapshot(conn):
         rows = conn.execute(page, (*args, flt.limit, flt.offset)).fetchall()
@@ -112,17 +104,17 @@ def list_matches(conn: sqlite3.Connection, flt: MatchFilter) -> tuple[list[Match
     return [match_record(r) for r in rows], total
 
 
-def get_seats(conn: sqlite3.Connection, match_id: str) -> list[SeatRecord]:
+def get_seats(conn: sqlite3.Connection, match_id: str) -> list[ports.SeatRecord]:
     query = f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id = ? ORDER BY seat"
     return [seat_record(r) for r in conn.execute(query, (match_id,))]
 
 
-def seat_by_token(conn: sqlite3.Connection, token_hash: str) -> SeatRecord | None:
+def seat_by_token(conn: sqlite3.Connection, token_hash: str) -> ports.SeatRecord | None:
     rows = conn.execute(f"SELECT {SEAT_COLUMNS} FROM seats WHERE token_hash = ?", (token_hash,)).fetchall()
     return seat_record(rows[0]) if rows else None
 
 
-def read(conn: sqlite3.Connection, match_id: str, after: int, limit: int | None) -> list[StoredEvent]:
+def read(conn: sqlite3.Connection, match_id: str, after: int, limit: int | None) -> list[ports.StoredEvent]:
     if limit is None:
         rows = conn.execute(_READ, (match_id, after)).fetchall()
     else:
@@ -133,13 +125,15 @@ def read(conn: sqlite3.Connection, match_id: str, after: int, limit: int | None)
         when = times.get(at)
         if when is None:
             when = times[at] = parse_sqlite_time(at)
-        out.append(StoredEvent(match_id, seq, type_, data, when, commit))
+        out.append(ports.StoredEvent(match_id, seq, type_, data, when, commit))
     return out
 
 
-def get_idempotent(conn: sqlite3.Connection, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
+def get_idempotent(
+    conn: sqlite3.Connection, match_id: str, seat: int, key: str
+) -> ports.IdempotencyRecord | None:
     rows = conn.execute(_IDEMPOTENCY, (match_id, seat, key)).fetchall()
-    return IdempotencyRecord(*rows[0]) if rows else None
+    return ports.IdempotencyRecord(*rows[0]) if rows else None
 
 
 def due_matches(conn: sqlite3.Connection, now: str, limit: int) -> list[str]:
@@ -150,12 +144,12 @@ def stalled_bots(conn: sqlite3.Connection, before: str, limit: int) -> list[str]
     return [r[0] for r in conn.execute(_STALLED, (before, limit))]
 
 
-def player(conn: sqlite3.Connection, column: str, value: str) -> PlayerRecord | None:
+def player(conn: sqlite3.Connection, column: str, value: str) -> ports.PlayerRecord | None:
     rows = conn.execute(f"{_PLAYER} WHERE {column} = ?", (value,)).fetchall()
     if not rows:
         return None
     id_, name, key_hash, created_at, cursor, banned_at, reason = rows[0]
-    return PlayerRecord(
+    return ports.PlayerRecord(
         id_,
         name,
         key_hash,
@@ -175,14 +169,12 @@ def banned_among(conn: sqlite3.Connection, player_ids: list[str]) -> set[str]:
     return {r[0] for r in conn.execute(_BANNED_AMONG, (orjson.dumps(player_ids).decode(),))}
 
 
-def player_matches(conn: sqlite3.Connection, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
-    where, args = ["s.player_id = ?"], [flt.player_id]
-    if flt.status is not None:
-        where.append("m.status = ?")
-        args.append(flt.status)
-    if flt.game is not None:
-        where.append("m.game = ?")
-        args.append(flt.game)
+def player_matches(
+    conn: sqlite3.Connection, flt: ports.PlayerMatchFilter
+) -> tuple[list[ports.PlayerMatch], int]:
+    where = ["s.player_id = ?"]
+    args: list[object] = [flt.player_id]
+    _equal(where, args, ("m.status", flt.status), ("m.game", flt.game))
     if flt.to_act:
         where.append("EXISTS (SELECT 1 FROM json_each(m.to_act) AS t WHERE t.value = s.seat)")
     source = f"seats AS s JOIN matches AS m ON m.id = s.match_id WHERE {' AND '.join(where)}"
@@ -190,26 +182,26 @@ def player_matches(conn: sqlite3.Connection, flt: PlayerMatchFilter) -> tuple[li
     with _snapshot(conn):
         rows = conn.execute(page, (*args, flt.limit, flt.offset)).fetchall()
         total = conn.execute(f"SELECT count(*) FROM {source}", args).fetchall()[0][0]
-    return [PlayerMatch(match_record(r), r[-1]) for r in rows], total
+    return [ports.PlayerMatch(match_record(r), r[-1]) for r in rows], total
 
 
 def read_notices(
     conn: sqlite3.Connection, player_id: str, after: int, limit: int | None
-) -> list[StoredNotice]:
+) -> list[ports.StoredNotice]:
     if limit is None:
         rows = conn.execute(_NOTICES, (player_id, after)).fetchall()
     else:
         rows = conn.execute(_NOTICES + " LIMIT ?", (player_id, after, limit)).fetchall()
     return [
-        StoredNotice(player_id, cursor, type_, orjson.loads(data), parse_sqlite_time(at))
+        ports.StoredNotice(player_id, cursor, type_, orjson.loads(data), parse_sqlite_time(at))
         for cursor, type_, data, at in rows
     ]
 
 
-def get_snapshot(conn: sqlite3.Connection, match_id: str) -> Snapshot | None:
+def get_snapshot(conn: sqlite3.Connection, match_id: str) -> ports.Snapshot | None:
     query = "SELECT seq, version, data FROM snapshots WHERE match_id = ?"
     rows = conn.execute(query, (match_id,)).fetchall()
-    return Snapshot(match_id, rows[0][0], rows[0][1], bytes(rows[0][2])) if rows else None
+    return ports.Snapshot(match_id, rows[0][0], rows[0][1], bytes(rows[0][2])) if rows else None
 
 
 def ping(conn: sqlite3.Connection) -> None:

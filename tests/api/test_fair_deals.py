@@ -1,13 +1,16 @@
 """drago-fair-2 over HTTP: seats' seeds, the deal at the last join, the reveal, and the independent
 Python verifier (`drago_client.fairness`, which imports nothing of the server) over random matches
-of every game, mode and player count, each then tampered field by field (docs/fairness.md)."""
+of every game, mode and player count, each then tampered field by field (docs/fairness.md). The
+slow test reads the session's corpus of 200 matches per configuration (tests/fairness/corpus.py),
+the same file the TypeScript verifier and the page's verifier check."""
 
 from __future__ import annotations
 
-import copy
+import json
 import os
 import random
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,15 +18,10 @@ import pytest
 from drago_client.fairness import verify
 
 from tests.api.conftest import running
-from tests.api.helpers import Table, create, join, play_to_end
+from tests.api.helpers import Table, create, join
+from tests.fairness import corpus
 
-CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
-    *(("mount_drago", n, {}) for n in range(2, 6)),
-    ("yutaka", 2, {"mode": "mysteria"}),
-    ("yutaka", 2, {"mode": "tactika", "first_player": "random"}),
-    ("yutaka", 2, {"mode": "mixed"}),
-]
-MATCHES = int(os.environ.get("FAIR_MATCHES", "2"))  # per configuration; the slow test plays 200
+MATCHES = int(os.environ.get("FAIR_MATCHES", "2"))  # per configuration; the slow test reads 200
 
 
 @pytest.fixture
@@ -32,130 +30,47 @@ async def client() -> AsyncIterator[httpx.AsyncClient]:
         yield c
 
 
-async def _finished(
-    client: httpx.AsyncClient, game: str, players: int, options: dict[str, Any], rng: random.Random
-) -> Any:
-    created = (await create(client, game, players, options=options)).json()
-    match_id = created["id"]
-    tokens = {}
-    for seat in range(players):
-        body = {"client_seed": f"seat {seat} 🎲 {rng.randrange(10**6)}"} if rng.random() < 0.7 else {}
-        r = await join(client, match_id, seat, **body)
-        assert r.status_code == 201, r.text
-        tokens[seat] = r.json()["token"]
-        if "client_seed" in body:
-            assert r.json()["client_seed"] == body["client_seed"]
-        else:
-            assert len(r.json()["client_seed"]) == 32
-    table = Table(client, match_id, players, tokens, lambda *_: None, created["host_token"], None)
-    final = await play_to_end(table, rng)
-    assert final["status"] == "finished"
-    reveal = (await client.get(f"/v1/matches/{match_id}/reveal")).json()
-    catalogue = (await client.get(f"/v1/games/{game}")).json()["catalogue"]
-    return reveal, catalogue
-
-
-def _tampered(reveal: Any, rng: random.Random) -> list[tuple[str, Any]]:
-    """(what was changed, the changed reveal): one variant per field class the log has."""
-    out: list[tuple[str, Any]] = []
-
-    def variant(what: str, change: Any) -> None:
-        r = copy.deepcopy(reveal)
-        change(r)
-        out.append((what, r))
-
-    seat = rng.randrange(reveal["players"])
-    variant("secret", lambda r: r.update(secret=("0" if r["secret"][0] != "0" else "1") + r["secret"][1:]))
-    variant(f"seat_seeds[{seat}]", lambda r: r["seat_seeds"].__setitem__(seat, r["seat_seeds"][seat] + "x"))
-    events = reveal["events"]
-    start = next(i for i, e in enumerate(events) if e["type"] == "game_started")
-    deal = events[start]["data"]
-    if reveal["game"] == "mount_drago":
-
-        def swap_hand(r: Any) -> None:
-            d = r["events"][start]["data"]
-            d["hands"][0][0], d["draw_pile"][0] = d["draw_pile"][0], d["hands"][0][0]
-
-        if deal["hands"][0][0] != deal["draw_pile"][0]:
-            variant("game_started.hands[0][0]", swap_hand)
-        reshuffles = [i for i, e in enumerate(events) if e["type"] == "draw_pile_reshuffled"]
-        if reshuffles:
-            i = rng.choice(reshuffles)
-            pile = events[i]["data"]["draw_pile"]
-            j = next((k for k in range(1, len(pile)) if pile[k] != pile[0]), None)
-            if j is not None:
-
-                def reorder(r: Any, i: int = i, j: int = j) -> None:
-                    p = r["events"][i]["data"]["draw_pile"]
-                    p[0], p[j] = p[j], p[0]
-
-                variant(f"seq {events[i]['seq']} draw_pile_reshuffled.draw_pile", reorder)
-        draws = [i for i, e in enumerate(events) if e["type"] == "cards_drawn"]
-        i = rng.choice(draws)
-
-        def redraw(r: Any, i: int = i) -> None:
-            c = r["events"][i]["data"]["cards"][0]
-            c["value"] = 1 if c["value"] != 1 else 2
-
-        variant(f"seq {events[i]['seq']} cards_drawn.cards[0]", redraw)
-    else:
-
-        def swap_deck(r: Any) -> None:
-            d = r["events"][start]["data"]["decks"][0]
-            k = next(k for k in range(1, len(d)) if d[k] != d[0])
-            d[0], d[k] = d[k], d[0]
-
-        variant("game_started.decks[0]", swap_deck)
-        draws = [i for i, e in enumerate(events) if e["type"] == "card_drawn"]
-        i = rng.choice(draws)
-
-        def redraw(r: Any, i: int = i) -> None:
-            c = r["events"][i]["data"]["card"]
-            c["value"] = 1 if c["value"] != 1 else 2
-            c["kind"] = "idol"
-
-        variant(f"seq {events[i]['seq']} card_drawn.card", redraw)
-        reveals = [i for i, e in enumerate(events) if e["type"] == "tile_revealed"]
-        i = rng.choice(reveals)
-
-        def retile(r: Any, i: int = i) -> None:
-            t = r["events"][i]["data"]["tile"]
-            t["value"] += 1
-
-        variant(f"seq {events[i]['seq']} tile_revealed.tile", retile)
-    return out
-
-
-async def _check(client: httpx.AsyncClient, n: int) -> dict[str, int]:
-    rng = random.Random(f"fair:{n}")
-    tampered: dict[str, int] = {}
-    for game, players, options in CONFIGS:
-        for _ in range(n):
-            reveal, catalogue = await _finished(client, game, players, options, rng)
-            assert reveal["algorithm"] == "drago-fair-2" and len(reveal["seat_seeds"]) == players
-            verdict = verify(reveal, catalogue)
-            assert verdict.ok, (verdict, reveal["match_id"])
-            for what, changed in _tampered(reveal, rng):
-                bad = verify(changed, catalogue)
-                assert not bad.ok, what
-                assert bad.field is not None and bad.field.startswith(what.split("[")[0]), (what, bad)
-                kind = what.split(" ")[-1].split("[")[0]
-                tampered[kind] = tampered.get(kind, 0) + 1
-    return tampered
+def _verifies(reveal: Any, catalogue: Any, variants: list[dict[str, Any]]) -> set[str]:
+    """Check that the reveal verifies and that every tampered variant fails, naming its field; the
+    field classes tampered with."""
+    verdict = verify(reveal, catalogue)
+    assert verdict.ok, (verdict, reveal["match_id"])
+    for variant in variants:
+        what = variant["what"]
+        bad = verify(corpus.apply(reveal, variant), catalogue)
+        assert not bad.ok, what
+        assert corpus.named(what, bad.field), (what, bad)
+    return {corpus.kind_of(v["what"]) for v in variants}
 
 
 async def test_random_matches_of_every_game_verify_and_every_tampered_field_is_named(
     client: httpx.AsyncClient,
 ) -> None:
-    tampered = await _check(client, MATCHES)
-    assert {"secret", "seat_seeds", "game_started.hands", "game_started.decks"} <= set(tampered)
-    assert {"cards_drawn.cards", "card_drawn.card", "tile_revealed.tile"} <= set(tampered)
+    rng = random.Random(f"fair:{MATCHES}")
+    tampered: set[str] = set()
+    for game, players, options in corpus.CONFIGS:
+        catalogue = (await client.get(f"/v1/games/{game}")).json()["catalogue"]
+        for _ in range(MATCHES):
+            reveal, _ = await corpus.finished(client, game, players, options, rng)
+            tampered |= _verifies(reveal, catalogue, corpus.tampered(reveal, rng))
+    assert {"secret", "seat_seeds", "game_started.hands", "game_started.decks"} <= tampered
+    assert {"cards_drawn.cards", "card_drawn.card", "tile_revealed.tile"} <= tampered
 
 
 @pytest.mark.slow
-async def test_200_matches_of_every_configuration_verify(client: httpx.AsyncClient) -> None:
-    tampered = await _check(client, 200)
-    assert tampered.get("draw_pile_reshuffled.draw_pile", 0) > 0  # some matches reshuffle
+def test_200_matches_of_every_configuration_verify(fair_corpus: Path, tmp_path: Path) -> None:
+    """The corpus that the TypeScript verifier and the page's verifier also check."""
+    data = json.loads(fair_corpus.read_text(encoding="utf-8"))
+    tampered: set[str] = set()
+    for m in data["matches"]:
+        tampered |= _verifies(m["reveal"], data["catalogues"][m["reveal"]["game"]], m["tampered"])
+    assert len(data["matches"]) == len(corpus.CONFIGS) * corpus.size()
+    assert corpus.kinds(corpus.size()) <= tampered <= corpus.KINDS
+    planted = json.loads(corpus.control(fair_corpus, tmp_path / "control.json").read_text("utf-8"))
+    first = planted["matches"][0]
+    for variant in first["tampered"]:  # the check fails on each planted fault
+        with pytest.raises(AssertionError):
+            _verifies(first["reveal"], planted["catalogues"][first["reveal"]["game"]], [variant])
 
 
 async def test_the_deal_comes_after_the_last_seat_and_seeds_stay_private(client: httpx.AsyncClient) -> None:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 CHROMIUM = Path(os.environ.get("DRAGO_CHROMIUM", "/usr/bin/chromium"))
 WEB = Path(__file__).resolve().parents[2] / "web"
 AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
+ESBUILD = WEB / "node_modules" / ".bin" / "esbuild"
 # Flags that work in this sandbox; each test context gets a fresh profile from Playwright.
 FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -70,11 +71,11 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
 
 
 @pytest.fixture(scope="session")
-def axe() -> Path:
-    """axe-core's browser script, as `web/package-lock.json` pins it."""
-    if not AXE.exists():
+def web_modules() -> Path:
+    """`web/node_modules` (axe-core, esbuild), installed from `web/package-lock.json` when missing."""
+    if not (AXE.exists() and ESBUILD.exists()):
         if not _node_ok():
-            _missing("Node.js >= 20 and npm are needed to install axe-core (npm ci in web/)")
+            _missing("Node.js >= 20 and npm are needed to install web/'s packages (npm ci in web/)")
         done = subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund"],
             cwd=WEB,
@@ -84,4 +85,10 @@ def axe() -> Path:
             check=False,
         )
         assert done.returncode == 0, f"npm ci in web/ failed:\n{done.stderr[-4000:]}"
+    return WEB / "node_modules"
+
+
+@pytest.fixture(scope="session")
+def axe(web_modules: Path) -> Path:
+    """axe-core's browser script, as `web/package-lock.json` pins it."""
     return AXE

@@ -8,8 +8,8 @@ dataclass declares `TYPE: ClassVar[str]`; its JSON form is an object whose `"typ
 it. Fields are documented and bounded with `Annotated[X, Doc(...)]` (`doc`).
 """
 
-from app.games.codec.decode import DecodeError, decode_tagged, from_json
-from app.games.codec.doc import JSON, ONCE, Doc, JSONObject, JSONValue
+from app.games.codec.decode import DecodeError, by_tag, decode_tagged, from_json
+from app.games.codec.doc import JSON, ONCE, PER_SEAT, Doc, JSONObject, JSONValue
 from app.games.codec.encode import encode_once, to_json
 from app.games.codec.memo import json_key, memo_json
 from app.games.codec.schema import DRAFT, json_schema
@@ -18,10 +18,12 @@ __all__ = [
     "DRAFT",
     "JSON",
     "ONCE",
+    "PER_SEAT",
     "DecodeError",
     "Doc",
     "JSONObject",
     "JSONValue",
+    "by_tag",
     "decode_tagged",
     "encode_once",
     "from_json",

@@ -50,6 +50,9 @@ class Once:
 
 ONCE: Final = Once()
 
+PER_SEAT: Final = Doc("One entry per seat, in seat order.")
+"""The description of a tuple with one entry per seat (`Annotated[tuple[int, ...], PER_SEAT]`)."""
+
 
 def merged(metadata: Iterable[object]) -> Doc:
     """One `Doc` from every `Doc` in `metadata` (an `Annotated` type's extras); later ones win."""

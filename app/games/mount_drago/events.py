@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, ClassVar, Final, Literal
 
-from app.games.codec import Doc
+from app.games.codec import PER_SEAT, Doc, by_tag
 from app.games.mount_drago.cards import Card, Dragon
 from app.games.mount_drago.options import Options
 from app.games.mount_drago.track import Space
@@ -25,7 +25,6 @@ from app.games.mount_drago.track import Space
 EndReason = Literal["third_dragon_on_summit", "no_player_can_play"]
 Seat = Annotated[int, Doc(minimum=0)]
 SpaceIndex = Annotated[int, Doc("An index into the match's track (0 is the start).", minimum=0)]
-PerSeat = Doc("One entry per seat, in seat order.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +82,7 @@ class Scored:
     TYPE: ClassVar[str] = "scored"
     BARRIER: ClassVar[bool] = False
     kind: Literal["blue", "green", "summit"]
-    changes: Annotated[tuple[int, ...], PerSeat]
+    changes: Annotated[tuple[int, ...], PER_SEAT]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +142,7 @@ class GameEnded:
 
     TYPE: ClassVar[str] = "game_ended"
     BARRIER: ClassVar[bool] = True
-    scores: Annotated[tuple[int, ...], PerSeat]
+    scores: Annotated[tuple[int, ...], PER_SEAT]
     winners: tuple[Seat, ...]
     reason: EndReason
 
@@ -161,18 +160,4 @@ Event = (
     | GameEnded
 )
 
-EVENT_TYPES: Final[Mapping[str, type[Event]]] = {
-    cls.TYPE: cls
-    for cls in (
-        GameStarted,
-        CardPlayed,
-        RiderSettled,
-        Scored,
-        CardsDiscarded,
-        CardsDrawn,
-        DrawPileReshuffled,
-        TurnPassed,
-        TurnEnded,
-        GameEnded,
-    )
-}
+EVENT_TYPES: Final[Mapping[str, type[Event]]] = by_tag(Event)

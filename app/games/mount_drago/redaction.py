@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, ClassVar, Final
 
-from app.games.codec import Doc
+from app.games.codec import PER_SEAT, Doc
 from app.games.mount_drago.cards import Card
 from app.games.mount_drago.events import (
     CardPlayed,
@@ -31,8 +31,6 @@ from app.games.mount_drago.events import (
 from app.games.mount_drago.options import Options
 from app.games.mount_drago.track import Space
 
-PerSeat = Doc("One entry per seat, in seat order.")
-
 
 @dataclass(frozen=True, slots=True)
 class GameStartedRedacted:
@@ -48,7 +46,7 @@ class GameStartedRedacted:
     ]
     hands: Annotated[tuple[tuple[Card, ...] | None, ...], Doc("Per seat: the viewer's own hand, else null.")]
     first_player: Seat
-    hand_sizes: Annotated[tuple[int, ...], PerSeat]
+    hand_sizes: Annotated[tuple[int, ...], PER_SEAT]
     draw_pile_size: Annotated[int, Doc(minimum=0)]
 
 

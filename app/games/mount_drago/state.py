@@ -18,21 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar
 
 from app.games import frozen
+from app.games.mount_drago import events as ev
 from app.games.mount_drago.cards import DRAGONS, code_of, codes, dragon_of
-from app.games.mount_drago.events import (
-    CardPlayed,
-    CardsDiscarded,
-    CardsDrawn,
-    DrawPileReshuffled,
-    EndReason,
-    Event,
-    GameEnded,
-    GameStarted,
-    RiderSettled,
-    Scored,
-    TurnEnded,
-    TurnPassed,
-)
 from app.games.mount_drago.options import Options
 from app.games.mount_drago.track import Track, make_track
 
@@ -62,10 +49,10 @@ class State:
     pending_from: int = 0  # where its dragon stood before the move
     scored: bool = False  # this turn triggered a scoring that counts for the draw rule
     discarded: bool = False  # this turn discarded cards
-    end_reason: EndReason | None = None
+    end_reason: ev.EndReason | None = None
 
 
-def initial_state(event: GameStarted) -> State:
+def initial_state(event: ev.GameStarted) -> State:
     n = event.players
     return State(
         players=n,
@@ -106,7 +93,7 @@ class Draft:
     pending_from: int
     scored: bool
     discarded: bool
-    end_reason: EndReason | None
+    end_reason: ev.EndReason | None
 
 
 def thaw(state: State) -> Draft:
@@ -117,7 +104,7 @@ def freeze(draft: Draft) -> State:
     return frozen.freeze(draft, State)
 
 
-def evolve(state: State, event: Event) -> State:
+def evolve(state: State, event: ev.Event) -> State:
     try:
         step = _STEPS[type(event)]
     except KeyError:
@@ -202,7 +189,7 @@ def pass_turn(d: Draft, next_seat: int) -> None:
     d.discarded = False
 
 
-def end_game(d: Draft, reason: EndReason) -> None:
+def end_game(d: Draft, reason: ev.EndReason) -> None:
     d.phase = OVER
     d.end_reason = reason
 
@@ -210,22 +197,22 @@ def end_game(d: Draft, reason: EndReason) -> None:
 # `evolve`'s steps: each checks that its event fits the state, then applies its mutator.
 
 
-def _card_played(d: Draft, e: CardPlayed) -> None:
+def _card_played(d: Draft, e: ev.CardPlayed) -> None:
     code = code_of(e.card)
     if code not in d.hands[e.seat] or d.positions[dragon_of(code)] != e.from_space:
         raise ValueError("card_played does not fit the state")
     play_card(d, e.seat, code, e.from_space, e.to_space)
 
 
-def _rider_settled(d: Draft, e: RiderSettled) -> None:
+def _rider_settled(d: Draft, e: ev.RiderSettled) -> None:
     settle_rider(d, e.seat, code_of(e.card), e.result)
 
 
-def _scored(d: Draft, e: Scored) -> None:
+def _scored(d: Draft, e: ev.Scored) -> None:
     add_scores(d, e.changes)
 
 
-def _cards_discarded(d: Draft, e: CardsDiscarded) -> None:
+def _cards_discarded(d: Draft, e: ev.CardsDiscarded) -> None:
     cs = codes(e.cards)
     hand = without(d.hands[e.seat], cs)
     if hand is None:
@@ -233,35 +220,35 @@ def _cards_discarded(d: Draft, e: CardsDiscarded) -> None:
     discard_cards(d, e.seat, hand, cs)
 
 
-def _cards_drawn(d: Draft, e: CardsDrawn) -> None:
+def _cards_drawn(d: Draft, e: ev.CardsDrawn) -> None:
     cs = codes(e.cards)
     if d.draw_pile[: len(cs)] != cs:
         raise ValueError("cards_drawn does not match the top of the draw pile")
     draw_cards(d, e.seat, cs)
 
 
-def _reshuffled(d: Draft, e: DrawPileReshuffled) -> None:
+def _reshuffled(d: Draft, e: ev.DrawPileReshuffled) -> None:
     if d.draw_pile:
         raise ValueError("draw_pile_reshuffled while the draw pile is not empty")
     reshuffle(d, codes(e.draw_pile), e.summit_discards)
 
 
-def _turn_over(d: Draft, e: TurnEnded | TurnPassed) -> None:
+def _turn_over(d: Draft, e: ev.TurnEnded | ev.TurnPassed) -> None:
     pass_turn(d, e.next_seat)
 
 
-def _game_ended(d: Draft, e: GameEnded) -> None:
+def _game_ended(d: Draft, e: ev.GameEnded) -> None:
     end_game(d, e.reason)
 
 
 _STEPS: Final[dict[type, Callable[[Draft, Any], None]]] = {
-    CardPlayed: _card_played,
-    RiderSettled: _rider_settled,
-    Scored: _scored,
-    CardsDiscarded: _cards_discarded,
-    CardsDrawn: _cards_drawn,
-    DrawPileReshuffled: _reshuffled,
-    TurnEnded: _turn_over,
-    TurnPassed: _turn_over,
-    GameEnded: _game_ended,
+    ev.CardPlayed: _card_played,
+    ev.RiderSettled: _rider_settled,
+    ev.Scored: _scored,
+    ev.CardsDiscarded: _cards_discarded,
+    ev.CardsDrawn: _cards_drawn,
+    ev.DrawPileReshuffled: _reshuffled,
+    ev.TurnEnded: _turn_over,
+    ev.TurnPassed: _turn_over,
+    ev.GameEnded: _game_ended,
 }

@@ -15,13 +15,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Annotated
 
-from app.games.codec import ONCE, Doc, encode_once
+from app.games.codec import ONCE, PER_SEAT, Doc, encode_once
 from app.games.mount_drago.cards import CARDS, DRAGONS, Card, Dragon
 from app.games.mount_drago.options import Options
 from app.games.mount_drago.state import NO_CARD, Phase, State
 from app.games.mount_drago.track import Space
-
-PerSeat = Doc("One entry per seat, in seat order.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +46,12 @@ class MountDragoView:
     hand: Annotated[
         tuple[Card, ...] | None, Doc("The viewer's hand in canonical order; null for a spectator.")
     ]
-    hand_sizes: Annotated[tuple[int, ...], PerSeat]
+    hand_sizes: Annotated[tuple[int, ...], PER_SEAT]
     positions: Annotated[Mapping[Dragon, int], ONCE, Doc("Every dragon's space, as an index into `track`.")]
     summit_dragons: Annotated[tuple[Dragon, ...], Doc("Dragons on a summit space, in canonical order.")]
     riders: Annotated[tuple[Dragon, ...], Doc("The dragon each seat rides.")]
-    rider_piles: Annotated[tuple[RiderPile, ...], PerSeat]
-    scores: Annotated[tuple[int, ...], PerSeat]
+    rider_piles: Annotated[tuple[RiderPile, ...], PER_SEAT]
+    scores: Annotated[tuple[int, ...], PER_SEAT]
     draw_pile_size: Annotated[int, Doc(minimum=0)]
     discard_pile: Annotated[tuple[Card, ...], Doc("The summit discards, oldest first (face up).")]
     pending_card: Annotated[

@@ -13,10 +13,11 @@ match (see `rules.is_barrier`), so it declares None.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Final
 
-from app.games.codec import Doc
+from app.games.codec import PER_SEAT, Doc, by_tag
 from app.games.yutaka.components import ISLANDS, PLAYERS, SLOTS_PER_ISLAND, Card, Tile
 from app.games.yutaka.options import Options
 from app.games.yutaka.scoring import DECIDED_BY, IslandScore
@@ -28,7 +29,6 @@ Island = Annotated[
 Slot = Annotated[
     int, Doc("Tile slot on the island, 0–3 (0 is the top).", minimum=0, maximum=SLOTS_PER_ISLAND - 1)
 ]
-PerSeat = Doc("One entry per seat, in seat order.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,15 +99,13 @@ class GameEnded:
     TYPE: ClassVar[str] = "game_ended"
     BARRIER: ClassVar[bool | None] = True
     islands: tuple[IslandScore, ...]
-    totals: Annotated[tuple[int, ...], PerSeat]
-    equipment_tiles: Annotated[tuple[int, ...], PerSeat, Doc("Equipment tiles won per seat.")]
-    equipment_value: Annotated[tuple[int, ...], PerSeat, Doc("Equipment points won per seat.")]
+    totals: Annotated[tuple[int, ...], PER_SEAT]
+    equipment_tiles: Annotated[tuple[int, ...], PER_SEAT, Doc("Equipment tiles won per seat.")]
+    equipment_value: Annotated[tuple[int, ...], PER_SEAT, Doc("Equipment points won per seat.")]
     winners: tuple[Seat, ...]
     decided_by: Annotated[str, Doc(enum=list(DECIDED_BY))]
     set_aside: tuple[Tile, ...]
 
 
 Event = GameStarted | TileRevealed | CardPlayed | TurnConfirmed | CardDrawn | GameEnded
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls for cls in (GameStarted, TileRevealed, CardPlayed, TurnConfirmed, CardDrawn, GameEnded)
-}
+EVENT_TYPES: Final[Mapping[str, type[Event]]] = by_tag(Event)

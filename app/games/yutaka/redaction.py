@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, ClassVar, Final
 
-from app.games.codec import Doc
+from app.games.codec import PER_SEAT, Doc
 from app.games.yutaka.components import HAND_SIZE, Card
 from app.games.yutaka.events import (
     CardDrawn,
@@ -27,8 +27,6 @@ from app.games.yutaka.events import (
 from app.games.yutaka.options import Options
 from app.games.yutaka.views import TileView, island_tiles, viewer
 
-PerSeat = Doc("One entry per seat, in seat order.")
-
 
 @dataclass(frozen=True, slots=True)
 class GameStartedRedacted:
@@ -39,8 +37,8 @@ class GameStartedRedacted:
     options: Options
     first_player: Seat
     hand: tuple[Card, ...] | None
-    hand_sizes: Annotated[tuple[int, ...], PerSeat]
-    deck_sizes: Annotated[tuple[int, ...], PerSeat]
+    hand_sizes: Annotated[tuple[int, ...], PER_SEAT]
+    deck_sizes: Annotated[tuple[int, ...], PER_SEAT]
     islands: Annotated[tuple[tuple[TileView, ...], ...], Doc("Per island, its slots from slot 0.")]
     set_aside_count: int
 

@@ -29,16 +29,8 @@ from typing import Final, TypeVar
 
 from app.games.codec import JSON, decode_tagged, from_json, to_json
 from app.games.frozen import replace
+from app.games.yutaka import events as ev
 from app.games.yutaka.components import DECK, DYNAMITE, Card, Tile, TileType
-from app.games.yutaka.events import (
-    EVENT_TYPES,
-    CardDrawn,
-    CardPlayed,
-    Event,
-    GameEnded,
-    GameStarted,
-    TileRevealed,
-)
 from app.games.yutaka.options import Options
 from app.games.yutaka.state import State, evolve, face_down, initial_state, other
 
@@ -139,7 +131,7 @@ def _place(
     return pool[len(slots) :]
 
 
-def _started(seat: int, data: JSON) -> tuple[GameStarted, list[list[TileType | None]]]:
+def _started(seat: int, data: JSON) -> tuple[ev.GameStarted, list[list[TileType | None]]]:
     if data.get("type") != "game_started":
         raise ValueError("a history starts with game_started")
     opponent = other(seat)
@@ -150,7 +142,7 @@ def _started(seat: int, data: JSON) -> tuple[GameStarted, list[list[TileType | N
     hints = [
         [None if tile["type"] is None else TileType(tile["type"]) for tile in row] for row in data["islands"]
     ]
-    started = GameStarted(
+    started = ev.GameStarted(
         options=from_json(Options, data["options"]),
         first_player=data["first_player"],
         decks=tuple(decks),
@@ -168,25 +160,25 @@ def _fold(seat: int, history: Sequence[JSON]) -> tuple[State, list[list[TileType
     state = initial_state(started)
     played: list[list[Card]] = [[], []]
     for data in history[1:]:
-        event: Event
+        event: ev.Event
         if data.get("type") == "card_drawn" and "card" not in data:  # the opponent drew
-            event = CardDrawn(data["seat"], state.decks[data["seat"]][0])
+            event = ev.CardDrawn(data["seat"], state.decks[data["seat"]][0])
         else:
-            event = decode_tagged(EVENT_TYPES, data, "event")
-        if isinstance(event, CardDrawn) and event.seat == seat:  # put the seat's draw on top
+            event = decode_tagged(ev.EVENT_TYPES, data, "event")
+        if isinstance(event, ev.CardDrawn) and event.seat == seat:  # put the seat's draw on top
             deck = state.decks[seat]
             state = replace(state, decks=_put(state.decks, seat, (event.card, *deck[1:])))
-        elif isinstance(event, CardPlayed):
+        elif isinstance(event, ev.CardPlayed):
             played[event.seat].append(event.card)
             if event.seat != seat:  # a placeholder of the opponent's hand becomes the card played
                 hand = list(state.hands[event.seat])
                 hand[hand.index(FILLER)] = event.card
                 state = replace(state, hands=_put(state.hands, event.seat, tuple(hand)))
-        elif isinstance(event, TileRevealed):
+        elif isinstance(event, ev.TileRevealed):
             row = list(state.islands[event.island])
             row[event.slot] = event.tile
             state = replace(state, islands=_put(state.islands, event.island, tuple(row)))
-        elif isinstance(event, GameEnded):
+        elif isinstance(event, ev.GameEnded):
             state = replace(state, set_aside=event.set_aside)
         state = evolve(state, event)
     return state, hints, played

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Annotated, Final
 
-from app.games.codec import Doc
+from app.games.codec import PER_SEAT, Doc
 from app.games.frozen import constructor
 from app.games.yutaka.components import PLAYERS, TILE_TYPES, Card, CardKind, Tile, TileType
 
@@ -56,9 +56,6 @@ DECIDED_BY_SHARED_WIN = "shared"
 DECIDED_BY = ("total", "equipment_tiles", "equipment_points", "shared")  # what `decided_by` may say
 
 
-PerSeat = Doc("One entry per seat, in seat order.")
-
-
 @dataclass(frozen=True, slots=True)
 class Award:
     """Who got the tiles of one type on one island. `compared` holds the numbers compared (per
@@ -66,8 +63,8 @@ class Award:
 
     type: TileType
     tiles: Annotated[tuple[int, ...], Doc("The values of this type's tiles on the island.")]
-    cards: Annotated[tuple[int, ...], PerSeat, Doc("How many cards of this kind each seat has there.")]
-    compared: Annotated[tuple[int, ...], PerSeat]
+    cards: Annotated[tuple[int, ...], PER_SEAT, Doc("How many cards of this kind each seat has there.")]
+    compared: Annotated[tuple[int, ...], PER_SEAT]
     basis: Basis
     result: Result
     winner: Annotated[int | None, Doc("The seat that won the tiles; null unless `result` is won.")]
@@ -80,7 +77,7 @@ class IslandScore:
 
     island: Annotated[int, Doc("Island index, 0–4.", minimum=0, maximum=4)]
     awards: tuple[Award, ...]
-    points: Annotated[tuple[int, ...], PerSeat]
+    points: Annotated[tuple[int, ...], PER_SEAT]
 
 
 @dataclass(frozen=True, slots=True)

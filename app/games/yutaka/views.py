@@ -13,12 +13,10 @@ import functools
 from dataclasses import dataclass
 from typing import Annotated
 
-from app.games.codec import ONCE, Doc, encode_once
+from app.games.codec import ONCE, PER_SEAT, Doc, encode_once
 from app.games.yutaka.components import ISLAND_NAMES, OPENING_REVEALS, PLAYERS, Card, Tile, TileType
 from app.games.yutaka.options import Options
 from app.games.yutaka.state import Phase, State
-
-PerSeat = Doc("One entry per seat, in seat order.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +38,7 @@ class IslandView:
     island: Annotated[int, Doc("Island index, 0–4.", minimum=0, maximum=4)]
     name: str
     tiles: tuple[TileView, ...]
-    cards: Annotated[tuple[tuple[Card, ...], ...], PerSeat]
+    cards: Annotated[tuple[tuple[Card, ...], ...], PER_SEAT]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +54,8 @@ class YutakaView:
     opening_reveals_left: Annotated[int, Doc(minimum=0, maximum=OPENING_REVEALS)]
     cards_played: Annotated[int, Doc(minimum=0)]
     hand: Annotated[tuple[Card, ...] | None, Doc("The viewer's hand; null for a spectator.")]
-    hand_sizes: Annotated[tuple[int, ...], PerSeat]
-    deck_sizes: Annotated[tuple[int, ...], PerSeat]
+    hand_sizes: Annotated[tuple[int, ...], PER_SEAT]
+    deck_sizes: Annotated[tuple[int, ...], PER_SEAT]
     islands: tuple[IslandView, ...]
     face_down: Annotated[int, Doc("Face-down tiles left on the islands; the game ends at 0.", minimum=0)]
     set_aside: Annotated[tuple[Tile, ...] | None, Doc("The five set-aside tiles, null until the game ends.")]
