@@ -33,6 +33,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
     false,
     text,
@@ -151,6 +152,9 @@ players = Table(
     # The name case-folded (`app.service.names.name_key`): names are unique regardless of case.
     # Null only in rows a migration could not fill, which 0005 leaves none of.
     Column("name_key", String(), nullable=True),
+    # A ban (`python -m app admin ban`, docs/moderation.md): when and why; both null when not banned.
+    Column("banned_at", UTCDateTime(), nullable=True),
+    Column("ban_reason", Text(), nullable=True),
     CheckConstraint("cursor >= 0", name="cursor"),
     Index("ix_players_name_key", "name_key", unique=True),
 )
