@@ -76,7 +76,7 @@ class ChatStore(Protocol):
     async def get_chat_message(self, match_id: str, message_id: str) -> ChatMessage | None: ...
 
     async def recent_chat(self, author_key: str, since: datetime) -> list[datetime]:
-        """When `author_key`'s messages since `since` were written, oldest first (the rate limit)."""
+        """When `author_key`'s messages after `since` were written, oldest first (the rate limit)."""
         ...
 
     async def prune_chat(self, before: datetime, keep: int) -> int:

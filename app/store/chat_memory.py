@@ -47,7 +47,7 @@ class MemoryChat:
             m.created_at
             for rows in self._chat().messages.values()
             for m in rows
-            if m.author_key == author_key and m.created_at >= since
+            if m.author_key == author_key and m.created_at > since
         ]
         return sorted(times)
 

@@ -22,7 +22,7 @@ READ_ALL_ROOMS = (
     f"SELECT {_MESSAGE} FROM chat_messages WHERE match_id = ? AND chat_seq > ? ORDER BY chat_seq LIMIT ?"
 )
 GET_MESSAGE = f"SELECT {_MESSAGE} FROM chat_messages WHERE match_id = ? AND id = ?"
-RECENT = "SELECT created_at FROM chat_messages WHERE author_key = ? AND created_at >= ? ORDER BY created_at"
+RECENT = "SELECT created_at FROM chat_messages WHERE author_key = ? AND created_at > ? ORDER BY created_at"
 # Older than the age, and not among the newest `keep` of its room: those stay readable.
 PRUNE = (
     "DELETE FROM chat_messages WHERE created_at < ? AND chat_seq <= COALESCE(("
