@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
+from app.service import moderation
 from tests.api.conftest import started
 from tests.api.helpers import FakeClock, error_of
-from tests.chat.support import ChatTable, Person, chat_table, may_read, may_write, person
-from tests.players.support import bearer
+from tests.chat.support import ChatTable, chat_table, may_read, may_write
 
 ROOMS = ("players", "spectators")
 
@@ -187,8 +186,6 @@ async def test_reports(database_url: str) -> None:
         unseen = f"{table.url}/chat/{s['id']}/report"  # a room the seat may not read yet
         error_of(await client.post(unseen, json={"reason": "x"}, headers=ada.headers()), 404, "not_found")
         error_of(await client.post(url, json={"reason": "x"}), 401, "unauthorized")
-        from app.service import moderation
-
         reports = [r for r in await moderation.open_reports(app.state.ctx) if r.match_id == table.match_id]
         assert [(r.message_id, r.reporter_id, r.reason) for r in reports] == [
             (m["id"], ada.player_id, "rude")
@@ -237,6 +234,3 @@ def sql_or_memory(request: pytest.FixtureRequest) -> str:
     if request.param == "memory":
         return "memory://"
     return str(request.getfixturevalue(f"{request.param}_url"))
-
-
-__all__ = ["Person", "httpx"]
