@@ -25,11 +25,11 @@ from app.api.session import Session, log
 from app.api.stream_edge import StreamEdge
 from app.service import acting
 from app.service import errors as svc
-from app.service.auth import Caller, identify, seat_in
+from app.service.auth import Caller, identify
 from app.service.chat import ChatReader
 from app.service.chat_live import ChatWatch
 from app.service.chat_ports import ChatStore
-from app.service.chat_rights import RIGHTS_EVENTS
+from app.service.chat_rights import RIGHTS_EVENTS, reader_of
 from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, ViewerFrame
 from app.service.subscription import Subscription
@@ -88,7 +88,8 @@ class MatchSession(Session):
         async with edge.streams.open(self.match_id) as frames:
             state = await frames.current()
             loaded = ctx.loader.cached(self.match_id) or await ctx.loader.load(self.match_id)
-            self.seat = None if self.caller is None else seat_in(loaded, self.caller)
+            # A player key without a seat here watches as a spectator who may chat (docs/chat.md).
+            self.seat = None if self.caller is None else reader_of(loaded, self.caller).seat
             if after is None:
                 after = state.seq
             elif after > state.seq:

@@ -22,7 +22,7 @@ from typing import Final, cast
 
 from app.service.auth import Caller
 from app.service.cache import Loaded
-from app.service.chat_ports import ChatConflict, ChatMessage, ChatStore, Room
+from app.service.chat_ports import ROOMS, ChatConflict, ChatMessage, ChatStore, Room
 from app.service.chat_rights import (
     Reader,
     check_writable,
@@ -178,7 +178,10 @@ async def read_page(
 @dataclass
 class ChatReader:
     """What a live stream reads: the messages after its cursor that its viewer may read now, each
-    once, in order. `caller` is the stream's credential (None: an anonymous spectator)."""
+    once, in order. The cursor passes every message read, readable or not: a message is judged
+    once, by the rights when the stream reaches it (so a player's stream, after the end, goes on
+    with the spectators' room from where it is; the earlier ones are a `GET` away). `caller` is
+    the stream's credential (None: an anonymous spectator)."""
 
     ctx: Context
     match_id: str
@@ -198,9 +201,9 @@ class ChatReader:
         out: list[ChatMessage] = []
         while True:
             messages, last, full = await read_visible(
-                self.ctx, self._store, loaded, reader, rooms, self.cursor, self.page
+                self.ctx, self._store, loaded, reader, ROOMS, self.cursor, self.page
             )
-            out.extend(messages)
+            out.extend(m for m in messages if m.room in rooms)
             if last is not None:
                 self.cursor = last
             if not full:
