@@ -15,6 +15,7 @@ rights of docs/chat.md as written out in `tests.chat.support` (not the server's 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,10 @@ class Viewer:
     def last(self) -> int:
         frames = self.frames()
         return frames[-1]["chat_seq"] if frames else 0
+
+
+def delivered(v: Viewer, required: set[int]) -> Callable[[list[dict[str, Any]]], bool]:
+    return lambda _: required <= {f["chat_seq"] for f in v.frames()}
 
 
 def visible(who: Person, blocked: set[str], m: Sent, over: bool) -> bool:
@@ -138,10 +143,7 @@ async def one_match(a: Process, b: Process, rng: random.Random, steps: int) -> N
         for v in viewers:  # everything each may read when it was written arrives
             required = {m.chat_seq for m in sent if visible(v.who, v.blocked, m, m.over)}
             assert v.reader is not None
-            await v.reader.wait_for(
-                lambda _, v=v, required=required: required <= {f["chat_seq"] for f in v.frames()},
-                f"{v.who.label}'s messages",
-            )
+            await v.reader.wait_for(delivered(v, required), f"{v.who.label}'s messages")
         for v in viewers:
             await check_page(table, v, sent, over)
     finally:
