@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 from app.games.core import AnyGame
@@ -103,6 +104,7 @@ class Context:
     loader: Loader = field(init=False)
     locks: MatchLocks = field(init=False, default_factory=MatchLocks)
     tokens: TokenCache = field(init=False, default_factory=TokenCache)
+    chat_refusals: dict[str, datetime] = field(init=False, default_factory=dict)  # chat author -> until
 
     def __post_init__(self) -> None:
         self.loader = Loader(self.store, self.games, StateCache(self.cache_size))
