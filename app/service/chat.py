@@ -156,10 +156,9 @@ async def hidden_for(
     if reader.player_id is not None:
         blocked = {b.blocked_id for b in await store.blocks_of(reader.player_id)}
         hidden |= blocked & set(authors)
-    for author in set(authors) - hidden:
-        player = await ctx.store.get_player(author)
-        if player is not None and getattr(player, "banned_at", None) is not None:
-            hidden.add(author)
+    others = set(authors) - hidden
+    if others:
+        hidden |= await ctx.store.banned_among(others)
     return frozenset(hidden)
 
 

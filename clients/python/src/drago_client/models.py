@@ -357,6 +357,7 @@ class ErrorBody:
     code: Literal[
         "already_resigned",
         "already_seated",
+        "banned",
         "challenge_closed",
         "chat_closed",
         "forbidden",

@@ -311,7 +311,7 @@ export interface Draft {
 
 export interface ErrorBody {
   /** Machine code, one of the error tree's (`x-status` gives each one's HTTP status). */
-  code: "already_resigned" | "already_seated" | "challenge_closed" | "chat_closed" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "name_taken" | "not_found" | "not_your_turn" | "payload_too_large" | "player_key_required" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
+  code: "already_resigned" | "already_seated" | "banned" | "challenge_closed" | "chat_closed" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "name_taken" | "not_found" | "not_your_turn" | "payload_too_large" | "player_key_required" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
   /** Structured details (e.g. the offending field). */
   details?: unknown | null;
   /** What went wrong, in words for the caller. */
