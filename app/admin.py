@@ -3,6 +3,7 @@
 - `ban <player_id> [--reason TEXT]`: the player's key and the seat tokens of its seats are refused
   (403 `banned`) on every process, its open streams closed with 4403 (docs/moderation.md).
 - `unban <player_id>`: lifts the ban.
+- `reports`: the open chat reports, one JSON object per line, oldest first (docs/chat.md).
 
 Each command is one async function `(settings, args) -> exit code` in `COMMANDS`; they refuse
 `memory://` (a separate process shares nothing with a server on it) and a database whose schema is
@@ -13,18 +14,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 
 from app.service.bans import ban_player, unban_player
+from app.service.chat import chat_store
 from app.service.context import Context
 from app.service.errors import NotFound
+from app.service.moderation import open_reports
 from app.settings import Settings
 from app.store.factory import create_store
 from app.store.migrate import at_head_async
 
-USAGE = "usage: python -m app admin {ban <player_id> [--reason TEXT] | unban <player_id>}"
+USAGE = "usage: python -m app admin {ban <player_id> [--reason TEXT] | unban <player_id> | reports}"
 
 
 class Refused(Exception):
@@ -78,8 +82,25 @@ async def unban(settings: Settings, args: list[str]) -> int:
     return 0
 
 
+async def reports(settings: Settings, args: list[str]) -> int:
+    """The open chat reports with the message each names (its room, author and text)."""
+    _parser("reports").parse_args(args)
+    async with _context(settings) as ctx:
+        store = chat_store(ctx)
+        for r in await open_reports(ctx):
+            m = await store.get_chat_message(r.match_id, r.message_id)
+            item = {
+                "id": r.id, "match_id": r.match_id, "message_id": r.message_id, "reporter": r.reporter_id,
+                "reason": r.reason, "reported_at": r.created_at.isoformat(),
+                "room": m and m.room, "author_player_id": m and m.author_player_id,
+                "author_seat": m and m.author_seat, "author_name": m and m.author_name, "text": m and m.text,
+            }  # fmt: skip
+            print(json.dumps(item, ensure_ascii=False))
+    return 0
+
+
 Command = Callable[[Settings, list[str]], Coroutine[None, None, int]]
-COMMANDS: dict[str, Command] = {"ban": ban, "unban": unban}
+COMMANDS: dict[str, Command] = {"ban": ban, "unban": unban, "reports": reports}
 
 
 def main(args: list[str], settings: Settings | None = None) -> int:

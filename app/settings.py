@@ -35,6 +35,8 @@ comma-separated list.
 | webhook_lease_seconds    | DRAGO_WEBHOOK_LEASE_SECONDS            | 60 (a dead process holds it) |
 | trusted_proxies          | DRAGO_TRUSTED_PROXIES                  | 127.0.0.1,::1 (loopback)         |
 | ban_check_seconds        | DRAGO_BAN_CHECK_SECONDS                | 0.5 (banned players' streams; 0: off) |
+| chat_rate_messages, chat_rate_seconds | DRAGO_CHAT_RATE_…      | 5 per 10 s (per chat author)     |
+| chat_keep_last, chat_retention_seconds | DRAGO_CHAT_…         | 100 per room; older: 30 days     |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
 
@@ -109,6 +111,13 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
     webhook_allow_private: bool = False
     webhook_lease_seconds: float = Field(default=60.0, gt=0, le=3600)
+    # The chat (docs/chat.md): per author at most `chat_rate_messages` in any `chat_rate_seconds`;
+    # the sweeper prunes messages older than `chat_retention_seconds` beyond each room's newest
+    # `chat_keep_last`.
+    chat_rate_messages: int = Field(default=5, ge=1, le=10_000)
+    chat_rate_seconds: float = Field(default=10.0, gt=0, le=86_400)
+    chat_keep_last: int = Field(default=100, ge=0, le=100_000)
+    chat_retention_seconds: float = Field(default=30 * 86_400.0, gt=0)
     # How often each process looks for bans of the players behind its open streams (a ban closes
     # them within this, docs/moderation.md). At most 0.5: the promise is one second.
     ban_check_seconds: float = Field(default=0.5, ge=0, le=0.5)

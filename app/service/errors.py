@@ -10,6 +10,7 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     ├── Forbidden               forbidden               403
     ├── PlayerKeyRequired       player_key_required     403
     ├── Banned                  banned                  403
+    ├── ChatClosed              chat_closed             403
     ├── NotFound                not_found               404
     ├── MethodNotAllowed        method_not_allowed      405
     ├── Conflict                (409)
@@ -93,6 +94,13 @@ class Banned(ServiceError, code=ErrorCode.BANNED, status=403):
     (`app.service.bans`; a sibling of `Forbidden`, whose code stays a leaf of the tree)."""
 
     default_message = "this player is banned"
+
+
+class ChatClosed(ServiceError, code=ErrorCode.CHAT_CLOSED, status=403):
+    """The match's spectators' room is switched off (`"spectator_chat": false`): a sibling of
+    `Forbidden`, whose code stays a leaf of the tree."""
+
+    default_message = "this match's spectators' chat is switched off"
 
 
 class NotFound(ServiceError, code=ErrorCode.NOT_FOUND, status=404):

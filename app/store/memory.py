@@ -19,12 +19,13 @@ from datetime import datetime
 from app.service import ports
 from app.service.names import NameInUse, name_key
 from app.service.ports import MatchRecord, NewEvent, SeatRecord
+from app.store.chat_memory import MemoryChat
 from app.store.ratings_memory import MemoryRatings
 
 _LIVE = ("waiting", "active")
 
 
-class MemoryEventStore(MemoryRatings):
+class MemoryEventStore(MemoryRatings, MemoryChat):
     def __init__(self) -> None:
         self._matches: dict[str, MatchRecord] = {}
         self._seats: dict[str, list[SeatRecord]] = {}

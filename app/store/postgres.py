@@ -30,6 +30,7 @@ from app.service.errors import Unavailable
 from app.service.names import NameInUse, name_key
 from app.service.ports import MatchRecord, NewEvent, SeatRecord
 from app.store import postgres_sql as sql
+from app.store.chat_postgres import PostgresChat
 from app.store.postgres_commit import MAX_BATCH, PostgresAppender
 from app.store.ratings_postgres import PostgresRatings
 from app.store.rows import from_json, ints, json_many
@@ -91,7 +92,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     migrations have their own connections). asyncpg still rolls back a transaction left open."""
 
 
-class PostgresEventStore(PostgresRatings):
+class PostgresEventStore(PostgresRatings, PostgresChat):
     """The PostgreSQL event store at `dsn` (migrated already). `max_batch` tunes the group commit
     (`PostgresAppender`); the benchmark alone changes it."""
 

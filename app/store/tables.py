@@ -376,3 +376,45 @@ rating_history = Table(
     Index(None, "player_id", "game", "ord"),  # a player's history
     Index(None, "match_id"),  # a match's changes
 )
+
+# Chat (`app.service.chat`): beside the event log, never in it. `chat_seq` is a per-match cursor
+# shared by both rooms; `author_key` is what the rate limit counts (a player, or a seat without one).
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("match_id", String(), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("chat_seq", BigInteger(), primary_key=True),
+    Column("id", String(), nullable=False, unique=True),
+    Column("room", String(), nullable=False),
+    Column("author_key", String(), nullable=False),
+    Column("author_seat", Integer(), nullable=True),
+    Column("author_player_id", String(), nullable=True),
+    Column("author_name", String(), nullable=True),
+    Column("text", String(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    CheckConstraint("chat_seq >= 1", name="chat_seq"),
+    CheckConstraint("room IN ('players', 'spectators')", name="room"),
+    Index(None, "author_key", "created_at"),  # the rate limit
+    Index(None, "created_at"),  # pruning
+)
+
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("match_id", String(), nullable=False),
+    Column("message_id", String(), nullable=False),
+    Column("reporter_id", String(), nullable=False),
+    Column("reason", String(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("resolved", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    Index(None, "resolved", "created_at"),
+)
+
+player_blocks = Table(
+    "player_blocks",
+    metadata,
+    Column("blocker_id", String(), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked_id", String(), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+)

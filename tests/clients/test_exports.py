@@ -6,7 +6,8 @@ import drago_client
 from drago_client import errors
 
 PUBLIC = [
-    "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "Banned", "ChallengeClosed", "Client",
+    "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "Banned", "ChallengeClosed", "ChatClosed",
+    "Client",
     "Conflict", "DecodeError",
     "DragoError", "Forbidden", "IdempotencyKeyReused", "IllegalAction", "InternalError", "MatchNotFinished",
     "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NameTaken", "NotFound",
