@@ -1,1009 +1,3 @@
-// src/dom.ts
-var SVG = "http://www.w3.org/2000/svg";
-function apply(element, props) {
-  for (const [name, value] of Object.entries(props)) {
-    if (value === null || value === void 0 || value === false) continue;
-    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
-    else if (name === "value" && "value" in element) element.value = String(value);
-    else if (name === "checked" && element instanceof HTMLInputElement) element.checked = Boolean(value);
-    else element.setAttribute(name, value === true ? "" : String(value));
-  }
-}
-function h(tag, props = {}, ...children) {
-  const element = document.createElement(tag);
-  apply(element, props);
-  append(element, children);
-  return element;
-}
-function s(tag, props = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  apply(element, props);
-  append(element, children);
-  return element;
-}
-function append(parent, children) {
-  for (const child of children) {
-    if (child === null || child === void 0 || child === false) continue;
-    if (Array.isArray(child)) append(parent, child);
-    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-}
-function button(label, onClick, props = {}) {
-  return h("button", { type: "button", ...props, onclick: () => onClick() }, label);
-}
-function svgButton(element, onClick) {
-  element.addEventListener("click", () => onClick());
-  element.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      onClick();
-    }
-  });
-  return element;
-}
-var focusable = (e) => e instanceof HTMLElement || e instanceof SVGElement;
-var focusedKey;
-var focusedGroup;
-document.addEventListener("focusin", (event) => {
-  const target = event.target;
-  focusedKey = focusable(target) ? target.dataset.key : void 0;
-  focusedGroup = focusable(target) ? target.dataset.group : void 0;
-});
-var ENABLED = ':not([aria-disabled="true"])';
-function refocus(parent, key3, group) {
-  if (!key3) return;
-  const find = (selector) => parent.querySelector(selector);
-  const same4 = find(`[data-key="${CSS.escape(key3)}"]`);
-  const focus = (target) => target?.focus({ preventScroll: target === same4 });
-  if (!group) return focus(same4);
-  const inGroup = `[data-group="${CSS.escape(group)}"]`;
-  const usable = same4 && same4.getAttribute("aria-disabled") !== "true" ? same4 : null;
-  focus(usable ?? find(inGroup + ENABLED) ?? find(`[data-legal]${ENABLED}`) ?? same4 ?? find(inGroup) ?? find('[data-group="hand"]'));
-}
-function replaceChildren(parent, ...children) {
-  const active = document.activeElement;
-  const inside = focusable(active) && parent.contains(active);
-  const idle = active === document.body || active === null;
-  const key3 = inside ? active.dataset.key : idle ? focusedKey : void 0;
-  const group = inside ? active.dataset.group : idle ? focusedGroup : void 0;
-  parent.replaceChildren();
-  append(parent, children);
-  if (!parent.isConnected) return;
-  refocus(parent, key3, group);
-}
-function field(text2, control2, hint) {
-  const id = control2.id;
-  if (!id) return h("label", { class: "field" }, h("span", { class: "label" }, text2), control2, hint ? h("small", {}, hint) : null);
-  if (hint) control2.setAttribute("aria-describedby", `${id}-hint`);
-  return h("div", { class: "field" }, h("label", { for: id, class: "label" }, text2), control2, hint ? h("small", { id: `${id}-hint` }, hint) : null);
-}
-
-// src/i18n/de.json
-var de_default = {
-  "nav.main": "Hauptmenü",
-  "nav.lobby": "Lobby",
-  "nav.language": "Sprache",
-  "nav.skip": "Zum Inhalt springen",
-  "nav.api_docs": "API-Dokumentation",
-  "nav.api_reference": "API-Referenz",
-  "nav.not_found": "Diese Seite gibt es nicht.",
-  "nav.back_to_lobby": "Zurück zur Lobby",
-  "lobby.title": "Mount Drago & Yutakâ",
-  "lobby.lead": "Spiele Leo Colovinis Drachenrennen oder Alexandre Droits Schatzinseln im Browser: mit Freunden, über einen Link oder gegen die Bots des Servers.",
-  "lobby.create": "Neue Partie",
-  "lobby.matches": "Partien",
-  "lobby.filters": "Partien filtern",
-  "lobby.game": "Spiel",
-  "lobby.status": "Status",
-  "lobby.any_game": "Alle Spiele",
-  "lobby.any_status": "Jeder Status",
-  "lobby.free_only": "Nur mit freiem Platz",
-  "lobby.refresh": "Aktualisieren",
-  "lobby.empty": "Hier gibt es noch keine Partie: lege eine an.",
-  "lobby.count_one": "{n} Partie",
-  "lobby.count_other": "{n} Partien",
-  "lobby.more": "Weitere Partien",
-  "lobby.failed": "Die Partien konnten nicht geladen werden: {error}",
-  "lobby.unreachable": "Der Server antwortet nicht: {error}",
-  "lobby.join": "Mitspielen",
-  "lobby.watch": "Zuschauen",
-  "lobby.join_label": "Bei der {game}-Partie {id} mitspielen",
-  "lobby.watch_label": "Der {game}-Partie {id} zuschauen",
-  "lobby.bot_name": "{name} (Bot)",
-  "lobby.open": "Partie öffnen",
-  "lobby.open_placeholder": "Partie-ID oder Einladungslink",
-  "lobby.open_button": "Öffnen",
-  "lobby.open_invalid": "Das ist weder eine Partie-ID noch ein Partie-Link.",
-  "create.game": "Spiel",
-  "create.about.mount_drago": "reite die Drachen auf den Gipfel",
-  "create.about.yutaka": "erobere die Schätze von fünf Inseln",
-  "create.players": "Spielerzahl",
-  "create.players_n_one": "{n} Spieler",
-  "create.players_n_other": "{n} Spieler",
-  "create.players_exactly_one": "Für genau {n} Spieler",
-  "create.players_exactly_other": "Für genau {n} Spieler",
-  "create.players_range": "{min} bis {max} Spieler",
-  "create.seats": "Wer wo sitzt",
-  "create.seats_hint": "Lass einen Platz einem Menschen (dir oder wen du einlädst) oder gib ihn einem Bot des Servers.",
-  "create.seat.person": "Ein Mensch",
-  "create.seat.random": "Bot: Anfänger (zufällige Züge)",
-  "create.seat.greedy": "Bot: gierig (der beste Zug im Moment)",
-  "create.seat.ismcts": "Bot: stark (denkt voraus)",
-  "create.settings": "Bedenkzeit und Sichtbarkeit",
-  "create.clock": "Bedenkzeit",
-  "create.clock_hint": "Eine Bedenkzeit hält die Partie in Gang; was bei Zeitablauf geschieht, wird unten gewählt.",
-  "create.clock.none": "Keine Bedenkzeit",
-  "create.clock.decision": "Zeit für jeden Zug",
-  "create.clock.bank": "Zeitkonto mit Zusatzzeit pro Zug",
-  "create.clock.decision_time": "Zeit für jeden Zug",
-  "create.clock.bank_time": "Zeitkonto jedes Spielers",
-  "create.clock.increment": "Zusatzzeit nach jedem Zug",
-  "create.unit": "Einheit",
-  "create.unit.s": "Sekunden",
-  "create.unit.min": "Minuten",
-  "create.unit.h": "Stunden",
-  "create.unit.d": "Tage",
-  "create.timeout": "Wenn die Zeit eines Spielers abläuft",
-  "create.timeout.bot": "macht ein Bot diesen Zug für ihn",
-  "create.timeout.forfeit": "verliert er die Partie",
-  "create.takeover": "Zeitüberschreitungen in Folge, bis ein Bot den Platz ganz übernimmt",
-  "create.takeover_hint": "Bis dahin kann der Spieler zurückkommen und weiterspielen.",
-  "create.visibility": "Wer die Partie finden kann",
-  "create.visibility.public": "Alle: sie steht in der Lobby",
-  "create.visibility.unlisted": "Nur wer den Einladungslink hat",
-  "create.more": "Weitere Optionen",
-  "create.more_hint": "Regelvarianten und Einstellungen, die die meisten Partien so lassen, wie sie sind.",
-  "create.drafts": "Zugentwürfe: Schritte deines Zuges zurücknehmen, bevor die anderen ihn sehen",
-  "create.drafts_hint": "Deine Schritte bleiben privat, bis du den Zug abschließt, außer einer deckt etwas auf.",
-  "create.samples": "Bot-Programme dürfen den Server nach möglichen verdeckten Karten fragen",
-  "create.samples_hint": "Für Leute, die Bots schreiben: ein Platz darf Verteilungen erfragen, die zu dem passen, was er gesehen hat.",
-  "create.submit": "Partie anlegen",
-  "create.creating": "Die Partie wird angelegt…",
-  "create.failed": "Die Partie wurde nicht angelegt: {error}",
-  "create.loading_options": "Die Optionen des Spiels werden geladen…",
-  "opt.first_player": "Wer beginnt",
-  "opt.first_random": "Wird ausgelost",
-  "opt.explicit_end_turn": "Jeden Zug mit einem Knopf beenden",
-  "opt.md.explicit_end_turn_hint": "Auch wenn keine Karte am Gipfel abgeworfen werden kann, endet der Zug erst, wenn der Spieler „Zug beenden“ drückt.",
-  "opt.md.negative_floor": "Punkte fallen nie unter null",
-  "opt.md.negative_floor_hint": "Eine Wertung, die einen Spieler unter null brächte (das Gipfelfeld −2), lässt seinen Punktestand, wie er ist, wie auf Yucata.",
-  "opt.md.zero_scoring_counts": "Eine Wertung zählt, auch wenn niemand Punkte bekommt",
-  "opt.md.zero_scoring_counts_hint": "Wer einen Drachen auf ein blaues oder grünes Feld oder auf den Gipfel zieht, zieht dann keine Karten nach, wie auch immer die Punkte stehen.",
-  "opt.md.refill_after_discard_empty": "Eine durch Abwerfen am Gipfel geleerte Hand auffüllen",
-  "opt.md.refill_after_discard_empty_hint": "Nach einer Wertung zieht ein Spieler mit leerer Hand wieder auf sechs Karten nach, ob die letzte Karte ausgespielt oder abgeworfen wurde.",
-  "opt.yu.mode": "Verdeckte Plättchen",
-  "opt.yu.mode_mysteria_hint": "Jedes verdeckte Plättchen ist schwarz: weder Art noch Wert sind bekannt.",
-  "opt.yu.mode_tactika_hint": "Jedes verdeckte Plättchen zeigt die Farbe seiner Art; die Werte bleiben verborgen.",
-  "opt.yu.mode_mixed_hint": "Nur die unten angekreuzten Arten zeigen verdeckt ihre Farbe.",
-  "opt.yu.known_types": "Verdeckt sichtbare Arten",
-  "opt.yu.known_types_hint": "Die Werte bleiben in jedem Modus verborgen.",
-  "opt.yu.first_player": "Spieler 1 (deckt zuerst auf und spielt zuerst)",
-  "opt.yu.stacked": "Gestapelte Archipele",
-  "opt.yu.stacked_hint": "Auf jeder Insel darf nur das oberste verdeckte Plättchen aufgedeckt werden.",
-  "opt.yu.tie_break": "Gleichstand",
-  "opt.yu.tie_equipment_tiles": "Mehr Ausrüstungsplättchen gewinnen, dann mehr Ausrüstungspunkte",
-  "opt.yu.tie_equipment_points": "Mehr Ausrüstungspunkte gewinnen, dann mehr Ausrüstungsplättchen",
-  "opt.yu.tie_shared": "Ein gemeinsamer Sieg",
-  "opt.yu.explicit_end_turn_hint": "Nach einer Schatzkarte oder Dynamit drückt der Spieler „Zug beenden“, um nachzuziehen (oder dem Gegner das Aufdecken zu überlassen).",
-  "bot.level.random": "Anfänger",
-  "bot.level.greedy": "gierig",
-  "bot.level.ismcts": "stark",
-  "bot.level.default": "Standard",
-  "action.play": "Karte ausspielen",
-  "action.discard": "Abwerfen",
-  "action.choose_rider": "Drachen wählen",
-  "action.end_turn": "Zug beenden",
-  "action.reveal": "Plättchen aufdecken",
-  "action.undo": "Zurücknehmen",
-  "action.finish_turn": "Zug abschließen",
-  "match.title": "Partie",
-  "match.id": "#{id}",
-  "match.not_dealt": "Noch nicht verteilt: Die Karten werden verteilt, sobald der letzte Platz besetzt ist, aus dem zugesagten Startwert des Servers und dem eigenen Startwert jedes Platzes.",
-  "match.loading": "Wird geladen…",
-  "match.status.waiting": "Wartet auf Spieler",
-  "match.status.active": "Läuft",
-  "match.status.finished": "Beendet",
-  "match.status.aborted": "Abgebrochen",
-  "match.commit_seq": "bei Ereignis {seq}",
-  "match.as_spectator": "du schaust zu",
-  "match.as_seat": "du spielst Platz {n} ({name})",
-  "match.connection.connecting": "verbinde…",
-  "match.connection.live": "live",
-  "match.connection.reconnecting": "verbinde neu…",
-  "match.connection.closed": "nicht verbunden",
-  "match.board": "Spielbrett",
-  "match.side": "Details der Partie",
-  "match.replay_note": "Wiederholung: das Brett, wie es bei Ereignis {seq} war.",
-  "match.replay_loading": "Wird geladen…",
-  "match.sending": "Wird gesendet…",
-  "match.unknown_game": "Diese Seite kann das Spiel {game} nicht darstellen.",
-  "match.token_gone": "Der Schlüssel dieses Browsers für Platz {n} gilt nicht mehr (hat der Gastgeber einen neuen Link ausgestellt?); er wurde vergessen. Neu laden, um zuzuschauen.",
-  "match.connection_lost": "Verbindung verloren: {error} Neu laden, um weiterzumachen.",
-  "match.history": "Verlauf",
-  "match.history_list": "Ereignisse, neueste zuerst",
-  "match.decisions": "Entscheidungen",
-  "match.end_turn": "Zug beenden",
-  "match.you": "du",
-  "match.on_turn": "am Zug",
-  "match.seat": "Platz {n}",
-  "match.waiting_players": "Wartet darauf, dass die freien Plätze besetzt werden.",
-  "match.other_actions": "Weitere Aktionen",
-  "match.other_action": "{action} ({n})",
-  "seats.title": "Plätze",
-  "seats.free": "frei",
-  "seats.bot": "{name} (Bot, {level})",
-  "seats.resigned": "{who} — aufgegeben",
-  "seats.row": "Platz {n}: {who}",
-  "seats.this_browser": "(dieser Browser)",
-  "seats.to_act": "▶ am Zug",
-  "seats.your_name": "Dein Name für Platz {n}",
-  "seats.join": "Platz {n} einnehmen",
-  "seats.name_first": "Gib zuerst einen Namen ein.",
-  "seats.join_failed": "Beitreten nicht möglich: {error}",
-  "seats.view_as": "Ansicht als:",
-  "seats.view_as_label": "Diese Partie ansehen als",
-  "seats.view_seat": "Platz {n} ({name})",
-  "seats.spectator": "Zuschauer",
-  "host.title": "Gastgeber",
-  "host.invite": "Einladungslink",
-  "host.abort": "Partie abbrechen",
-  "host.seat": "Platz {n} ({name})",
-  "host.reissue": "Neuer Link",
-  "host.reissue_label": "Neuen Link für Platz {n} ausstellen (der alte gilt dann nicht mehr)",
-  "host.reissue_what": "Neuer Link für Platz {n}",
-  "host.to_bot": "An einen Bot geben",
-  "host.to_bot_label": "Platz {n} an einen Bot geben",
-  "host.to_bot_what": "Platz {n} an einen Bot",
-  "host.new_link": "Neuer Link für Platz {n} (wird nur einmal gezeigt)",
-  "host.done": "{what}: erledigt.",
-  "host.failed": "{what}: {error}",
-  "resign.resign": "Aufgeben",
-  "resign.confirm": "Diese Partie aufgeben?",
-  "resign.yes": "Ja, aufgeben",
-  "resign.no": "Nein",
-  "resign.no_label": "Nicht aufgeben",
-  "resign.done": "Du hast aufgegeben.",
-  "clock.title": "Bedenkzeit",
-  "clock.days": "{d} T {hms}",
-  "clock.until": "bis {when}",
-  "clock.bank": "(Konto {s} s)",
-  "draft.group": "Zugentwurf",
-  "draft.steps_one": "Entwurf: {n} Schritt, nur du siehst ihn.",
-  "draft.steps_other": "Entwurf: {n} Schritte, nur du siehst sie.",
-  "draft.undo": "Zurücknehmen",
-  "draft.undo_label": "Den letzten Schritt zurücknehmen",
-  "draft.finish": "Zug abschließen",
-  "replay.title": "Wiederholung",
-  "replay.live": "Live: bisher {of} Schritte",
-  "replay.at": "Schritt {n} von {of} (Ereignis {seq})",
-  "replay.valuetext": "Schritt {n} von {of}, Ereignis {seq}",
-  "replay.back": "Zurück zum aktuellen Stand",
-  "replay.failed": "Wiederholung: {error}",
-  "result.title": "Ergebnis",
-  "result.winner": "Sieg: {names} ({reason})",
-  "result.winners": "Gemeinsamer Sieg: {names} ({reason})",
-  "result.nobody": "Kein Sieg ({reason})",
-  "result.score": "{name}: {score}",
-  "result.per_island": "Punkte je Insel",
-  "result.island": "Insel",
-  "result.reason.finished": "Spielende",
-  "result.reason.resigned": "Aufgabe",
-  "result.reason.timeout": "Zeit abgelaufen",
-  "result.reason.aborted": "abgebrochen",
-  "result.decided.total": "höhere Summe",
-  "result.decided.equipment_tiles": "mehr Ausrüstungsplättchen",
-  "result.decided.equipment_points": "mehr Ausrüstungspunkte",
-  "result.decided.shared": "gemeinsamer Sieg",
-  "fair.verified": "✔ Verteilung geprüft: Der Startwert des Servers passt zu seiner Zusage, und die Verteilung sowie jedes spätere Mischen und Ziehen folgen aus ihm und den Startwerten aller Plätze.",
-  "fair.differs": "✘ Die Partie folgt NICHT aus den offengelegten Startwerten: {field} weicht ab.",
-  "fair.title": "Fairness",
-  "fair.checking": "Wird geprüft…",
-  "fair.ok": "✔ Die Verteilung passt zur Zusage, die beim Anlegen der Partie veröffentlicht wurde.",
-  "fair.bad": "✘ Die Verteilung passt NICHT zur Zusage, die beim Anlegen der Partie veröffentlicht wurde.",
-  "fair.published": "Veröffentlichte Zusage",
-  "fair.computed": "Hier berechnetes SHA-256 ({via})",
-  "fair.via_webcrypto": "Web Crypto",
-  "fair.via_plain": "reines JavaScript",
-  "fair.secret": "Geheimnis",
-  "fair.log": "Vollständiges Protokoll",
-  "fair.log_events": "{n} Ereignisse, jedes Mischen und Ziehen",
-  "fair.unreadable": "Die Offenlegung konnte nicht gelesen werden: {error}",
-  "fair.again": "Erneut prüfen",
-  "error.validation_error": "Einige Angaben sind ungültig.",
-  "error.idempotency_key_reused": "Diese Anfrage wurde schon mit anderem Inhalt gesendet.",
-  "error.unauthorized": "Der Schlüssel dieses Browsers für den Platz fehlt oder gilt nicht mehr.",
-  "error.forbidden": "Das ist nicht erlaubt.",
-  "error.not_found": "Diese Partie gibt es nicht (oder sie ist nicht gelistet und braucht ihren Einladungslink).",
-  "error.method_not_allowed": "Diese Anfrage nimmt der Server nicht an.",
-  "error.conflict": "Das geht gerade nicht.",
-  "error.illegal_action": "Dieser Zug ist jetzt nicht erlaubt.",
-  "error.not_your_turn": "Du bist nicht am Zug.",
-  "error.match_over": "Die Partie ist zu Ende.",
-  "error.version_conflict": "Das Brett hat sich inzwischen geändert: schau noch einmal hin und entscheide neu.",
-  "error.seat_taken": "Jemand anderes hat diesen Platz eingenommen.",
-  "error.seat_not_held": "Dieser Platz gehört dir nicht.",
-  "error.already_seated": "Du sitzt schon in dieser Partie.",
-  "error.already_resigned": "Dieser Platz hat schon aufgegeben.",
-  "error.match_not_started": "Die Partie hat noch nicht begonnen.",
-  "error.match_started": "Die Partie hat schon begonnen.",
-  "error.match_not_finished": "Die Partie ist noch nicht zu Ende.",
-  "error.payload_too_large": "Diese Anfrage ist zu groß.",
-  "error.rate_limited": "Zu viele Anfragen: warte einen Moment und versuche es dann noch einmal.",
-  "error.internal_error": "Der Server hatte ein Problem.",
-  "error.unavailable": "Der Server ist kurz nicht erreichbar: versuche es gleich noch einmal.",
-  "error.other": "Der Server hat abgelehnt ({code}).",
-  "error.stream_closed": "Die Live-Verbindung wurde geschlossen ({code}).",
-  "error.transport": "Der Server ist nicht erreichbar.",
-  "error.unexpected": "Auf dieser Seite ist etwas schiefgegangen.",
-  "ev.seat_joined": "{name} nimmt Platz {n} ein",
-  "ev.seat_joined_bot": "{name} (Bot, {level}) nimmt Platz {n} ein",
-  "ev.match_started": "Die Partie hat begonnen",
-  "ev.seat_resigned": "{name} gibt auf",
-  "ev.timed_out": "{name} hat die Zeit überschritten: {policy}",
-  "ev.policy.bot": "ein Bot zog für ihn",
-  "ev.policy.forfeit": "der Platz verliert",
-  "ev.taken_over": "Ein Bot spielt ab jetzt den Platz von {name} ({reason})",
-  "ev.takeover.timeout": "zu viele Zeitüberschreitungen",
-  "ev.takeover.resigned": "aufgegeben",
-  "ev.takeover.forfeit": "verloren",
-  "ev.takeover.host": "Wahl des Gastgebers",
-  "ev.reissued": "Der Gastgeber hat einen neuen Link für den Platz von {name} ausgestellt",
-  "ev.aborted": "Die Partie wurde abgebrochen ({reason})",
-  "ev.abort.host": "vom Gastgeber",
-  "ev.abort.expired": "niemand kam rechtzeitig",
-  "ev.match_ended": "Die Partie ist zu Ende: {reason}",
-  "ev.draft_step": "Dein Entwurf: {action}",
-  "ev.draft_undone": "Dein Entwurf: ein Schritt zurückgenommen",
-  "ev.draft_changed": "{name} arbeitet an einem Zug",
-  "ev.draft_published_one": "{name} hat den Zug abgeschlossen ({n} Schritt)",
-  "ev.draft_published_other": "{name} hat den Zug abgeschlossen ({n} Schritte)",
-  "ev.turn_ended": "{name} beendet den Zug; {next} ist dran",
-  "ev.game_ended": "Spielende: {scores}",
-  "ev.md.game_started": "Die Karten sind verteilt. Reiter: {riders}. {name} beginnt.",
-  "ev.md.card_played": "{name} spielt {card} ({from} → {to})",
-  "ev.md.rider_under": "{name} reitet weiter {dragon} (Karte unter den Stapel)",
-  "ev.md.rider_on_top": "{name} bleibt auf {dragon} (Karte oben auf den Stapel)",
-  "ev.md.rider_switched": "Drachenwechsel: {name} reitet jetzt {dragon}",
-  "ev.md.scored_blue": "Kleine Wertung: {changes}",
-  "ev.md.scored_green": "Große Wertung: {changes}",
-  "ev.md.scored_summit": "Gipfel erreicht, große Wertung: {changes}",
-  "ev.md.discarded": "{name} wirft {cards} am Gipfel ab",
-  "ev.md.drew": "{name} zieht {cards}",
-  "ev.md.drew_count_one": "{name} zieht {n} Karte",
-  "ev.md.drew_count_other": "{name} zieht {n} Karten",
-  "ev.md.reshuffled_one": "Der Nachziehstapel wurde neu gebildet ({n} Karte)",
-  "ev.md.reshuffled_other": "Der Nachziehstapel wurde neu gebildet ({n} Karten)",
-  "ev.md.turn_passed": "{name} setzt aus (keine Karten mehr); {next} ist dran",
-  "ev.yu.game_started": "Die Plättchen liegen aus, die Karten sind verteilt; {name} ist Spieler 1",
-  "ev.yu.game_started_hand": "Die Plättchen liegen aus, die Karten sind verteilt; {name} ist Spieler 1. Deine Hand: {cards}",
-  "ev.yu.revealed": "{name} deckt auf {island} auf: {tile}",
-  "ev.yu.played": "{name} spielt {card} auf {island}",
-  "ev.yu.played_against": "{name} spielt {card} auf {island}, auf die Seite von {other}",
-  "ev.yu.confirmed": "{name} beendet den Zug",
-  "ev.yu.drew": "{name} zieht {card}",
-  "ev.yu.drew_hidden": "{name} zieht eine Karte",
-  "ev.yu.game_ended": "Spielende: {scores} ({decided})",
-  "md.dragon.blue": "Blau",
-  "md.dragon.brown": "Braun",
-  "md.dragon.black": "Schwarz",
-  "md.dragon.red": "Rot",
-  "md.dragon.yellow": "Gelb",
-  "md.dragon.green": "Grün",
-  "md.dragon.gray": "Grau",
-  "md.dragon.light_blue": "Hellblau",
-  "md.dragon.purple": "Lila",
-  "md.dragon.orange": "Orange",
-  "md.short.blue": "Bl",
-  "md.short.brown": "Br",
-  "md.short.black": "Sw",
-  "md.short.red": "Rt",
-  "md.short.yellow": "Ge",
-  "md.short.green": "Gn",
-  "md.short.gray": "Gr",
-  "md.short.light_blue": "HB",
-  "md.short.purple": "Li",
-  "md.short.orange": "Or",
-  "md.card": "{dragon} {value}",
-  "md.start": "Start",
-  "md.summit": "Gipfel",
-  "md.space.start": "das Startfeld",
-  "md.space.plain": "Feld {n}, Wert {value}",
-  "md.space.blue": "Feld {n}, blau (kleine Wertung), Wert {value}",
-  "md.space.green": "Feld {n}, grün (große Wertung), Wert {value}",
-  "md.space.summit": "Feld {n}, Gipfelfeld, Wert {value}",
-  "md.dragons_here_one": "{n} Drache: {dragons}",
-  "md.dragons_here_other": "{n} Drachen: {dragons}",
-  "md.token": "Drache {dragon}, ohne Reiter, auf {where}",
-  "md.token_ridden": "Drache {dragon}, geritten von {rider}, auf {where}",
-  "md.side": "Spielplanseite für {side} Spieler: der Weg vom Startfeld zum Gipfel",
-  "md.own_track": "Eigene Strecke dieser Partie: der Weg vom Startfeld zum Gipfel",
-  "md.legend.blue": "◆ blau: kleine Wertung (nur Felder mit Wert 3 oder weniger zählen)",
-  "md.legend.green": "⬢ grün: große Wertung",
-  "md.legend.summit": "▲ Gipfel: große Wertung, wenn ein Drache zum ersten Mal ankommt",
-  "md.players": "Spieler",
-  "md.points_one": "{n} Punkt",
-  "md.points_other": "{n} Punkte",
-  "md.rides": "reitet {dragon}",
-  "md.pile": "Reiterstapel {card} ×{n}",
-  "md.pile_none": "kein Reiterstapel",
-  "md.hand_cards_one": "{n} Karte auf der Hand",
-  "md.hand_cards_other": "{n} Karten auf der Hand",
-  "md.summit_title": "Gipfel: {n} von {of} Drachen (der dritte beendet das Spiel)",
-  "md.summit_empty": "Noch kein Drache auf dem Gipfel.",
-  "md.last_play": "Zuletzt: {name} spielte {card}",
-  "md.pending": "Karte, die auf die Drachenwahl wartet: {card}",
-  "md.discards": "Am Gipfel abgeworfen: {cards}",
-  "md.discards_none": "Am Gipfel wurde noch keine Karte abgeworfen.",
-  "md.draw_pile_one": "Nachziehstapel: {n} Karte",
-  "md.draw_pile_other": "Nachziehstapel: {n} Karten",
-  "md.hand": "Deine Handkarten",
-  "md.hand_empty": "Keine Karten auf der Hand.",
-  "md.play_card": "{card} ausspielen",
-  "md.discard_card": "{card} abwerfen",
-  "md.keep": "Weiter {dragon} reiten",
-  "md.switch": "Drachenwechsel: {dragon} reiten",
-  "md.turn.you_play": "Du bist dran: spiele eine Karte aus.",
-  "md.turn.plays": "{name} spielt eine Karte aus.",
-  "md.turn.you_choose": "Du hast den letzten Drachen bewegt: weiter {dragon} reiten oder zu {other} wechseln?",
-  "md.turn.chooses": "{name} wählt einen Drachen.",
-  "md.turn.you_discard": "Du darfst Karten von Drachen auf dem Gipfel abwerfen und dann den Zug beenden.",
-  "md.turn.discards": "{name} darf Karten von Drachen auf dem Gipfel abwerfen.",
-  "md.turn.over": "Das Spiel ist zu Ende.",
-  "md.dragons_table": "Alle Drachen als Tabelle",
-  "md.col.dragon": "Drache",
-  "md.col.space": "Feld",
-  "md.col.value": "Wert",
-  "md.col.rider": "Reiter",
-  "md.kind.start": "Start, {value}",
-  "md.kind.plain": "{value}",
-  "md.kind.blue": "blau, {value}",
-  "md.kind.green": "grün, {value}",
-  "md.kind.summit": "Gipfel, {value}",
-  "yu.kind.idol": "Idol",
-  "yu.kind.dagger": "Dolch",
-  "yu.kind.amphora": "Amphore",
-  "yu.kind.crystal": "Kristall",
-  "yu.kind.equipment": "Ausrüstung",
-  "yu.kind.dynamite": "Dynamit",
-  "yu.mode.mysteria": "Mysteria",
-  "yu.mode.tactika": "Tactika",
-  "yu.mode.mixed": "Gemischt",
-  "yu.card": "{kind} {value}",
-  "yu.tile_up": "Plättchen {type}, {value} Punkte",
-  "yu.tile_down_typed": "verdecktes Plättchen {type}",
-  "yu.tile_down": "verdecktes Plättchen",
-  "yu.caption": "Die fünf Inseln ({mode})",
-  "yu.mode_mixed_known": "Gemischt: {types} verdeckt sichtbar",
-  "yu.face_down_left_one": "noch {n} Plättchen verdeckt",
-  "yu.face_down_left_other": "noch {n} Plättchen verdeckt",
-  "yu.side_label": "Karten von {name}",
-  "yu.rows": "Oben: Karten von {upper} · unten: von {lower}",
-  "yu.column": "Karten von {name} auf {island}: {cards} (Summe {sum})",
-  "yu.column_empty": "{name} hat keine Karten auf {island}",
-  "yu.tiles_of": "Plättchen auf {island}",
-  "yu.set_aside_open": "Die beiseitegelegten Plättchen",
-  "yu.set_aside_hidden_one": "{n} Plättchen verdeckt beiseitegelegt",
-  "yu.set_aside_hidden_other": "{n} Plättchen verdeckt beiseitegelegt",
-  "yu.players": "Spieler",
-  "yu.hand_cards_one": "{n} Karte auf der Hand",
-  "yu.hand_cards_other": "{n} Karten auf der Hand",
-  "yu.deck_cards_one": "{n} Karte im Stapel",
-  "yu.deck_cards_other": "{n} Karten im Stapel",
-  "yu.hand": "Deine Handkarten",
-  "yu.hand_hint": "wähle eine Karte, dann die Insel, auf die sie kommt",
-  "yu.pick": "{card} wählen",
-  "yu.play_on": "{card} auf {island} spielen",
-  "yu.reveal": "Aufdecken: {tile}, Platz {slot} auf {island}",
-  "yu.turn.you_open_one": "Decke ein Plättchen deiner Wahl auf (noch {n} Aufdecken zu Beginn).",
-  "yu.turn.you_open_other": "Decke ein Plättchen deiner Wahl auf (noch {n} Aufdecken zu Beginn).",
-  "yu.turn.opens_one": "{name} deckt ein Plättchen auf (noch {n} Aufdecken zu Beginn).",
-  "yu.turn.opens_other": "{name} deckt ein Plättchen auf (noch {n} Aufdecken zu Beginn).",
-  "yu.turn.you_play": "Du bist dran: wähle eine Karte, dann eine Insel.",
-  "yu.turn.plays": "{name} spielt eine Karte aus.",
-  "yu.turn.you_confirm": "Drücke „Zug beenden“, um deinen Zug abzuschließen.",
-  "yu.turn.confirms": "{name} beendet den Zug.",
-  "yu.turn.you_reveal": "Decke ein verdecktes Plättchen deiner Wahl auf.",
-  "yu.turn.reveals": "{name} deckt ein Plättchen auf.",
-  "yu.turn.wait": "Einen Moment…",
-  "yu.turn.over": "Das Spiel ist zu Ende."
-};
-
-// src/i18n/en.json
-var en_default = {
-  "nav.main": "Main",
-  "nav.lobby": "Lobby",
-  "nav.language": "Language",
-  "nav.skip": "Skip to content",
-  "nav.api_docs": "API docs",
-  "nav.api_reference": "API reference",
-  "nav.not_found": "There is no such page.",
-  "nav.back_to_lobby": "Back to the lobby",
-  "lobby.title": "Mount Drago & Yutakâ",
-  "lobby.lead": "Play Leo Colovini's dragon race or Alexandre Droit's treasure islands in the browser: with friends, through a link, or against the server's bots.",
-  "lobby.create": "New match",
-  "lobby.matches": "Matches",
-  "lobby.filters": "Filter matches",
-  "lobby.game": "Game",
-  "lobby.status": "Status",
-  "lobby.any_game": "Any game",
-  "lobby.any_status": "Any status",
-  "lobby.free_only": "Only with a free seat",
-  "lobby.refresh": "Refresh",
-  "lobby.empty": "No match here yet: create one.",
-  "lobby.count_one": "{n} match",
-  "lobby.count_other": "{n} matches",
-  "lobby.more": "More matches",
-  "lobby.failed": "The matches could not be loaded: {error}",
-  "lobby.unreachable": "The server did not answer: {error}",
-  "lobby.join": "Join",
-  "lobby.watch": "Watch",
-  "lobby.join_label": "Join {game} match {id}",
-  "lobby.watch_label": "Watch {game} match {id}",
-  "lobby.bot_name": "{name} (bot)",
-  "lobby.open": "Open a match",
-  "lobby.open_placeholder": "match id or invite link",
-  "lobby.open_button": "Open",
-  "lobby.open_invalid": "That is neither a match id nor a match link.",
-  "create.game": "Game",
-  "create.about.mount_drago": "ride the dragons up the mountain",
-  "create.about.yutaka": "win the treasures of five islands",
-  "create.players": "Players",
-  "create.players_n_one": "{n} player",
-  "create.players_n_other": "{n} players",
-  "create.players_exactly_one": "For exactly {n} player",
-  "create.players_exactly_other": "For exactly {n} players",
-  "create.players_range": "{min} to {max} players",
-  "create.seats": "Who sits where",
-  "create.seats_hint": "Leave a seat to a person (you, or someone you invite), or give it to one of the server's bots.",
-  "create.seat.person": "A person",
-  "create.seat.random": "Bot: beginner (random moves)",
-  "create.seat.greedy": "Bot: greedy (the best move right now)",
-  "create.seat.ismcts": "Bot: strong (thinks ahead)",
-  "create.settings": "Clock and visibility",
-  "create.clock": "Clock",
-  "create.clock_hint": "A clock keeps a match moving; what happens when time runs out is chosen below.",
-  "create.clock.none": "No clock",
-  "create.clock.decision": "Time for each move",
-  "create.clock.bank": "Time bank, with extra time per move",
-  "create.clock.decision_time": "Time for each move",
-  "create.clock.bank_time": "Time bank of each player",
-  "create.clock.increment": "Extra time after each move",
-  "create.unit": "Unit",
-  "create.unit.s": "seconds",
-  "create.unit.min": "minutes",
-  "create.unit.h": "hours",
-  "create.unit.d": "days",
-  "create.timeout": "When a player's time runs out",
-  "create.timeout.bot": "a bot makes that move for them",
-  "create.timeout.forfeit": "they lose the match",
-  "create.takeover": "Timeouts in a row before a bot plays the seat for good",
-  "create.takeover_hint": "Until then the player can come back and play on.",
-  "create.visibility": "Who can find the match",
-  "create.visibility.public": "Everyone: it is listed in the lobby",
-  "create.visibility.unlisted": "Only people with the invite link",
-  "create.more": "More options",
-  "create.more_hint": "Rule variants and settings that most matches leave as they are.",
-  "create.drafts": "Turn drafts: take back steps of your turn before the others see it",
-  "create.drafts_hint": "Your steps stay private until you finish the turn, unless one of them reveals something.",
-  "create.samples": "Bot programs may ask the server for possible hidden cards",
-  "create.samples_hint": "For people who write bots: a seat may ask for deals that fit what it has seen.",
-  "create.submit": "Create the match",
-  "create.creating": "Creating the match…",
-  "create.failed": "The match was not created: {error}",
-  "create.loading_options": "Loading the game's options…",
-  "opt.first_player": "Who plays first",
-  "opt.first_random": "Drawn at random",
-  "opt.explicit_end_turn": "End every turn with a button",
-  "opt.md.explicit_end_turn_hint": "Even when no card can be discarded at the summit, the turn ends only when the player presses “End turn”.",
-  "opt.md.negative_floor": "Scores never drop below zero",
-  "opt.md.negative_floor_hint": "A scoring that would take a player below zero (the −2 summit space) leaves their score as it is, as on Yucata.",
-  "opt.md.zero_scoring_counts": "A scoring counts even when nobody gains a point",
-  "opt.md.zero_scoring_counts_hint": "Whoever moves a dragon onto a blue or green space, or onto the summit, then draws no cards, whatever the scores.",
-  "opt.md.refill_after_discard_empty": "Refill a hand emptied by summit discards",
-  "opt.md.refill_after_discard_empty_hint": "After a scoring, a player whose hand is empty draws back up to six cards, whether the last card was played or discarded.",
-  "opt.yu.mode": "Face-down tiles",
-  "opt.yu.mode_mysteria_hint": "Every face-down tile is black: neither its type nor its value is known.",
-  "opt.yu.mode_tactika_hint": "Every face-down tile shows its type's colour; values stay hidden.",
-  "opt.yu.mode_mixed_hint": "Only the types ticked below show their colour face down.",
-  "opt.yu.known_types": "Types shown face down",
-  "opt.yu.known_types_hint": "Values stay hidden in every mode.",
-  "opt.yu.first_player": "Player 1 (reveals first and plays first)",
-  "opt.yu.stacked": "Stacked archipelagos",
-  "opt.yu.stacked_hint": "On each island only the uppermost face-down tile may be revealed.",
-  "opt.yu.tie_break": "Equal totals",
-  "opt.yu.tie_equipment_tiles": "More equipment tiles win, then more equipment points",
-  "opt.yu.tie_equipment_points": "More equipment points win, then more equipment tiles",
-  "opt.yu.tie_shared": "A shared win",
-  "opt.yu.explicit_end_turn_hint": "After a treasure card or dynamite the player presses “End turn” to draw (or to hand the reveal to the opponent).",
-  "bot.level.random": "beginner",
-  "bot.level.greedy": "greedy",
-  "bot.level.ismcts": "strong",
-  "bot.level.default": "standard",
-  "action.play": "Play a card",
-  "action.discard": "Discard",
-  "action.choose_rider": "Choose a dragon",
-  "action.end_turn": "End turn",
-  "action.reveal": "Reveal a tile",
-  "action.undo": "Undo",
-  "action.finish_turn": "Finish turn",
-  "match.title": "Match",
-  "match.id": "#{id}",
-  "match.not_dealt": "Not dealt yet: the cards are dealt when the last seat is taken, from the server's committed seed and every seat's own seed.",
-  "match.loading": "Loading…",
-  "match.status.waiting": "Waiting for players",
-  "match.status.active": "In play",
-  "match.status.finished": "Finished",
-  "match.status.aborted": "Aborted",
-  "match.commit_seq": "at event {seq}",
-  "match.as_spectator": "you are watching",
-  "match.as_seat": "you play seat {n} ({name})",
-  "match.connection.connecting": "connecting…",
-  "match.connection.live": "live",
-  "match.connection.reconnecting": "reconnecting…",
-  "match.connection.closed": "not connected",
-  "match.board": "Board",
-  "match.side": "Match details",
-  "match.replay_note": "Replay: the board as it was at event {seq}.",
-  "match.replay_loading": "Loading…",
-  "match.sending": "Sending…",
-  "match.unknown_game": "This page cannot draw the game {game}.",
-  "match.token_gone": "This browser's key to seat {n} no longer works (did the host make a new link?); it was forgotten. Reload to watch.",
-  "match.connection_lost": "Connection lost: {error} Reload to resume.",
-  "match.history": "History",
-  "match.history_list": "Events, newest first",
-  "match.decisions": "Decisions",
-  "match.end_turn": "End turn",
-  "match.you": "you",
-  "match.on_turn": "on turn",
-  "match.seat": "Seat {n}",
-  "match.waiting_players": "Waiting for players to take the free seats.",
-  "match.other_actions": "Other actions",
-  "match.other_action": "{action} ({n})",
-  "seats.title": "Seats",
-  "seats.free": "free",
-  "seats.bot": "{name} (bot, {level})",
-  "seats.resigned": "{who} — resigned",
-  "seats.row": "Seat {n}: {who}",
-  "seats.this_browser": "(this browser)",
-  "seats.to_act": "▶ to act",
-  "seats.your_name": "Your name for seat {n}",
-  "seats.join": "Join seat {n}",
-  "seats.name_first": "Enter a name first.",
-  "seats.join_failed": "Could not join: {error}",
-  "seats.view_as": "View as:",
-  "seats.view_as_label": "View this match as",
-  "seats.view_seat": "Seat {n} ({name})",
-  "seats.spectator": "Spectator",
-  "host.title": "Host",
-  "host.invite": "Invite link",
-  "host.abort": "Abort the match",
-  "host.seat": "Seat {n} ({name})",
-  "host.reissue": "New link",
-  "host.reissue_label": "Make a new link for seat {n} (the old one stops working)",
-  "host.reissue_what": "New link for seat {n}",
-  "host.to_bot": "Hand to a bot",
-  "host.to_bot_label": "Hand seat {n} to a bot",
-  "host.to_bot_what": "Seat {n} to a bot",
-  "host.new_link": "New link for seat {n} (shown once)",
-  "host.done": "{what}: done.",
-  "host.failed": "{what}: {error}",
-  "resign.resign": "Resign",
-  "resign.confirm": "Resign this match?",
-  "resign.yes": "Yes, resign",
-  "resign.no": "No",
-  "resign.no_label": "Do not resign",
-  "resign.done": "You resigned.",
-  "clock.title": "Clock",
-  "clock.days": "{d} d {hms}",
-  "clock.until": "until {when}",
-  "clock.bank": "(bank {s} s)",
-  "draft.group": "Turn draft",
-  "draft.steps_one": "Draft: {n} step, only you see it.",
-  "draft.steps_other": "Draft: {n} steps, only you see them.",
-  "draft.undo": "Undo",
-  "draft.undo_label": "Undo the last step",
-  "draft.finish": "Finish turn",
-  "replay.title": "Replay",
-  "replay.live": "Live: {of} steps so far",
-  "replay.at": "Step {n} of {of} (event {seq})",
-  "replay.valuetext": "step {n} of {of}, event {seq}",
-  "replay.back": "Back to live",
-  "replay.failed": "Replay: {error}",
-  "result.title": "Result",
-  "result.winner": "Winner: {names} ({reason})",
-  "result.winners": "Winners: {names} ({reason})",
-  "result.nobody": "No winner ({reason})",
-  "result.score": "{name}: {score}",
-  "result.per_island": "Points per island",
-  "result.island": "Island",
-  "result.reason.finished": "end of the game",
-  "result.reason.resigned": "resignation",
-  "result.reason.timeout": "out of time",
-  "result.reason.aborted": "aborted",
-  "result.decided.total": "higher total",
-  "result.decided.equipment_tiles": "more equipment tiles",
-  "result.decided.equipment_points": "more equipment points",
-  "result.decided.shared": "shared win",
-  "fair.verified": "✔ Deal verified: the server's seed matches its commitment, and the deal and every later shuffle and draw follow from it and every seat's seed.",
-  "fair.differs": "✘ The match does NOT follow from the revealed seeds: {field} differs.",
-  "fair.title": "Fairness",
-  "fair.checking": "Checking…",
-  "fair.ok": "✔ The deal matches the commitment published when the match was created.",
-  "fair.bad": "✘ The deal does NOT match the commitment published when the match was created.",
-  "fair.published": "Published commitment",
-  "fair.computed": "SHA-256 computed here ({via})",
-  "fair.via_webcrypto": "Web Crypto",
-  "fair.via_plain": "plain JavaScript",
-  "fair.secret": "Secret",
-  "fair.log": "Full log",
-  "fair.log_events": "{n} events, every shuffle and draw",
-  "fair.unreadable": "The reveal could not be read: {error}",
-  "fair.again": "Check again",
-  "error.validation_error": "Some of the choices are not valid.",
-  "error.idempotency_key_reused": "This request was already sent with other content.",
-  "error.unauthorized": "This browser's key to the seat is missing or no longer valid.",
-  "error.forbidden": "That is not allowed.",
-  "error.not_found": "There is no such match (or it is unlisted and needs its invite link).",
-  "error.method_not_allowed": "The server does not accept that request.",
-  "error.conflict": "That cannot be done now.",
-  "error.illegal_action": "That move is not allowed now.",
-  "error.not_your_turn": "It is not your turn.",
-  "error.match_over": "The match is over.",
-  "error.version_conflict": "The board changed in the meantime: look again and choose again.",
-  "error.seat_taken": "Someone else took that seat.",
-  "error.seat_not_held": "You do not hold that seat.",
-  "error.already_seated": "You already sit in this match.",
-  "error.already_resigned": "That seat has already resigned.",
-  "error.match_not_started": "The match has not started yet.",
-  "error.match_started": "The match has already started.",
-  "error.match_not_finished": "The match is not over yet.",
-  "error.payload_too_large": "That request is too large.",
-  "error.rate_limited": "Too many requests: wait a moment, then try again.",
-  "error.internal_error": "The server ran into a problem.",
-  "error.unavailable": "The server is unavailable for a moment: try again soon.",
-  "error.other": "The server refused ({code}).",
-  "error.stream_closed": "The live connection was closed ({code}).",
-  "error.transport": "The server cannot be reached.",
-  "error.unexpected": "Something went wrong on this page.",
-  "ev.seat_joined": "{name} took seat {n}",
-  "ev.seat_joined_bot": "{name} (bot, {level}) took seat {n}",
-  "ev.match_started": "The match started",
-  "ev.seat_resigned": "{name} resigned",
-  "ev.timed_out": "{name} ran out of time: {policy}",
-  "ev.policy.bot": "a bot moved for them",
-  "ev.policy.forfeit": "the seat forfeits",
-  "ev.taken_over": "A bot plays {name}'s seat from now on ({reason})",
-  "ev.takeover.timeout": "too many timeouts",
-  "ev.takeover.resigned": "resigned",
-  "ev.takeover.forfeit": "forfeit",
-  "ev.takeover.host": "the host's choice",
-  "ev.reissued": "The host made a new link for {name}'s seat",
-  "ev.aborted": "The match was aborted ({reason})",
-  "ev.abort.host": "by the host",
-  "ev.abort.expired": "nobody joined in time",
-  "ev.match_ended": "The match ended: {reason}",
-  "ev.draft_step": "Your draft: {action}",
-  "ev.draft_undone": "Your draft: a step taken back",
-  "ev.draft_changed": "{name} is working on a turn",
-  "ev.draft_published_one": "{name} finished the turn ({n} step)",
-  "ev.draft_published_other": "{name} finished the turn ({n} steps)",
-  "ev.turn_ended": "{name} ended the turn; {next} is next",
-  "ev.game_ended": "Game over: {scores}",
-  "ev.md.game_started": "The cards are dealt. Riders: {riders}. {name} begins.",
-  "ev.md.card_played": "{name} played {card} ({from} → {to})",
-  "ev.md.rider_under": "{name} keeps riding {dragon} (card under the pile)",
-  "ev.md.rider_on_top": "{name} stays on {dragon} (card on top of the pile)",
-  "ev.md.rider_switched": "{name} now rides {dragon}",
-  "ev.md.scored_blue": "Small scoring: {changes}",
-  "ev.md.scored_green": "Large scoring: {changes}",
-  "ev.md.scored_summit": "Summit reached, large scoring: {changes}",
-  "ev.md.discarded": "{name} discarded {cards} at the summit",
-  "ev.md.drew": "{name} drew {cards}",
-  "ev.md.drew_count_one": "{name} drew {n} card",
-  "ev.md.drew_count_other": "{name} drew {n} cards",
-  "ev.md.reshuffled_one": "The draw pile was rebuilt ({n} card)",
-  "ev.md.reshuffled_other": "The draw pile was rebuilt ({n} cards)",
-  "ev.md.turn_passed": "{name} passes (no cards left); {next} is next",
-  "ev.yu.game_started": "The tiles are laid out and the cards dealt; {name} is player 1",
-  "ev.yu.game_started_hand": "The tiles are laid out and the cards dealt; {name} is player 1. Your hand: {cards}",
-  "ev.yu.revealed": "{name} revealed a tile on {island}: {tile}",
-  "ev.yu.played": "{name} played {card} on {island}",
-  "ev.yu.played_against": "{name} played {card} on {island}, on {other}'s side",
-  "ev.yu.confirmed": "{name} ended the turn",
-  "ev.yu.drew": "{name} drew {card}",
-  "ev.yu.drew_hidden": "{name} drew a card",
-  "ev.yu.game_ended": "Game over: {scores} ({decided})",
-  "md.dragon.blue": "Blue",
-  "md.dragon.brown": "Brown",
-  "md.dragon.black": "Black",
-  "md.dragon.red": "Red",
-  "md.dragon.yellow": "Yellow",
-  "md.dragon.green": "Green",
-  "md.dragon.gray": "Gray",
-  "md.dragon.light_blue": "Light blue",
-  "md.dragon.purple": "Purple",
-  "md.dragon.orange": "Orange",
-  "md.short.blue": "Bu",
-  "md.short.brown": "Br",
-  "md.short.black": "Bk",
-  "md.short.red": "Re",
-  "md.short.yellow": "Ye",
-  "md.short.green": "Gn",
-  "md.short.gray": "Gy",
-  "md.short.light_blue": "LB",
-  "md.short.purple": "Pu",
-  "md.short.orange": "Or",
-  "md.card": "{dragon} {value}",
-  "md.start": "Start",
-  "md.summit": "Summit",
-  "md.space.start": "the start",
-  "md.space.plain": "space {n}, worth {value}",
-  "md.space.blue": "space {n}, blue (small scoring), worth {value}",
-  "md.space.green": "space {n}, green (large scoring), worth {value}",
-  "md.space.summit": "space {n}, summit, worth {value}",
-  "md.dragons_here_one": "{n} dragon: {dragons}",
-  "md.dragons_here_other": "{n} dragons: {dragons}",
-  "md.token": "{dragon} dragon, no rider, on {where}",
-  "md.token_ridden": "{dragon} dragon, ridden by {rider}, on {where}",
-  "md.side": "Board side for {side} players: the path from the start to the summit",
-  "md.own_track": "This match's own track: the path from the start to the summit",
-  "md.legend.blue": "◆ blue: small scoring (only spaces worth 3 or less pay)",
-  "md.legend.green": "⬢ green: large scoring",
-  "md.legend.summit": "▲ summit: large scoring when a dragon first arrives",
-  "md.players": "Players",
-  "md.points_one": "{n} point",
-  "md.points_other": "{n} points",
-  "md.rides": "rides {dragon}",
-  "md.pile": "rider pile {card} ×{n}",
-  "md.pile_none": "no rider pile",
-  "md.hand_cards_one": "{n} card in hand",
-  "md.hand_cards_other": "{n} cards in hand",
-  "md.summit_title": "Summit: {n} of {of} dragons (the third ends the game)",
-  "md.summit_empty": "No dragon on the summit yet.",
-  "md.last_play": "Last card: {name} played {card}",
-  "md.pending": "Card waiting for the choice of dragon: {card}",
-  "md.discards": "Discarded at the summit: {cards}",
-  "md.discards_none": "No card discarded at the summit yet.",
-  "md.draw_pile_one": "Draw pile: {n} card",
-  "md.draw_pile_other": "Draw pile: {n} cards",
-  "md.hand": "Your hand",
-  "md.hand_empty": "No cards in your hand.",
-  "md.play_card": "Play {card}",
-  "md.discard_card": "Discard {card}",
-  "md.keep": "Keep riding {dragon}",
-  "md.switch": "Switch to {dragon}",
-  "md.turn.you_play": "Your turn: play a card.",
-  "md.turn.plays": "{name} is playing a card.",
-  "md.turn.you_choose": "You moved the last dragon: keep riding {dragon}, or switch to {other}?",
-  "md.turn.chooses": "{name} chooses a dragon.",
-  "md.turn.you_discard": "You may discard cards of dragons on the summit, then end your turn.",
-  "md.turn.discards": "{name} may discard cards of dragons on the summit.",
-  "md.turn.over": "The game is over.",
-  "md.dragons_table": "All dragons as a table",
-  "md.col.dragon": "Dragon",
-  "md.col.space": "Space",
-  "md.col.value": "Worth",
-  "md.col.rider": "Rider",
-  "md.kind.start": "start, {value}",
-  "md.kind.plain": "{value}",
-  "md.kind.blue": "blue, {value}",
-  "md.kind.green": "green, {value}",
-  "md.kind.summit": "summit, {value}",
-  "yu.kind.idol": "Idol",
-  "yu.kind.dagger": "Dagger",
-  "yu.kind.amphora": "Amphora",
-  "yu.kind.crystal": "Crystal",
-  "yu.kind.equipment": "Equipment",
-  "yu.kind.dynamite": "Dynamite",
-  "yu.mode.mysteria": "Mysteria",
-  "yu.mode.tactika": "Tactika",
-  "yu.mode.mixed": "Mixed",
-  "yu.card": "{kind} {value}",
-  "yu.tile_up": "{type} tile, {value} points",
-  "yu.tile_down_typed": "face-down {type} tile",
-  "yu.tile_down": "face-down tile",
-  "yu.caption": "The five islands ({mode})",
-  "yu.mode_mixed_known": "Mixed: {types} shown face down",
-  "yu.face_down_left_one": "{n} tile still face down",
-  "yu.face_down_left_other": "{n} tiles still face down",
-  "yu.side_label": "{name}'s cards",
-  "yu.rows": "Above: {upper}'s cards · below: {lower}'s",
-  "yu.column": "{name}'s cards on {island}: {cards} (sum {sum})",
-  "yu.column_empty": "{name} has no cards on {island}",
-  "yu.tiles_of": "Tiles of {island}",
-  "yu.set_aside_open": "The tiles set aside",
-  "yu.set_aside_hidden_one": "{n} tile set aside, face down",
-  "yu.set_aside_hidden_other": "{n} tiles set aside, face down",
-  "yu.players": "Players",
-  "yu.hand_cards_one": "{n} card in hand",
-  "yu.hand_cards_other": "{n} cards in hand",
-  "yu.deck_cards_one": "{n} card in the deck",
-  "yu.deck_cards_other": "{n} cards in the deck",
-  "yu.hand": "Your hand",
-  "yu.hand_hint": "pick a card, then the island to play it on",
-  "yu.pick": "Pick {card}",
-  "yu.play_on": "Play {card} on {island}",
-  "yu.reveal": "Reveal the {tile} in slot {slot} of {island}",
-  "yu.turn.you_open_one": "Reveal a tile of your choice ({n} opening reveal left).",
-  "yu.turn.you_open_other": "Reveal a tile of your choice ({n} opening reveals left).",
-  "yu.turn.opens_one": "{name} reveals a tile ({n} opening reveal left).",
-  "yu.turn.opens_other": "{name} reveals a tile ({n} opening reveals left).",
-  "yu.turn.you_play": "Your turn: pick a card, then an island.",
-  "yu.turn.plays": "{name} is playing a card.",
-  "yu.turn.you_confirm": "Press “End turn” to finish your turn.",
-  "yu.turn.confirms": "{name} is ending the turn.",
-  "yu.turn.you_reveal": "Reveal a face-down tile of your choice.",
-  "yu.turn.reveals": "{name} reveals a tile.",
-  "yu.turn.wait": "One moment…",
-  "yu.turn.over": "The game is over."
-};
-
-// src/i18n/index.ts
-var CATALOGUES = { en: en_default, de: de_default };
-var LANGS = ["en", "de"];
-var STORED = "drago:lang";
-function initial() {
-  try {
-    const stored = localStorage.getItem(STORED);
-    if (stored === "en" || stored === "de") return stored;
-  } catch {
-  }
-  for (const tag of navigator.languages ?? [navigator.language]) {
-    const base = tag.toLowerCase().split("-")[0];
-    if (base === "de" || base === "en") return base;
-  }
-  return "en";
-}
-var current = initial();
-var plurals = new Intl.PluralRules(current);
-document.documentElement.lang = current;
-var lang = () => current;
-function setLang(next) {
-  current = next;
-  plurals = new Intl.PluralRules(next);
-  document.documentElement.lang = next;
-  try {
-    localStorage.setItem(STORED, next);
-  } catch {
-  }
-  window.dispatchEvent(new Event("langchange"));
-}
-var PLACEHOLDER = /\{(\w+)\}/g;
-function t(key3, params = {}) {
-  return CATALOGUES[current][key3].replace(PLACEHOLDER, (whole, name) => name in params ? String(params[name]) : whole);
-}
-function tn(key3, n, params = {}) {
-  const form = plurals.select(n) === "one" ? "one" : "other";
-  return t(`${key3}_${form}`, { n, ...params });
-}
-function tx(key3, params) {
-  const parts = [];
-  let at = 0;
-  const template = CATALOGUES[current][key3];
-  for (const match of template.matchAll(PLACEHOLDER)) {
-    parts.push(template.slice(at, match.index));
-    const name = match[1];
-    const value = params[name];
-    parts.push(value === void 0 ? match[0] : value);
-    at = match.index + match[0].length;
-  }
-  parts.push(template.slice(at));
-  return parts.filter((part) => part !== "");
-}
-function txn(key3, n, params = {}) {
-  const form = plurals.select(n) === "one" ? "one" : "other";
-  return tx(`${key3}_${form}`, { n, ...params });
-}
-function has(key3) {
-  return Object.hasOwn(CATALOGUES.en, key3);
-}
-function dateTime(iso) {
-  return new Date(iso).toLocaleString(current, { dateStyle: "medium", timeStyle: "short" });
-}
-function list(items) {
-  return new Intl.ListFormat(current, { type: "conjunction" }).format(items);
-}
-
 // ../clients/typescript/src/errors.ts
 var DragoError = class extends Error {
   name = "DragoError";
@@ -2053,6 +1047,1160 @@ function followYutaka(later, dealt2) {
   }
 }
 
+// src/i18n/de.json
+var de_default = {
+  "nav.main": "Hauptmenü",
+  "nav.lobby": "Lobby",
+  "nav.language": "Sprache",
+  "nav.skip": "Zum Inhalt springen",
+  "nav.api_docs": "API-Dokumentation",
+  "nav.api_reference": "API-Referenz",
+  "nav.not_found": "Diese Seite gibt es nicht.",
+  "nav.back_to_lobby": "Zurück zur Lobby",
+  "lobby.title": "Mount Drago & Yutakâ",
+  "lobby.lead": "Spiele Leo Colovinis Drachenrennen oder Alexandre Droits Schatzinseln im Browser: mit Freunden, über einen Link oder gegen die Bots des Servers.",
+  "lobby.create": "Neue Partie",
+  "lobby.matches": "Partien",
+  "lobby.filters": "Partien filtern",
+  "lobby.game": "Spiel",
+  "lobby.status": "Status",
+  "lobby.any_game": "Alle Spiele",
+  "lobby.any_status": "Jeder Status",
+  "lobby.free_only": "Nur mit freiem Platz",
+  "lobby.refresh": "Aktualisieren",
+  "lobby.empty": "Hier gibt es noch keine Partie: lege eine an.",
+  "lobby.count_one": "{n} Partie",
+  "lobby.count_other": "{n} Partien",
+  "lobby.more": "Weitere Partien",
+  "lobby.failed": "Die Partien konnten nicht geladen werden: {error}",
+  "lobby.unreachable": "Der Server antwortet nicht: {error}",
+  "lobby.join": "Mitspielen",
+  "lobby.watch": "Zuschauen",
+  "lobby.join_label": "Bei der {game}-Partie {id} mitspielen",
+  "lobby.watch_label": "Der {game}-Partie {id} zuschauen",
+  "lobby.bot_name": "{name} (Bot)",
+  "lobby.open": "Partie öffnen",
+  "lobby.open_placeholder": "Partie-ID oder Einladungslink",
+  "lobby.open_button": "Öffnen",
+  "lobby.open_invalid": "Das ist weder eine Partie-ID noch ein Partie-Link.",
+  "create.game": "Spiel",
+  "create.about.mount_drago": "reite die Drachen auf den Gipfel",
+  "create.about.yutaka": "erobere die Schätze von fünf Inseln",
+  "create.players": "Spielerzahl",
+  "create.players_n_one": "{n} Spieler",
+  "create.players_n_other": "{n} Spieler",
+  "create.players_exactly_one": "Für genau {n} Spieler",
+  "create.players_exactly_other": "Für genau {n} Spieler",
+  "create.players_range": "{min} bis {max} Spieler",
+  "create.seats": "Wer wo sitzt",
+  "create.seats_hint": "Lass einen Platz einem Menschen (dir oder wen du einlädst) oder gib ihn einem Bot des Servers.",
+  "create.seat.person": "Ein Mensch",
+  "create.seat.random": "Bot: Anfänger (zufällige Züge)",
+  "create.seat.greedy": "Bot: gierig (der beste Zug im Moment)",
+  "create.seat.ismcts": "Bot: stark (denkt voraus)",
+  "create.settings": "Bedenkzeit und Sichtbarkeit",
+  "create.clock": "Bedenkzeit",
+  "create.clock_hint": "Eine Bedenkzeit hält die Partie in Gang; was bei Zeitablauf geschieht, wird unten gewählt.",
+  "create.clock.none": "Keine Bedenkzeit",
+  "create.clock.decision": "Zeit für jeden Zug",
+  "create.clock.bank": "Zeitkonto mit Zusatzzeit pro Zug",
+  "create.clock.decision_time": "Zeit für jeden Zug",
+  "create.clock.bank_time": "Zeitkonto jedes Spielers",
+  "create.clock.increment": "Zusatzzeit nach jedem Zug",
+  "create.unit": "Einheit",
+  "create.unit.s": "Sekunden",
+  "create.unit.min": "Minuten",
+  "create.unit.h": "Stunden",
+  "create.unit.d": "Tage",
+  "create.timeout": "Wenn die Zeit eines Spielers abläuft",
+  "create.timeout.bot": "macht ein Bot diesen Zug für ihn",
+  "create.timeout.forfeit": "verliert er die Partie",
+  "create.takeover": "Zeitüberschreitungen in Folge, bis ein Bot den Platz ganz übernimmt",
+  "create.takeover_hint": "Bis dahin kann der Spieler zurückkommen und weiterspielen.",
+  "create.visibility": "Wer die Partie finden kann",
+  "create.visibility.public": "Alle: sie steht in der Lobby",
+  "create.visibility.unlisted": "Nur wer den Einladungslink hat",
+  "create.more": "Weitere Optionen",
+  "create.more_hint": "Regelvarianten und Einstellungen, die die meisten Partien so lassen, wie sie sind.",
+  "create.drafts": "Zugentwürfe: Schritte deines Zuges zurücknehmen, bevor die anderen ihn sehen",
+  "create.drafts_hint": "Deine Schritte bleiben privat, bis du den Zug abschließt, außer einer deckt etwas auf.",
+  "create.samples": "Bot-Programme dürfen den Server nach möglichen verdeckten Karten fragen",
+  "create.samples_hint": "Für Leute, die Bots schreiben: ein Platz darf Verteilungen erfragen, die zu dem passen, was er gesehen hat.",
+  "create.submit": "Partie anlegen",
+  "create.creating": "Die Partie wird angelegt…",
+  "create.failed": "Die Partie wurde nicht angelegt: {error}",
+  "create.loading_options": "Die Optionen des Spiels werden geladen…",
+  "opt.first_player": "Wer beginnt",
+  "opt.first_random": "Wird ausgelost",
+  "opt.explicit_end_turn": "Jeden Zug mit einem Knopf beenden",
+  "opt.md.explicit_end_turn_hint": "Auch wenn keine Karte am Gipfel abgeworfen werden kann, endet der Zug erst, wenn der Spieler „Zug beenden“ drückt.",
+  "opt.md.negative_floor": "Punkte fallen nie unter null",
+  "opt.md.negative_floor_hint": "Eine Wertung, die einen Spieler unter null brächte (das Gipfelfeld −2), lässt seinen Punktestand, wie er ist, wie auf Yucata.",
+  "opt.md.zero_scoring_counts": "Eine Wertung zählt, auch wenn niemand Punkte bekommt",
+  "opt.md.zero_scoring_counts_hint": "Wer einen Drachen auf ein blaues oder grünes Feld oder auf den Gipfel zieht, zieht dann keine Karten nach, wie auch immer die Punkte stehen.",
+  "opt.md.refill_after_discard_empty": "Eine durch Abwerfen am Gipfel geleerte Hand auffüllen",
+  "opt.md.refill_after_discard_empty_hint": "Nach einer Wertung zieht ein Spieler mit leerer Hand wieder auf sechs Karten nach, ob die letzte Karte ausgespielt oder abgeworfen wurde.",
+  "opt.yu.mode": "Verdeckte Plättchen",
+  "opt.yu.mode_mysteria_hint": "Jedes verdeckte Plättchen ist schwarz: weder Art noch Wert sind bekannt.",
+  "opt.yu.mode_tactika_hint": "Jedes verdeckte Plättchen zeigt die Farbe seiner Art; die Werte bleiben verborgen.",
+  "opt.yu.mode_mixed_hint": "Nur die unten angekreuzten Arten zeigen verdeckt ihre Farbe.",
+  "opt.yu.known_types": "Verdeckt sichtbare Arten",
+  "opt.yu.known_types_hint": "Die Werte bleiben in jedem Modus verborgen.",
+  "opt.yu.first_player": "Spieler 1 (deckt zuerst auf und spielt zuerst)",
+  "opt.yu.stacked": "Gestapelte Archipele",
+  "opt.yu.stacked_hint": "Auf jeder Insel darf nur das oberste verdeckte Plättchen aufgedeckt werden.",
+  "opt.yu.tie_break": "Gleichstand",
+  "opt.yu.tie_equipment_tiles": "Mehr Ausrüstungsplättchen gewinnen, dann mehr Ausrüstungspunkte",
+  "opt.yu.tie_equipment_points": "Mehr Ausrüstungspunkte gewinnen, dann mehr Ausrüstungsplättchen",
+  "opt.yu.tie_shared": "Ein gemeinsamer Sieg",
+  "opt.yu.explicit_end_turn_hint": "Nach einer Schatzkarte oder Dynamit drückt der Spieler „Zug beenden“, um nachzuziehen (oder dem Gegner das Aufdecken zu überlassen).",
+  "bot.level.random": "Anfänger",
+  "bot.level.greedy": "gierig",
+  "bot.level.ismcts": "stark",
+  "bot.level.default": "Standard",
+  "action.play": "Karte ausspielen",
+  "action.discard": "Abwerfen",
+  "action.choose_rider": "Drachen wählen",
+  "action.end_turn": "Zug beenden",
+  "action.reveal": "Plättchen aufdecken",
+  "action.undo": "Zurücknehmen",
+  "action.finish_turn": "Zug abschließen",
+  "match.title": "Partie",
+  "match.id": "#{id}",
+  "match.not_dealt": "Noch nicht verteilt: Die Karten werden verteilt, sobald der letzte Platz besetzt ist, aus dem zugesagten Startwert des Servers und dem eigenen Startwert jedes Platzes.",
+  "match.loading": "Wird geladen…",
+  "match.status.waiting": "Wartet auf Spieler",
+  "match.status.active": "Läuft",
+  "match.status.finished": "Beendet",
+  "match.status.aborted": "Abgebrochen",
+  "match.commit_seq": "bei Ereignis {seq}",
+  "match.as_spectator": "du schaust zu",
+  "match.as_seat": "du spielst Platz {n} ({name})",
+  "match.connection.connecting": "verbinde…",
+  "match.connection.live": "live",
+  "match.connection.reconnecting": "verbinde neu…",
+  "match.connection.closed": "nicht verbunden",
+  "match.board": "Spielbrett",
+  "match.side": "Details der Partie",
+  "match.replay_note": "Wiederholung: das Brett, wie es bei Ereignis {seq} war.",
+  "match.replay_loading": "Wird geladen…",
+  "match.sending": "Wird gesendet…",
+  "match.unknown_game": "Diese Seite kann das Spiel {game} nicht darstellen.",
+  "match.token_gone": "Der Schlüssel dieses Browsers für Platz {n} gilt nicht mehr (hat der Gastgeber einen neuen Link ausgestellt?); er wurde vergessen. Neu laden, um zuzuschauen.",
+  "match.connection_lost": "Verbindung verloren: {error} Neu laden, um weiterzumachen.",
+  "match.history": "Verlauf",
+  "match.history_list": "Ereignisse, neueste zuerst",
+  "match.decisions": "Entscheidungen",
+  "match.end_turn": "Zug beenden",
+  "match.you": "du",
+  "match.on_turn": "am Zug",
+  "match.seat": "Platz {n}",
+  "match.waiting_players": "Wartet darauf, dass die freien Plätze besetzt werden.",
+  "match.other_actions": "Weitere Aktionen",
+  "match.other_action": "{action} ({n})",
+  "seats.title": "Plätze",
+  "seats.free": "frei",
+  "seats.bot": "{name} (Bot, {level})",
+  "seats.resigned": "{who} — aufgegeben",
+  "seats.row": "Platz {n}: {who}",
+  "seats.this_browser": "(dieser Browser)",
+  "seats.to_act": "▶ am Zug",
+  "seats.your_name": "Dein Name für Platz {n}",
+  "seats.join": "Platz {n} einnehmen",
+  "seats.name_first": "Gib zuerst einen Namen ein.",
+  "seats.join_failed": "Beitreten nicht möglich: {error}",
+  "seats.view_as": "Ansicht als:",
+  "seats.view_as_label": "Diese Partie ansehen als",
+  "seats.view_seat": "Platz {n} ({name})",
+  "seats.spectator": "Zuschauer",
+  "host.title": "Gastgeber",
+  "host.invite": "Einladungslink",
+  "host.abort": "Partie abbrechen",
+  "host.seat": "Platz {n} ({name})",
+  "host.reissue": "Neuer Link",
+  "host.reissue_label": "Neuen Link für Platz {n} ausstellen (der alte gilt dann nicht mehr)",
+  "host.reissue_what": "Neuer Link für Platz {n}",
+  "host.to_bot": "An einen Bot geben",
+  "host.to_bot_label": "Platz {n} an einen Bot geben",
+  "host.to_bot_what": "Platz {n} an einen Bot",
+  "host.new_link": "Neuer Link für Platz {n} (wird nur einmal gezeigt)",
+  "host.done": "{what}: erledigt.",
+  "host.failed": "{what}: {error}",
+  "resign.resign": "Aufgeben",
+  "resign.confirm": "Diese Partie aufgeben?",
+  "resign.yes": "Ja, aufgeben",
+  "resign.no": "Nein",
+  "resign.no_label": "Nicht aufgeben",
+  "resign.done": "Du hast aufgegeben.",
+  "clock.title": "Bedenkzeit",
+  "clock.days": "{d} T {hms}",
+  "clock.until": "bis {when}",
+  "clock.bank": "(Konto {s} s)",
+  "draft.group": "Zugentwurf",
+  "draft.steps_one": "Entwurf: {n} Schritt, nur du siehst ihn.",
+  "draft.steps_other": "Entwurf: {n} Schritte, nur du siehst sie.",
+  "draft.undo": "Zurücknehmen",
+  "draft.undo_label": "Den letzten Schritt zurücknehmen",
+  "draft.finish": "Zug abschließen",
+  "replay.title": "Wiederholung",
+  "replay.live": "Live: bisher {of} Schritte",
+  "replay.at": "Schritt {n} von {of} (Ereignis {seq})",
+  "replay.valuetext": "Schritt {n} von {of}, Ereignis {seq}",
+  "replay.back": "Zurück zum aktuellen Stand",
+  "replay.failed": "Wiederholung: {error}",
+  "result.title": "Ergebnis",
+  "result.winner": "Sieg: {names} ({reason})",
+  "result.winners": "Gemeinsamer Sieg: {names} ({reason})",
+  "result.nobody": "Kein Sieg ({reason})",
+  "result.score": "{name}: {score}",
+  "result.per_island": "Punkte je Insel",
+  "result.island": "Insel",
+  "result.reason.finished": "Spielende",
+  "result.reason.resigned": "Aufgabe",
+  "result.reason.timeout": "Zeit abgelaufen",
+  "result.reason.aborted": "abgebrochen",
+  "result.decided.total": "höhere Summe",
+  "result.decided.equipment_tiles": "mehr Ausrüstungsplättchen",
+  "result.decided.equipment_points": "mehr Ausrüstungspunkte",
+  "result.decided.shared": "gemeinsamer Sieg",
+  "fair.verified": "✔ Verteilung geprüft: Der Startwert des Servers passt zu seiner Zusage, und die Verteilung sowie jedes spätere Mischen und Ziehen folgen aus ihm und den Startwerten aller Plätze.",
+  "fair.differs": "✘ Die Partie folgt NICHT aus den offengelegten Startwerten: {field} weicht ab.",
+  "fair.title": "Fairness",
+  "fair.checking": "Wird geprüft…",
+  "fair.ok": "✔ Die Verteilung passt zur Zusage, die beim Anlegen der Partie veröffentlicht wurde.",
+  "fair.bad": "✘ Die Verteilung passt NICHT zur Zusage, die beim Anlegen der Partie veröffentlicht wurde.",
+  "fair.published": "Veröffentlichte Zusage",
+  "fair.computed": "Hier berechnetes SHA-256 ({via})",
+  "fair.via_webcrypto": "Web Crypto",
+  "fair.via_plain": "reines JavaScript",
+  "fair.secret": "Geheimnis",
+  "fair.log": "Vollständiges Protokoll",
+  "fair.log_events": "{n} Ereignisse, jedes Mischen und Ziehen",
+  "fair.unreadable": "Die Offenlegung konnte nicht gelesen werden: {error}",
+  "fair.again": "Erneut prüfen",
+  "error.validation_error": "Einige Angaben sind ungültig.",
+  "error.idempotency_key_reused": "Diese Anfrage wurde schon mit anderem Inhalt gesendet.",
+  "error.unauthorized": "Der Schlüssel dieses Browsers für den Platz fehlt oder gilt nicht mehr.",
+  "error.forbidden": "Das ist nicht erlaubt.",
+  "error.not_found": "Diese Partie gibt es nicht (oder sie ist nicht gelistet und braucht ihren Einladungslink).",
+  "error.method_not_allowed": "Diese Anfrage nimmt der Server nicht an.",
+  "error.conflict": "Das geht gerade nicht.",
+  "error.illegal_action": "Dieser Zug ist jetzt nicht erlaubt.",
+  "error.not_your_turn": "Du bist nicht am Zug.",
+  "error.match_over": "Die Partie ist zu Ende.",
+  "error.version_conflict": "Das Brett hat sich inzwischen geändert: schau noch einmal hin und entscheide neu.",
+  "error.seat_taken": "Jemand anderes hat diesen Platz eingenommen.",
+  "error.seat_not_held": "Dieser Platz gehört dir nicht.",
+  "error.already_seated": "Du sitzt schon in dieser Partie.",
+  "error.already_resigned": "Dieser Platz hat schon aufgegeben.",
+  "error.match_not_started": "Die Partie hat noch nicht begonnen.",
+  "error.match_started": "Die Partie hat schon begonnen.",
+  "error.match_not_finished": "Die Partie ist noch nicht zu Ende.",
+  "error.payload_too_large": "Diese Anfrage ist zu groß.",
+  "error.rate_limited": "Zu viele Anfragen: warte einen Moment und versuche es dann noch einmal.",
+  "error.internal_error": "Der Server hatte ein Problem.",
+  "error.unavailable": "Der Server ist kurz nicht erreichbar: versuche es gleich noch einmal.",
+  "error.other": "Der Server hat abgelehnt ({code}).",
+  "error.stream_closed": "Die Live-Verbindung wurde geschlossen ({code}).",
+  "error.transport": "Der Server ist nicht erreichbar.",
+  "error.unexpected": "Auf dieser Seite ist etwas schiefgegangen.",
+  "ev.seat_joined": "{name} nimmt Platz {n} ein",
+  "ev.seat_joined_bot": "{name} (Bot, {level}) nimmt Platz {n} ein",
+  "ev.match_started": "Die Partie hat begonnen",
+  "ev.seat_resigned": "{name} gibt auf",
+  "ev.timed_out": "{name} hat die Zeit überschritten: {policy}",
+  "ev.policy.bot": "ein Bot zog für ihn",
+  "ev.policy.forfeit": "der Platz verliert",
+  "ev.taken_over": "Ein Bot spielt ab jetzt den Platz von {name} ({reason})",
+  "ev.takeover.timeout": "zu viele Zeitüberschreitungen",
+  "ev.takeover.resigned": "aufgegeben",
+  "ev.takeover.forfeit": "verloren",
+  "ev.takeover.host": "Wahl des Gastgebers",
+  "ev.reissued": "Der Gastgeber hat einen neuen Link für den Platz von {name} ausgestellt",
+  "ev.aborted": "Die Partie wurde abgebrochen ({reason})",
+  "ev.abort.host": "vom Gastgeber",
+  "ev.abort.expired": "niemand kam rechtzeitig",
+  "ev.match_ended": "Die Partie ist zu Ende: {reason}",
+  "ev.draft_step": "Dein Entwurf: {action}",
+  "ev.draft_undone": "Dein Entwurf: ein Schritt zurückgenommen",
+  "ev.draft_changed": "{name} arbeitet an einem Zug",
+  "ev.draft_published_one": "{name} hat den Zug abgeschlossen ({n} Schritt)",
+  "ev.draft_published_other": "{name} hat den Zug abgeschlossen ({n} Schritte)",
+  "ev.turn_ended": "{name} beendet den Zug; {next} ist dran",
+  "ev.game_ended": "Spielende: {scores}",
+  "ev.md.game_started": "Die Karten sind verteilt. Reiter: {riders}. {name} beginnt.",
+  "ev.md.card_played": "{name} spielt {card} ({from} → {to})",
+  "ev.md.rider_under": "{name} reitet weiter {dragon} (Karte unter den Stapel)",
+  "ev.md.rider_on_top": "{name} bleibt auf {dragon} (Karte oben auf den Stapel)",
+  "ev.md.rider_switched": "Drachenwechsel: {name} reitet jetzt {dragon}",
+  "ev.md.scored_blue": "Kleine Wertung: {changes}",
+  "ev.md.scored_green": "Große Wertung: {changes}",
+  "ev.md.scored_summit": "Gipfel erreicht, große Wertung: {changes}",
+  "ev.md.discarded": "{name} wirft {cards} am Gipfel ab",
+  "ev.md.drew": "{name} zieht {cards}",
+  "ev.md.drew_count_one": "{name} zieht {n} Karte",
+  "ev.md.drew_count_other": "{name} zieht {n} Karten",
+  "ev.md.reshuffled_one": "Der Nachziehstapel wurde neu gebildet ({n} Karte)",
+  "ev.md.reshuffled_other": "Der Nachziehstapel wurde neu gebildet ({n} Karten)",
+  "ev.md.turn_passed": "{name} setzt aus (keine Karten mehr); {next} ist dran",
+  "ev.yu.game_started": "Die Plättchen liegen aus, die Karten sind verteilt; {name} ist Spieler 1",
+  "ev.yu.game_started_hand": "Die Plättchen liegen aus, die Karten sind verteilt; {name} ist Spieler 1. Deine Hand: {cards}",
+  "ev.yu.revealed": "{name} deckt auf {island} auf: {tile}",
+  "ev.yu.played": "{name} spielt {card} auf {island}",
+  "ev.yu.played_against": "{name} spielt {card} auf {island}, auf die Seite von {other}",
+  "ev.yu.confirmed": "{name} beendet den Zug",
+  "ev.yu.drew": "{name} zieht {card}",
+  "ev.yu.drew_hidden": "{name} zieht eine Karte",
+  "ev.yu.game_ended": "Spielende: {scores} ({decided})",
+  "md.dragon.blue": "Blau",
+  "md.dragon.brown": "Braun",
+  "md.dragon.black": "Schwarz",
+  "md.dragon.red": "Rot",
+  "md.dragon.yellow": "Gelb",
+  "md.dragon.green": "Grün",
+  "md.dragon.gray": "Grau",
+  "md.dragon.light_blue": "Hellblau",
+  "md.dragon.purple": "Lila",
+  "md.dragon.orange": "Orange",
+  "md.short.blue": "Bl",
+  "md.short.brown": "Br",
+  "md.short.black": "Sw",
+  "md.short.red": "Rt",
+  "md.short.yellow": "Ge",
+  "md.short.green": "Gn",
+  "md.short.gray": "Gr",
+  "md.short.light_blue": "HB",
+  "md.short.purple": "Li",
+  "md.short.orange": "Or",
+  "md.card": "{dragon} {value}",
+  "md.start": "Start",
+  "md.summit": "Gipfel",
+  "md.space.start": "das Startfeld",
+  "md.space.plain": "Feld {n}, Wert {value}",
+  "md.space.blue": "Feld {n}, blau (kleine Wertung), Wert {value}",
+  "md.space.green": "Feld {n}, grün (große Wertung), Wert {value}",
+  "md.space.summit": "Feld {n}, Gipfelfeld, Wert {value}",
+  "md.dragons_here_one": "{n} Drache: {dragons}",
+  "md.dragons_here_other": "{n} Drachen: {dragons}",
+  "md.token": "Drache {dragon}, ohne Reiter, auf {where}",
+  "md.token_ridden": "Drache {dragon}, geritten von {rider}, auf {where}",
+  "md.side": "Spielplanseite für {side} Spieler: der Weg vom Startfeld zum Gipfel",
+  "md.own_track": "Eigene Strecke dieser Partie: der Weg vom Startfeld zum Gipfel",
+  "md.legend.blue": "◆ blau: kleine Wertung (nur Felder mit Wert 3 oder weniger zählen)",
+  "md.legend.green": "⬢ grün: große Wertung",
+  "md.legend.summit": "▲ Gipfel: große Wertung, wenn ein Drache zum ersten Mal ankommt",
+  "md.players": "Spieler",
+  "md.points_one": "{n} Punkt",
+  "md.points_other": "{n} Punkte",
+  "md.rides": "reitet {dragon}",
+  "md.pile": "Reiterstapel {card} ×{n}",
+  "md.pile_none": "kein Reiterstapel",
+  "md.hand_cards_one": "{n} Karte auf der Hand",
+  "md.hand_cards_other": "{n} Karten auf der Hand",
+  "md.summit_title": "Gipfel: {n} von {of} Drachen (der dritte beendet das Spiel)",
+  "md.summit_empty": "Noch kein Drache auf dem Gipfel.",
+  "md.last_play": "Zuletzt: {name} spielte {card}",
+  "md.pending": "Karte, die auf die Drachenwahl wartet: {card}",
+  "md.discards": "Am Gipfel abgeworfen: {cards}",
+  "md.discards_none": "Am Gipfel wurde noch keine Karte abgeworfen.",
+  "md.draw_pile_one": "Nachziehstapel: {n} Karte",
+  "md.draw_pile_other": "Nachziehstapel: {n} Karten",
+  "md.hand": "Deine Handkarten",
+  "md.hand_empty": "Keine Karten auf der Hand.",
+  "md.play_card": "{card} ausspielen",
+  "md.discard_card": "{card} abwerfen",
+  "md.keep": "Weiter {dragon} reiten",
+  "md.switch": "Drachenwechsel: {dragon} reiten",
+  "md.turn.you_play": "Du bist dran: spiele eine Karte aus.",
+  "md.turn.plays": "{name} spielt eine Karte aus.",
+  "md.turn.you_choose": "Du hast den letzten Drachen bewegt: weiter {dragon} reiten oder zu {other} wechseln?",
+  "md.turn.chooses": "{name} wählt einen Drachen.",
+  "md.turn.you_discard": "Du darfst Karten von Drachen auf dem Gipfel abwerfen und dann den Zug beenden.",
+  "md.turn.discards": "{name} darf Karten von Drachen auf dem Gipfel abwerfen.",
+  "md.turn.over": "Das Spiel ist zu Ende.",
+  "md.dragons_table": "Alle Drachen als Tabelle",
+  "md.col.dragon": "Drache",
+  "md.col.space": "Feld",
+  "md.col.value": "Wert",
+  "md.col.rider": "Reiter",
+  "md.kind.start": "Start, {value}",
+  "md.kind.plain": "{value}",
+  "md.kind.blue": "blau, {value}",
+  "md.kind.green": "grün, {value}",
+  "md.kind.summit": "Gipfel, {value}",
+  "yu.kind.idol": "Idol",
+  "yu.kind.dagger": "Dolch",
+  "yu.kind.amphora": "Amphore",
+  "yu.kind.crystal": "Kristall",
+  "yu.kind.equipment": "Ausrüstung",
+  "yu.kind.dynamite": "Dynamit",
+  "yu.mode.mysteria": "Mysteria",
+  "yu.mode.tactika": "Tactika",
+  "yu.mode.mixed": "Gemischt",
+  "yu.card": "{kind} {value}",
+  "yu.tile_up": "Plättchen {type}, {value} Punkte",
+  "yu.tile_down_typed": "verdecktes Plättchen {type}",
+  "yu.tile_down": "verdecktes Plättchen",
+  "yu.caption": "Die fünf Inseln ({mode})",
+  "yu.mode_mixed_known": "Gemischt: {types} verdeckt sichtbar",
+  "yu.face_down_left_one": "noch {n} Plättchen verdeckt",
+  "yu.face_down_left_other": "noch {n} Plättchen verdeckt",
+  "yu.side_label": "Karten von {name}",
+  "yu.rows": "Oben: Karten von {upper} · unten: von {lower}",
+  "yu.column": "Karten von {name} auf {island}: {cards} (Summe {sum})",
+  "yu.column_empty": "{name} hat keine Karten auf {island}",
+  "yu.tiles_of": "Plättchen auf {island}",
+  "yu.set_aside_open": "Die beiseitegelegten Plättchen",
+  "yu.set_aside_hidden_one": "{n} Plättchen verdeckt beiseitegelegt",
+  "yu.set_aside_hidden_other": "{n} Plättchen verdeckt beiseitegelegt",
+  "yu.players": "Spieler",
+  "yu.hand_cards_one": "{n} Karte auf der Hand",
+  "yu.hand_cards_other": "{n} Karten auf der Hand",
+  "yu.deck_cards_one": "{n} Karte im Stapel",
+  "yu.deck_cards_other": "{n} Karten im Stapel",
+  "yu.hand": "Deine Handkarten",
+  "yu.hand_hint": "wähle eine Karte, dann die Insel, auf die sie kommt",
+  "yu.pick": "{card} wählen",
+  "yu.play_on": "{card} auf {island} spielen",
+  "yu.reveal": "Aufdecken: {tile}, Platz {slot} auf {island}",
+  "yu.turn.you_open_one": "Decke ein Plättchen deiner Wahl auf (noch {n} Aufdecken zu Beginn).",
+  "yu.turn.you_open_other": "Decke ein Plättchen deiner Wahl auf (noch {n} Aufdecken zu Beginn).",
+  "yu.turn.opens_one": "{name} deckt ein Plättchen auf (noch {n} Aufdecken zu Beginn).",
+  "yu.turn.opens_other": "{name} deckt ein Plättchen auf (noch {n} Aufdecken zu Beginn).",
+  "yu.turn.you_play": "Du bist dran: wähle eine Karte, dann eine Insel.",
+  "yu.turn.plays": "{name} spielt eine Karte aus.",
+  "yu.turn.you_confirm": "Drücke „Zug beenden“, um deinen Zug abzuschließen.",
+  "yu.turn.confirms": "{name} beendet den Zug.",
+  "yu.turn.you_reveal": "Decke ein verdecktes Plättchen deiner Wahl auf.",
+  "yu.turn.reveals": "{name} deckt ein Plättchen auf.",
+  "yu.turn.wait": "Einen Moment…",
+  "yu.turn.over": "Das Spiel ist zu Ende.",
+  "nav.play": "Schnell spielen",
+  "nav.mine": "Meine Partien",
+  "nav.leaderboards": "Bestenlisten",
+  "error.player_key_required": "Dafür braucht es einen Spieler: lege unter „Schnell spielen“ einen an.",
+  "error.name_taken": "Dieser Name ist vergeben: wähle einen anderen.",
+  "error.too_many_seeks": "Du suchst schon so viele Partien wie erlaubt: brich zuerst eine Suche ab.",
+  "error.seek_closed": "Diese Suche ist schon beendet.",
+  "error.challenge_closed": "Diese Herausforderung ist nicht mehr offen.",
+  "player.title": "Dein Spieler",
+  "player.none": "Schnelles Spielen, Herausforderungen und Wertungen brauchen einen Spieler: einen Namen und einen Schlüssel, den nur dieser Browser aufbewahrt.",
+  "player.name": "Name",
+  "player.name_hint": "1 bis 32 Zeichen, für andere sichtbar.",
+  "player.create": "Spieler anlegen",
+  "player.creating": "Der Spieler wird angelegt …",
+  "player.have_key": "Ich habe einen Spielerschlüssel",
+  "player.key": "Spielerschlüssel",
+  "player.key_hint": "Der Schlüssel (pk_…), der beim Anlegen anderswo angezeigt wurde.",
+  "player.use_key": "Diesen Schlüssel nutzen",
+  "player.playing_as": "Du spielst als {name}.",
+  "player.profile_link": "Dein Profil",
+  "player.forget": "Diesen Spieler vergessen",
+  "player.forget_hint": "Sein Schlüssel liegt nur in diesem Browser: vergessen, lässt sich der Spieler hier nicht mehr nutzen, und sein Name bleibt vergeben.",
+  "player.forget_confirm": "Vergessen",
+  "play.title": "Schnell spielen",
+  "play.lead": "Sag, was du spielen möchtest: Der Server setzt dich zu anderen, die dasselbe suchen, oder nach einer Wartezeit deiner Wahl zu seinen Bots. Die Seite darf solange geschlossen werden.",
+  "play.new": "Partie suchen",
+  "play.players_any": "beliebig viele",
+  "play.players_any_of": "{list} Spieler",
+  "play.opponents": "Gegner",
+  "play.opponents_hint": "Als Bot markierte Spieler triffst du nur, wenn du es erlaubst.",
+  "play.opponents.humans": "Nur Menschen",
+  "play.opponents.any": "Menschen oder Bot-Spieler",
+  "play.opponents.bots": "Nur Bot-Spieler",
+  "play.bots_after": "Server-Bots füllen die Plätze",
+  "play.bots_after_hint": "Findet sich niemand rechtzeitig, besetzen die Bots des Servers die freien Plätze.",
+  "play.bots_never": "nie",
+  "play.bots_now": "sofort",
+  "play.bots_after_n_one": "nach {n} Sekunde",
+  "play.bots_after_n_other": "nach {n} Sekunden",
+  "play.submit": "Partie suchen",
+  "play.opening": "Suche läuft …",
+  "play.opened": "Warte auf eine Partie: Diese Seite öffnet sie, sobald sie gefunden ist.",
+  "play.failed": "Die Suche ließ sich nicht starten: {error}",
+  "play.waiting_title": "Wartend",
+  "play.waiting": "wartet",
+  "play.since": "seit {time}",
+  "play.cancel": "Abbrechen",
+  "play.cancel_label": "Suche abbrechen: {seek}",
+  "play.cancelled": "Die Suche ist abgebrochen.",
+  "play.stream_lost": "Die Live-Verbindung für deine Nachrichten ist abgerissen: {error}",
+  "me.title": "Meine Partien",
+  "me.matches": "Partien",
+  "me.challenges": "Herausforderungen",
+  "me.your_turn": "Du bist dran",
+  "me.against": "gegen {names}",
+  "me.deadline": "deine Zeit läuft ab: {time}",
+  "me.open": "Öffnen",
+  "me.open_label": "{game}-Partie {id} öffnen",
+  "me.no_matches": "Keine laufende Partie: Finde eine mit „Schnell spielen“.",
+  "me.received": "Herausforderungen an dich",
+  "me.sent": "Deine Herausforderungen",
+  "me.none_received": "Niemand hat dich herausgefordert.",
+  "me.none_sent": "Fordere Spieler auf ihrem Profil heraus.",
+  "me.from": "von {name}",
+  "me.to": "an {names}",
+  "me.challenge.open": "offen",
+  "me.challenge.accepted": "angenommen",
+  "me.challenge.declined": "abgelehnt",
+  "me.challenge.expired": "abgelaufen",
+  "me.answer.accepted": "{name} hat angenommen",
+  "me.answer.declined": "{name} hat abgelehnt",
+  "me.answer.none": "{name} hat nicht geantwortet",
+  "me.reason": "Grund: {reason}",
+  "me.expires": "offen bis {time}",
+  "me.accept": "Annehmen",
+  "me.accept_label": "{game}-Herausforderung von {name} annehmen",
+  "me.decline": "Ablehnen",
+  "me.decline_reason": "Grund (freiwillig)",
+  "me.decline_send": "Herausforderung ablehnen",
+  "me.decline_label": "{game}-Herausforderung von {name} ablehnen",
+  "me.accepted": "Angenommen: Die Partie beginnt, wenn alle angenommen haben.",
+  "me.declined": "Abgelehnt.",
+  "me.watch": "Zuschauen",
+  "profile.title": "Spieler",
+  "profile.bot": "Bot",
+  "profile.bot_hint": "Dieser Spieler ist ein Programm: Er sagt es selbst, oder er ist einer der Bots des Servers.",
+  "profile.no_ratings": "Noch keine gewertete Partie.",
+  "profile.rating": "Wertung",
+  "profile.provisional": "(vorläufig: weniger als 10 gewertete Partien)",
+  "profile.games": "Partien",
+  "profile.wins": "Siege",
+  "profile.last_played": "Zuletzt gespielt",
+  "profile.chart_title": "Wertung in {game}",
+  "profile.chart_summary_one": "von {from} auf {to} in {n} gewerteten Partie, bestens {best}",
+  "profile.chart_summary_other": "von {from} auf {to} in {n} gewerteten Partien, bestens {best}",
+  "profile.chart_start": "Beginn: {rating}",
+  "profile.chart_point": "{rating} nach der Partie vom {time} (Platz {rank})",
+  "profile.challenge_title": "{name} herausfordern",
+  "profile.challenge": "Herausforderung senden",
+  "profile.challenging": "Wird gesendet …",
+  "profile.challenged": "Herausforderung gesendet: Die Antwort erscheint unter",
+  "board.title": "Bestenlisten",
+  "board.lead": "Die gewerteten Spieler jedes Spiels, die beste Wertung zuerst. Die Wertung ist eine vorsichtige Schätzung, die wächst, je sicherer sich der Server bei einem Spieler ist.",
+  "board.caption": "{game}: die besten Spieler",
+  "board.rank": "Platz",
+  "board.player": "Spieler",
+  "board.pages": "Seiten",
+  "board.previous": "Zurück",
+  "board.next": "Weiter",
+  "board.past_end": "Hier folgen keine Spieler mehr.",
+  "board.empty_one": "Noch niemand steht hier: Ein Spieler erscheint nach {n} gewerteten Partie.",
+  "board.empty_other": "Noch niemand steht hier: Ein Spieler erscheint nach {n} gewerteten Partien.",
+  "board.provisional_note_one": "Spieler mit weniger als {n} gewerteten Partie stehen noch nicht hier.",
+  "board.provisional_note_other": "Spieler mit weniger als {n} gewerteten Partien stehen noch nicht hier."
+};
+
+// src/i18n/en.json
+var en_default = {
+  "nav.main": "Main",
+  "nav.lobby": "Lobby",
+  "nav.language": "Language",
+  "nav.skip": "Skip to content",
+  "nav.api_docs": "API docs",
+  "nav.api_reference": "API reference",
+  "nav.not_found": "There is no such page.",
+  "nav.back_to_lobby": "Back to the lobby",
+  "lobby.title": "Mount Drago & Yutakâ",
+  "lobby.lead": "Play Leo Colovini's dragon race or Alexandre Droit's treasure islands in the browser: with friends, through a link, or against the server's bots.",
+  "lobby.create": "New match",
+  "lobby.matches": "Matches",
+  "lobby.filters": "Filter matches",
+  "lobby.game": "Game",
+  "lobby.status": "Status",
+  "lobby.any_game": "Any game",
+  "lobby.any_status": "Any status",
+  "lobby.free_only": "Only with a free seat",
+  "lobby.refresh": "Refresh",
+  "lobby.empty": "No match here yet: create one.",
+  "lobby.count_one": "{n} match",
+  "lobby.count_other": "{n} matches",
+  "lobby.more": "More matches",
+  "lobby.failed": "The matches could not be loaded: {error}",
+  "lobby.unreachable": "The server did not answer: {error}",
+  "lobby.join": "Join",
+  "lobby.watch": "Watch",
+  "lobby.join_label": "Join {game} match {id}",
+  "lobby.watch_label": "Watch {game} match {id}",
+  "lobby.bot_name": "{name} (bot)",
+  "lobby.open": "Open a match",
+  "lobby.open_placeholder": "match id or invite link",
+  "lobby.open_button": "Open",
+  "lobby.open_invalid": "That is neither a match id nor a match link.",
+  "create.game": "Game",
+  "create.about.mount_drago": "ride the dragons up the mountain",
+  "create.about.yutaka": "win the treasures of five islands",
+  "create.players": "Players",
+  "create.players_n_one": "{n} player",
+  "create.players_n_other": "{n} players",
+  "create.players_exactly_one": "For exactly {n} player",
+  "create.players_exactly_other": "For exactly {n} players",
+  "create.players_range": "{min} to {max} players",
+  "create.seats": "Who sits where",
+  "create.seats_hint": "Leave a seat to a person (you, or someone you invite), or give it to one of the server's bots.",
+  "create.seat.person": "A person",
+  "create.seat.random": "Bot: beginner (random moves)",
+  "create.seat.greedy": "Bot: greedy (the best move right now)",
+  "create.seat.ismcts": "Bot: strong (thinks ahead)",
+  "create.settings": "Clock and visibility",
+  "create.clock": "Clock",
+  "create.clock_hint": "A clock keeps a match moving; what happens when time runs out is chosen below.",
+  "create.clock.none": "No clock",
+  "create.clock.decision": "Time for each move",
+  "create.clock.bank": "Time bank, with extra time per move",
+  "create.clock.decision_time": "Time for each move",
+  "create.clock.bank_time": "Time bank of each player",
+  "create.clock.increment": "Extra time after each move",
+  "create.unit": "Unit",
+  "create.unit.s": "seconds",
+  "create.unit.min": "minutes",
+  "create.unit.h": "hours",
+  "create.unit.d": "days",
+  "create.timeout": "When a player's time runs out",
+  "create.timeout.bot": "a bot makes that move for them",
+  "create.timeout.forfeit": "they lose the match",
+  "create.takeover": "Timeouts in a row before a bot plays the seat for good",
+  "create.takeover_hint": "Until then the player can come back and play on.",
+  "create.visibility": "Who can find the match",
+  "create.visibility.public": "Everyone: it is listed in the lobby",
+  "create.visibility.unlisted": "Only people with the invite link",
+  "create.more": "More options",
+  "create.more_hint": "Rule variants and settings that most matches leave as they are.",
+  "create.drafts": "Turn drafts: take back steps of your turn before the others see it",
+  "create.drafts_hint": "Your steps stay private until you finish the turn, unless one of them reveals something.",
+  "create.samples": "Bot programs may ask the server for possible hidden cards",
+  "create.samples_hint": "For people who write bots: a seat may ask for deals that fit what it has seen.",
+  "create.submit": "Create the match",
+  "create.creating": "Creating the match…",
+  "create.failed": "The match was not created: {error}",
+  "create.loading_options": "Loading the game's options…",
+  "opt.first_player": "Who plays first",
+  "opt.first_random": "Drawn at random",
+  "opt.explicit_end_turn": "End every turn with a button",
+  "opt.md.explicit_end_turn_hint": "Even when no card can be discarded at the summit, the turn ends only when the player presses “End turn”.",
+  "opt.md.negative_floor": "Scores never drop below zero",
+  "opt.md.negative_floor_hint": "A scoring that would take a player below zero (the −2 summit space) leaves their score as it is, as on Yucata.",
+  "opt.md.zero_scoring_counts": "A scoring counts even when nobody gains a point",
+  "opt.md.zero_scoring_counts_hint": "Whoever moves a dragon onto a blue or green space, or onto the summit, then draws no cards, whatever the scores.",
+  "opt.md.refill_after_discard_empty": "Refill a hand emptied by summit discards",
+  "opt.md.refill_after_discard_empty_hint": "After a scoring, a player whose hand is empty draws back up to six cards, whether the last card was played or discarded.",
+  "opt.yu.mode": "Face-down tiles",
+  "opt.yu.mode_mysteria_hint": "Every face-down tile is black: neither its type nor its value is known.",
+  "opt.yu.mode_tactika_hint": "Every face-down tile shows its type's colour; values stay hidden.",
+  "opt.yu.mode_mixed_hint": "Only the types ticked below show their colour face down.",
+  "opt.yu.known_types": "Types shown face down",
+  "opt.yu.known_types_hint": "Values stay hidden in every mode.",
+  "opt.yu.first_player": "Player 1 (reveals first and plays first)",
+  "opt.yu.stacked": "Stacked archipelagos",
+  "opt.yu.stacked_hint": "On each island only the uppermost face-down tile may be revealed.",
+  "opt.yu.tie_break": "Equal totals",
+  "opt.yu.tie_equipment_tiles": "More equipment tiles win, then more equipment points",
+  "opt.yu.tie_equipment_points": "More equipment points win, then more equipment tiles",
+  "opt.yu.tie_shared": "A shared win",
+  "opt.yu.explicit_end_turn_hint": "After a treasure card or dynamite the player presses “End turn” to draw (or to hand the reveal to the opponent).",
+  "bot.level.random": "beginner",
+  "bot.level.greedy": "greedy",
+  "bot.level.ismcts": "strong",
+  "bot.level.default": "standard",
+  "action.play": "Play a card",
+  "action.discard": "Discard",
+  "action.choose_rider": "Choose a dragon",
+  "action.end_turn": "End turn",
+  "action.reveal": "Reveal a tile",
+  "action.undo": "Undo",
+  "action.finish_turn": "Finish turn",
+  "match.title": "Match",
+  "match.id": "#{id}",
+  "match.not_dealt": "Not dealt yet: the cards are dealt when the last seat is taken, from the server's committed seed and every seat's own seed.",
+  "match.loading": "Loading…",
+  "match.status.waiting": "Waiting for players",
+  "match.status.active": "In play",
+  "match.status.finished": "Finished",
+  "match.status.aborted": "Aborted",
+  "match.commit_seq": "at event {seq}",
+  "match.as_spectator": "you are watching",
+  "match.as_seat": "you play seat {n} ({name})",
+  "match.connection.connecting": "connecting…",
+  "match.connection.live": "live",
+  "match.connection.reconnecting": "reconnecting…",
+  "match.connection.closed": "not connected",
+  "match.board": "Board",
+  "match.side": "Match details",
+  "match.replay_note": "Replay: the board as it was at event {seq}.",
+  "match.replay_loading": "Loading…",
+  "match.sending": "Sending…",
+  "match.unknown_game": "This page cannot draw the game {game}.",
+  "match.token_gone": "This browser's key to seat {n} no longer works (did the host make a new link?); it was forgotten. Reload to watch.",
+  "match.connection_lost": "Connection lost: {error} Reload to resume.",
+  "match.history": "History",
+  "match.history_list": "Events, newest first",
+  "match.decisions": "Decisions",
+  "match.end_turn": "End turn",
+  "match.you": "you",
+  "match.on_turn": "on turn",
+  "match.seat": "Seat {n}",
+  "match.waiting_players": "Waiting for players to take the free seats.",
+  "match.other_actions": "Other actions",
+  "match.other_action": "{action} ({n})",
+  "seats.title": "Seats",
+  "seats.free": "free",
+  "seats.bot": "{name} (bot, {level})",
+  "seats.resigned": "{who} — resigned",
+  "seats.row": "Seat {n}: {who}",
+  "seats.this_browser": "(this browser)",
+  "seats.to_act": "▶ to act",
+  "seats.your_name": "Your name for seat {n}",
+  "seats.join": "Join seat {n}",
+  "seats.name_first": "Enter a name first.",
+  "seats.join_failed": "Could not join: {error}",
+  "seats.view_as": "View as:",
+  "seats.view_as_label": "View this match as",
+  "seats.view_seat": "Seat {n} ({name})",
+  "seats.spectator": "Spectator",
+  "host.title": "Host",
+  "host.invite": "Invite link",
+  "host.abort": "Abort the match",
+  "host.seat": "Seat {n} ({name})",
+  "host.reissue": "New link",
+  "host.reissue_label": "Make a new link for seat {n} (the old one stops working)",
+  "host.reissue_what": "New link for seat {n}",
+  "host.to_bot": "Hand to a bot",
+  "host.to_bot_label": "Hand seat {n} to a bot",
+  "host.to_bot_what": "Seat {n} to a bot",
+  "host.new_link": "New link for seat {n} (shown once)",
+  "host.done": "{what}: done.",
+  "host.failed": "{what}: {error}",
+  "resign.resign": "Resign",
+  "resign.confirm": "Resign this match?",
+  "resign.yes": "Yes, resign",
+  "resign.no": "No",
+  "resign.no_label": "Do not resign",
+  "resign.done": "You resigned.",
+  "clock.title": "Clock",
+  "clock.days": "{d} d {hms}",
+  "clock.until": "until {when}",
+  "clock.bank": "(bank {s} s)",
+  "draft.group": "Turn draft",
+  "draft.steps_one": "Draft: {n} step, only you see it.",
+  "draft.steps_other": "Draft: {n} steps, only you see them.",
+  "draft.undo": "Undo",
+  "draft.undo_label": "Undo the last step",
+  "draft.finish": "Finish turn",
+  "replay.title": "Replay",
+  "replay.live": "Live: {of} steps so far",
+  "replay.at": "Step {n} of {of} (event {seq})",
+  "replay.valuetext": "step {n} of {of}, event {seq}",
+  "replay.back": "Back to live",
+  "replay.failed": "Replay: {error}",
+  "result.title": "Result",
+  "result.winner": "Winner: {names} ({reason})",
+  "result.winners": "Winners: {names} ({reason})",
+  "result.nobody": "No winner ({reason})",
+  "result.score": "{name}: {score}",
+  "result.per_island": "Points per island",
+  "result.island": "Island",
+  "result.reason.finished": "end of the game",
+  "result.reason.resigned": "resignation",
+  "result.reason.timeout": "out of time",
+  "result.reason.aborted": "aborted",
+  "result.decided.total": "higher total",
+  "result.decided.equipment_tiles": "more equipment tiles",
+  "result.decided.equipment_points": "more equipment points",
+  "result.decided.shared": "shared win",
+  "fair.verified": "✔ Deal verified: the server's seed matches its commitment, and the deal and every later shuffle and draw follow from it and every seat's seed.",
+  "fair.differs": "✘ The match does NOT follow from the revealed seeds: {field} differs.",
+  "fair.title": "Fairness",
+  "fair.checking": "Checking…",
+  "fair.ok": "✔ The deal matches the commitment published when the match was created.",
+  "fair.bad": "✘ The deal does NOT match the commitment published when the match was created.",
+  "fair.published": "Published commitment",
+  "fair.computed": "SHA-256 computed here ({via})",
+  "fair.via_webcrypto": "Web Crypto",
+  "fair.via_plain": "plain JavaScript",
+  "fair.secret": "Secret",
+  "fair.log": "Full log",
+  "fair.log_events": "{n} events, every shuffle and draw",
+  "fair.unreadable": "The reveal could not be read: {error}",
+  "fair.again": "Check again",
+  "error.validation_error": "Some of the choices are not valid.",
+  "error.idempotency_key_reused": "This request was already sent with other content.",
+  "error.unauthorized": "This browser's key to the seat is missing or no longer valid.",
+  "error.forbidden": "That is not allowed.",
+  "error.not_found": "There is no such match (or it is unlisted and needs its invite link).",
+  "error.method_not_allowed": "The server does not accept that request.",
+  "error.conflict": "That cannot be done now.",
+  "error.illegal_action": "That move is not allowed now.",
+  "error.not_your_turn": "It is not your turn.",
+  "error.match_over": "The match is over.",
+  "error.version_conflict": "The board changed in the meantime: look again and choose again.",
+  "error.seat_taken": "Someone else took that seat.",
+  "error.seat_not_held": "You do not hold that seat.",
+  "error.already_seated": "You already sit in this match.",
+  "error.already_resigned": "That seat has already resigned.",
+  "error.match_not_started": "The match has not started yet.",
+  "error.match_started": "The match has already started.",
+  "error.match_not_finished": "The match is not over yet.",
+  "error.payload_too_large": "That request is too large.",
+  "error.rate_limited": "Too many requests: wait a moment, then try again.",
+  "error.internal_error": "The server ran into a problem.",
+  "error.unavailable": "The server is unavailable for a moment: try again soon.",
+  "error.other": "The server refused ({code}).",
+  "error.stream_closed": "The live connection was closed ({code}).",
+  "error.transport": "The server cannot be reached.",
+  "error.unexpected": "Something went wrong on this page.",
+  "ev.seat_joined": "{name} took seat {n}",
+  "ev.seat_joined_bot": "{name} (bot, {level}) took seat {n}",
+  "ev.match_started": "The match started",
+  "ev.seat_resigned": "{name} resigned",
+  "ev.timed_out": "{name} ran out of time: {policy}",
+  "ev.policy.bot": "a bot moved for them",
+  "ev.policy.forfeit": "the seat forfeits",
+  "ev.taken_over": "A bot plays {name}'s seat from now on ({reason})",
+  "ev.takeover.timeout": "too many timeouts",
+  "ev.takeover.resigned": "resigned",
+  "ev.takeover.forfeit": "forfeit",
+  "ev.takeover.host": "the host's choice",
+  "ev.reissued": "The host made a new link for {name}'s seat",
+  "ev.aborted": "The match was aborted ({reason})",
+  "ev.abort.host": "by the host",
+  "ev.abort.expired": "nobody joined in time",
+  "ev.match_ended": "The match ended: {reason}",
+  "ev.draft_step": "Your draft: {action}",
+  "ev.draft_undone": "Your draft: a step taken back",
+  "ev.draft_changed": "{name} is working on a turn",
+  "ev.draft_published_one": "{name} finished the turn ({n} step)",
+  "ev.draft_published_other": "{name} finished the turn ({n} steps)",
+  "ev.turn_ended": "{name} ended the turn; {next} is next",
+  "ev.game_ended": "Game over: {scores}",
+  "ev.md.game_started": "The cards are dealt. Riders: {riders}. {name} begins.",
+  "ev.md.card_played": "{name} played {card} ({from} → {to})",
+  "ev.md.rider_under": "{name} keeps riding {dragon} (card under the pile)",
+  "ev.md.rider_on_top": "{name} stays on {dragon} (card on top of the pile)",
+  "ev.md.rider_switched": "{name} now rides {dragon}",
+  "ev.md.scored_blue": "Small scoring: {changes}",
+  "ev.md.scored_green": "Large scoring: {changes}",
+  "ev.md.scored_summit": "Summit reached, large scoring: {changes}",
+  "ev.md.discarded": "{name} discarded {cards} at the summit",
+  "ev.md.drew": "{name} drew {cards}",
+  "ev.md.drew_count_one": "{name} drew {n} card",
+  "ev.md.drew_count_other": "{name} drew {n} cards",
+  "ev.md.reshuffled_one": "The draw pile was rebuilt ({n} card)",
+  "ev.md.reshuffled_other": "The draw pile was rebuilt ({n} cards)",
+  "ev.md.turn_passed": "{name} passes (no cards left); {next} is next",
+  "ev.yu.game_started": "The tiles are laid out and the cards dealt; {name} is player 1",
+  "ev.yu.game_started_hand": "The tiles are laid out and the cards dealt; {name} is player 1. Your hand: {cards}",
+  "ev.yu.revealed": "{name} revealed a tile on {island}: {tile}",
+  "ev.yu.played": "{name} played {card} on {island}",
+  "ev.yu.played_against": "{name} played {card} on {island}, on {other}'s side",
+  "ev.yu.confirmed": "{name} ended the turn",
+  "ev.yu.drew": "{name} drew {card}",
+  "ev.yu.drew_hidden": "{name} drew a card",
+  "ev.yu.game_ended": "Game over: {scores} ({decided})",
+  "md.dragon.blue": "Blue",
+  "md.dragon.brown": "Brown",
+  "md.dragon.black": "Black",
+  "md.dragon.red": "Red",
+  "md.dragon.yellow": "Yellow",
+  "md.dragon.green": "Green",
+  "md.dragon.gray": "Gray",
+  "md.dragon.light_blue": "Light blue",
+  "md.dragon.purple": "Purple",
+  "md.dragon.orange": "Orange",
+  "md.short.blue": "Bu",
+  "md.short.brown": "Br",
+  "md.short.black": "Bk",
+  "md.short.red": "Re",
+  "md.short.yellow": "Ye",
+  "md.short.green": "Gn",
+  "md.short.gray": "Gy",
+  "md.short.light_blue": "LB",
+  "md.short.purple": "Pu",
+  "md.short.orange": "Or",
+  "md.card": "{dragon} {value}",
+  "md.start": "Start",
+  "md.summit": "Summit",
+  "md.space.start": "the start",
+  "md.space.plain": "space {n}, worth {value}",
+  "md.space.blue": "space {n}, blue (small scoring), worth {value}",
+  "md.space.green": "space {n}, green (large scoring), worth {value}",
+  "md.space.summit": "space {n}, summit, worth {value}",
+  "md.dragons_here_one": "{n} dragon: {dragons}",
+  "md.dragons_here_other": "{n} dragons: {dragons}",
+  "md.token": "{dragon} dragon, no rider, on {where}",
+  "md.token_ridden": "{dragon} dragon, ridden by {rider}, on {where}",
+  "md.side": "Board side for {side} players: the path from the start to the summit",
+  "md.own_track": "This match's own track: the path from the start to the summit",
+  "md.legend.blue": "◆ blue: small scoring (only spaces worth 3 or less pay)",
+  "md.legend.green": "⬢ green: large scoring",
+  "md.legend.summit": "▲ summit: large scoring when a dragon first arrives",
+  "md.players": "Players",
+  "md.points_one": "{n} point",
+  "md.points_other": "{n} points",
+  "md.rides": "rides {dragon}",
+  "md.pile": "rider pile {card} ×{n}",
+  "md.pile_none": "no rider pile",
+  "md.hand_cards_one": "{n} card in hand",
+  "md.hand_cards_other": "{n} cards in hand",
+  "md.summit_title": "Summit: {n} of {of} dragons (the third ends the game)",
+  "md.summit_empty": "No dragon on the summit yet.",
+  "md.last_play": "Last card: {name} played {card}",
+  "md.pending": "Card waiting for the choice of dragon: {card}",
+  "md.discards": "Discarded at the summit: {cards}",
+  "md.discards_none": "No card discarded at the summit yet.",
+  "md.draw_pile_one": "Draw pile: {n} card",
+  "md.draw_pile_other": "Draw pile: {n} cards",
+  "md.hand": "Your hand",
+  "md.hand_empty": "No cards in your hand.",
+  "md.play_card": "Play {card}",
+  "md.discard_card": "Discard {card}",
+  "md.keep": "Keep riding {dragon}",
+  "md.switch": "Switch to {dragon}",
+  "md.turn.you_play": "Your turn: play a card.",
+  "md.turn.plays": "{name} is playing a card.",
+  "md.turn.you_choose": "You moved the last dragon: keep riding {dragon}, or switch to {other}?",
+  "md.turn.chooses": "{name} chooses a dragon.",
+  "md.turn.you_discard": "You may discard cards of dragons on the summit, then end your turn.",
+  "md.turn.discards": "{name} may discard cards of dragons on the summit.",
+  "md.turn.over": "The game is over.",
+  "md.dragons_table": "All dragons as a table",
+  "md.col.dragon": "Dragon",
+  "md.col.space": "Space",
+  "md.col.value": "Worth",
+  "md.col.rider": "Rider",
+  "md.kind.start": "start, {value}",
+  "md.kind.plain": "{value}",
+  "md.kind.blue": "blue, {value}",
+  "md.kind.green": "green, {value}",
+  "md.kind.summit": "summit, {value}",
+  "yu.kind.idol": "Idol",
+  "yu.kind.dagger": "Dagger",
+  "yu.kind.amphora": "Amphora",
+  "yu.kind.crystal": "Crystal",
+  "yu.kind.equipment": "Equipment",
+  "yu.kind.dynamite": "Dynamite",
+  "yu.mode.mysteria": "Mysteria",
+  "yu.mode.tactika": "Tactika",
+  "yu.mode.mixed": "Mixed",
+  "yu.card": "{kind} {value}",
+  "yu.tile_up": "{type} tile, {value} points",
+  "yu.tile_down_typed": "face-down {type} tile",
+  "yu.tile_down": "face-down tile",
+  "yu.caption": "The five islands ({mode})",
+  "yu.mode_mixed_known": "Mixed: {types} shown face down",
+  "yu.face_down_left_one": "{n} tile still face down",
+  "yu.face_down_left_other": "{n} tiles still face down",
+  "yu.side_label": "{name}'s cards",
+  "yu.rows": "Above: {upper}'s cards · below: {lower}'s",
+  "yu.column": "{name}'s cards on {island}: {cards} (sum {sum})",
+  "yu.column_empty": "{name} has no cards on {island}",
+  "yu.tiles_of": "Tiles of {island}",
+  "yu.set_aside_open": "The tiles set aside",
+  "yu.set_aside_hidden_one": "{n} tile set aside, face down",
+  "yu.set_aside_hidden_other": "{n} tiles set aside, face down",
+  "yu.players": "Players",
+  "yu.hand_cards_one": "{n} card in hand",
+  "yu.hand_cards_other": "{n} cards in hand",
+  "yu.deck_cards_one": "{n} card in the deck",
+  "yu.deck_cards_other": "{n} cards in the deck",
+  "yu.hand": "Your hand",
+  "yu.hand_hint": "pick a card, then the island to play it on",
+  "yu.pick": "Pick {card}",
+  "yu.play_on": "Play {card} on {island}",
+  "yu.reveal": "Reveal the {tile} in slot {slot} of {island}",
+  "yu.turn.you_open_one": "Reveal a tile of your choice ({n} opening reveal left).",
+  "yu.turn.you_open_other": "Reveal a tile of your choice ({n} opening reveals left).",
+  "yu.turn.opens_one": "{name} reveals a tile ({n} opening reveal left).",
+  "yu.turn.opens_other": "{name} reveals a tile ({n} opening reveals left).",
+  "yu.turn.you_play": "Your turn: pick a card, then an island.",
+  "yu.turn.plays": "{name} is playing a card.",
+  "yu.turn.you_confirm": "Press “End turn” to finish your turn.",
+  "yu.turn.confirms": "{name} is ending the turn.",
+  "yu.turn.you_reveal": "Reveal a face-down tile of your choice.",
+  "yu.turn.reveals": "{name} reveals a tile.",
+  "yu.turn.wait": "One moment…",
+  "yu.turn.over": "The game is over.",
+  "nav.play": "Quick play",
+  "nav.mine": "My matches",
+  "nav.leaderboards": "Leaderboards",
+  "error.player_key_required": "This needs a player: create one under quick play.",
+  "error.name_taken": "That name is taken: choose another.",
+  "error.too_many_seeks": "You are already looking for as many matches as allowed: cancel one first.",
+  "error.seek_closed": "That search is over already.",
+  "error.challenge_closed": "That challenge is no longer open.",
+  "player.title": "Your player",
+  "player.none": "Quick play, challenges and ratings need a player: a name, and a key that only this browser keeps.",
+  "player.name": "Name",
+  "player.name_hint": "1 to 32 characters, shown to other players.",
+  "player.create": "Create player",
+  "player.creating": "Creating the player…",
+  "player.have_key": "I have a player key",
+  "player.key": "Player key",
+  "player.key_hint": "The key (pk_…) shown when the player was created elsewhere.",
+  "player.use_key": "Use this key",
+  "player.playing_as": "You play as {name}.",
+  "player.profile_link": "Your profile",
+  "player.forget": "Forget this player",
+  "player.forget_hint": "Its key is kept only in this browser: once forgotten, the player cannot be used again here and its name stays taken.",
+  "player.forget_confirm": "Forget it",
+  "play.title": "Quick play",
+  "play.lead": "Say what you would like to play: the server seats you with others looking for the same, or with its bots after a wait you choose. You may close the page meanwhile.",
+  "play.new": "Find a match",
+  "play.players_any": "any number",
+  "play.players_any_of": "{list} players",
+  "play.opponents": "Opponents",
+  "play.opponents_hint": "Players marked as bots are met only if you allow them.",
+  "play.opponents.humans": "People only",
+  "play.opponents.any": "People or bot players",
+  "play.opponents.bots": "Bot players only",
+  "play.bots_after": "Server bots fill the seats",
+  "play.bots_after_hint": "If nobody else is found in time, the server's bots take the missing seats.",
+  "play.bots_never": "never",
+  "play.bots_now": "at once",
+  "play.bots_after_n_one": "after {n} second",
+  "play.bots_after_n_other": "after {n} seconds",
+  "play.submit": "Look for a match",
+  "play.opening": "Looking…",
+  "play.opened": "Waiting for a match: this page opens it when it is found.",
+  "play.failed": "The search could not start: {error}",
+  "play.waiting_title": "Waiting",
+  "play.waiting": "waiting",
+  "play.since": "since {time}",
+  "play.cancel": "Cancel",
+  "play.cancel_label": "Cancel the search: {seek}",
+  "play.cancelled": "The search is cancelled.",
+  "play.stream_lost": "The live connection for your notices was lost: {error}",
+  "me.title": "My matches",
+  "me.matches": "Matches",
+  "me.challenges": "Challenges",
+  "me.your_turn": "Your turn",
+  "me.against": "against {names}",
+  "me.deadline": "your time runs out {time}",
+  "me.open": "Open",
+  "me.open_label": "Open {game} match {id}",
+  "me.no_matches": "No match in play: find one with quick play.",
+  "me.received": "Challenges to you",
+  "me.sent": "Your challenges",
+  "me.none_received": "Nobody has challenged you.",
+  "me.none_sent": "Challenge players from their profile.",
+  "me.from": "from {name}",
+  "me.to": "to {names}",
+  "me.challenge.open": "open",
+  "me.challenge.accepted": "accepted",
+  "me.challenge.declined": "declined",
+  "me.challenge.expired": "expired",
+  "me.answer.accepted": "{name} accepted",
+  "me.answer.declined": "{name} declined",
+  "me.answer.none": "{name} has not answered",
+  "me.reason": "reason: {reason}",
+  "me.expires": "open until {time}",
+  "me.accept": "Accept",
+  "me.accept_label": "Accept the {game} challenge from {name}",
+  "me.decline": "Decline",
+  "me.decline_reason": "Reason (optional)",
+  "me.decline_send": "Decline the challenge",
+  "me.decline_label": "Decline the {game} challenge from {name}",
+  "me.accepted": "Accepted: the match starts when everyone has accepted.",
+  "me.declined": "Declined.",
+  "me.watch": "Watch",
+  "profile.title": "Player",
+  "profile.bot": "bot",
+  "profile.bot_hint": "This player is a program: it says so itself, or it is one of the server's bots.",
+  "profile.no_ratings": "No rated match yet.",
+  "profile.rating": "Rating",
+  "profile.provisional": "(provisional: fewer than 10 rated matches)",
+  "profile.games": "Matches",
+  "profile.wins": "Wins",
+  "profile.last_played": "Last played",
+  "profile.chart_title": "Rating in {game}",
+  "profile.chart_summary_one": "from {from} to {to} over {n} rated match, best {best}",
+  "profile.chart_summary_other": "from {from} to {to} over {n} rated matches, best {best}",
+  "profile.chart_start": "start: {rating}",
+  "profile.chart_point": "{rating} after the match of {time} (place {rank})",
+  "profile.challenge_title": "Challenge {name}",
+  "profile.challenge": "Send the challenge",
+  "profile.challenging": "Sending…",
+  "profile.challenged": "Challenge sent: its answer appears under",
+  "board.title": "Leaderboards",
+  "board.lead": "The rated players of each game, best rating first. The rating is a careful estimate that grows as the server grows sure of a player.",
+  "board.caption": "{game}: the best players",
+  "board.rank": "Place",
+  "board.player": "Player",
+  "board.pages": "Pages",
+  "board.previous": "Previous",
+  "board.next": "Next",
+  "board.past_end": "No more players here.",
+  "board.empty_one": "Nobody is listed yet: a player is listed after {n} rated match.",
+  "board.empty_other": "Nobody is listed yet: a player is listed after {n} rated matches.",
+  "board.provisional_note_one": "Players with fewer than {n} rated match are not listed yet.",
+  "board.provisional_note_other": "Players with fewer than {n} rated matches are not listed yet."
+};
+
+// src/i18n/index.ts
+var CATALOGUES = { en: en_default, de: de_default };
+var LANGS = ["en", "de"];
+var STORED = "drago:lang";
+function initial() {
+  try {
+    const stored = localStorage.getItem(STORED);
+    if (stored === "en" || stored === "de") return stored;
+  } catch {
+  }
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const base = tag.toLowerCase().split("-")[0];
+    if (base === "de" || base === "en") return base;
+  }
+  return "en";
+}
+var current = initial();
+var plurals = new Intl.PluralRules(current);
+document.documentElement.lang = current;
+var lang = () => current;
+function setLang(next) {
+  current = next;
+  plurals = new Intl.PluralRules(next);
+  document.documentElement.lang = next;
+  try {
+    localStorage.setItem(STORED, next);
+  } catch {
+  }
+  window.dispatchEvent(new Event("langchange"));
+}
+var PLACEHOLDER = /\{(\w+)\}/g;
+function t(key3, params = {}) {
+  return CATALOGUES[current][key3].replace(PLACEHOLDER, (whole, name) => name in params ? String(params[name]) : whole);
+}
+function tn(key3, n, params = {}) {
+  const form = plurals.select(n) === "one" ? "one" : "other";
+  return t(`${key3}_${form}`, { n, ...params });
+}
+function tx(key3, params) {
+  const parts = [];
+  let at = 0;
+  const template = CATALOGUES[current][key3];
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    parts.push(template.slice(at, match.index));
+    const name = match[1];
+    const value = params[name];
+    parts.push(value === void 0 ? match[0] : value);
+    at = match.index + match[0].length;
+  }
+  parts.push(template.slice(at));
+  return parts.filter((part) => part !== "");
+}
+function txn(key3, n, params = {}) {
+  const form = plurals.select(n) === "one" ? "one" : "other";
+  return tx(`${key3}_${form}`, { n, ...params });
+}
+function has(key3) {
+  return Object.hasOwn(CATALOGUES.en, key3);
+}
+function dateTime(iso) {
+  return new Date(iso).toLocaleString(current, { dateStyle: "medium", timeStyle: "short" });
+}
+function list(items) {
+  return new Intl.ListFormat(current, { type: "conjunction" }).format(items);
+}
+
 // src/api.ts
 var api = new DragoClient(location.origin, { retry: { attempts: 3 } });
 function describeError(error2) {
@@ -2074,6 +2222,547 @@ function gameDetail(name) {
     games.set(name, detail);
   }
   return detail;
+}
+
+// src/dom.ts
+var SVG = "http://www.w3.org/2000/svg";
+function apply(element, props) {
+  for (const [name, value] of Object.entries(props)) {
+    if (value === null || value === void 0 || value === false) continue;
+    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
+    else if (name === "value" && "value" in element) element.value = String(value);
+    else if (name === "checked" && element instanceof HTMLInputElement) element.checked = Boolean(value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+}
+function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  apply(element, props);
+  append(element, children);
+  return element;
+}
+function s(tag, props = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  apply(element, props);
+  append(element, children);
+  return element;
+}
+function append(parent, children) {
+  for (const child of children) {
+    if (child === null || child === void 0 || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+function button(label, onClick, props = {}) {
+  return h("button", { type: "button", ...props, onclick: () => onClick() }, label);
+}
+function svgButton(element, onClick) {
+  element.addEventListener("click", () => onClick());
+  element.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      onClick();
+    }
+  });
+  return element;
+}
+var focusable = (e) => e instanceof HTMLElement || e instanceof SVGElement;
+var focusedKey;
+var focusedGroup;
+document.addEventListener("focusin", (event) => {
+  const target = event.target;
+  focusedKey = focusable(target) ? target.dataset.key : void 0;
+  focusedGroup = focusable(target) ? target.dataset.group : void 0;
+});
+var ENABLED = ':not([aria-disabled="true"])';
+function refocus(parent, key3, group) {
+  if (!key3) return;
+  const find = (selector) => parent.querySelector(selector);
+  const same4 = find(`[data-key="${CSS.escape(key3)}"]`);
+  const focus = (target) => target?.focus({ preventScroll: target === same4 });
+  if (!group) return focus(same4);
+  const inGroup = `[data-group="${CSS.escape(group)}"]`;
+  const usable = same4 && same4.getAttribute("aria-disabled") !== "true" ? same4 : null;
+  focus(usable ?? find(inGroup + ENABLED) ?? find(`[data-legal]${ENABLED}`) ?? same4 ?? find(inGroup) ?? find('[data-group="hand"]'));
+}
+function replaceChildren(parent, ...children) {
+  const active = document.activeElement;
+  const inside = focusable(active) && parent.contains(active);
+  const idle = active === document.body || active === null;
+  const key3 = inside ? active.dataset.key : idle ? focusedKey : void 0;
+  const group = inside ? active.dataset.group : idle ? focusedGroup : void 0;
+  parent.replaceChildren();
+  append(parent, children);
+  if (!parent.isConnected) return;
+  refocus(parent, key3, group);
+}
+function field(text2, control2, hint) {
+  const id = control2.id;
+  if (!id) return h("label", { class: "field" }, h("span", { class: "label" }, text2), control2, hint ? h("small", {}, hint) : null);
+  if (hint) control2.setAttribute("aria-describedby", `${id}-hint`);
+  return h("div", { class: "field" }, h("label", { for: id, class: "label" }, text2), control2, hint ? h("small", { id: `${id}-hint` }, hint) : null);
+}
+
+// src/route.ts
+function parseRoute(hash = location.hash) {
+  const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
+  const [page = "", ...args] = path.split("/").filter(Boolean).map(decodeURIComponent);
+  return { page, args, params: new URLSearchParams(query) };
+}
+function matchHref(matchId, params = {}) {
+  const query = new URLSearchParams(params).toString();
+  return `#/match/${encodeURIComponent(matchId)}${query ? `?${query}` : ""}`;
+}
+function absoluteLink(fragment) {
+  return `${location.origin}${location.pathname}${fragment}`;
+}
+
+// src/session.ts
+var key2 = (matchId) => `drago:match:${matchId}`;
+function credentials(matchId) {
+  try {
+    const raw = localStorage.getItem(key2(matchId));
+    const parsed = raw ? JSON.parse(raw) : {};
+    return { seats: parsed.seats ?? {}, ...parsed.host ? { host: parsed.host } : {}, invite: parsed.invite ?? null };
+  } catch {
+    return { seats: {} };
+  }
+}
+function save(matchId, value) {
+  localStorage.setItem(key2(matchId), JSON.stringify(value));
+}
+function saveSeat(matchId, seat, credential) {
+  const current3 = credentials(matchId);
+  current3.seats[String(seat)] = credential;
+  save(matchId, current3);
+}
+function forgetSeat(matchId, seat) {
+  const current3 = credentials(matchId);
+  delete current3.seats[String(seat)];
+  save(matchId, current3);
+}
+function saveHost(matchId, token, invite) {
+  save(matchId, { ...credentials(matchId), host: { token, invite }, invite });
+}
+function saveInvite(matchId, invite) {
+  save(matchId, { ...credentials(matchId), invite });
+}
+function heldSeats(matchId) {
+  return Object.keys(credentials(matchId).seats).map(Number).sort((a, b) => a - b);
+}
+function lastName() {
+  return localStorage.getItem("drago:name") ?? "";
+}
+function rememberName(name) {
+  localStorage.setItem("drago:name", name);
+}
+
+// src/community/player.ts
+var STORED2 = "drago:player";
+function identity() {
+  try {
+    const raw = localStorage.getItem(STORED2);
+    const value = raw ? JSON.parse(raw) : null;
+    return value?.player_id && value.key && typeof value.name === "string" ? { player_id: value.player_id, name: value.name, key: value.key } : null;
+  } catch {
+    return null;
+  }
+}
+function save2(value) {
+  if (value) localStorage.setItem(STORED2, JSON.stringify(value));
+  else localStorage.removeItem(STORED2);
+}
+var profileHref = (playerId) => `#/player/${encodeURIComponent(playerId)}`;
+function reopen() {
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
+}
+function openSeated(me, matchId, seat) {
+  saveSeat(matchId, seat, { token: me.key, name: me.name });
+  location.hash = matchHref(matchId, { as: String(seat) });
+}
+function seatedLink(me, matchId, seat, text2, label) {
+  const link = h("a", { href: matchHref(matchId, { as: String(seat) }), class: "button-link", "aria-label": label }, text2);
+  link.addEventListener("click", () => saveSeat(matchId, seat, { token: me.key, name: me.name }));
+  return link;
+}
+function identityPanel(changed) {
+  const me = identity();
+  const message = h("p", { class: "message", role: "status" });
+  const panel = h("section", { class: "panel identity", "aria-labelledby": "identity-title" });
+  if (me) {
+    replaceChildren(
+      panel,
+      h("h2", { id: "identity-title" }, t("player.title")),
+      h(
+        "p",
+        { "data-player": me.player_id },
+        t("player.playing_as", { name: me.name }),
+        " ",
+        h("a", { href: profileHref(me.player_id) }, t("player.profile_link"))
+      ),
+      h(
+        "details",
+        {},
+        h("summary", {}, t("player.forget")),
+        h("p", { class: "hint" }, t("player.forget_hint")),
+        button(t("player.forget_confirm"), () => {
+          save2(null);
+          changed();
+        }, { class: "danger", "data-key": "player-forget" })
+      )
+    );
+    return panel;
+  }
+  const name = h("input", { type: "text", id: "player-name", maxlength: 32, autocomplete: "nickname", required: true, "data-key": "player-name" });
+  const key3 = h("input", { type: "text", id: "player-key", autocomplete: "off", spellcheck: "false", "data-key": "player-key" });
+  const create = h("form", {
+    class: "inline",
+    onsubmit: (event) => {
+      event.preventDefault();
+      message.textContent = t("player.creating");
+      api.createPlayer({ name: name.value.trim() }).then(
+        (created) => {
+          save2({ player_id: created.player_id, name: created.name, key: created.key });
+          changed();
+        },
+        (error2) => {
+          message.textContent = describeError(error2);
+        }
+      );
+    }
+  }, field(t("player.name"), name, t("player.name_hint")), h("button", { type: "submit", class: "primary", "data-key": "player-create" }, t("player.create")));
+  const bring = h("form", {
+    class: "inline",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const value = key3.value.trim();
+      api.getMe({ token: value }).then(
+        (player) => {
+          save2({ player_id: player.player_id, name: player.name, key: value });
+          changed();
+        },
+        (error2) => {
+          message.textContent = describeError(error2);
+        }
+      );
+    }
+  }, field(t("player.key"), key3, t("player.key_hint")), h("button", { type: "submit", "data-key": "player-use-key" }, t("player.use_key")));
+  replaceChildren(
+    panel,
+    h("h2", { id: "identity-title" }, t("player.title")),
+    h("p", {}, t("player.none")),
+    create,
+    h("details", {}, h("summary", {}, t("player.have_key")), bring),
+    message
+  );
+  return panel;
+}
+
+// src/community/leaderboard.ts
+var PAGE = 20;
+var href = (game, offset) => `#/leaderboard/${encodeURIComponent(game)}${offset ? `?offset=${offset}` : ""}`;
+function leaderboardPage(root2, route) {
+  const offset = Math.max(0, Number(route.params.get("offset")) || 0);
+  const table = h("div", { "aria-live": "polite" }, h("p", {}, t("match.loading")));
+  const pick = h("select", { id: "board-game", "data-key": "board-game" });
+  pick.addEventListener("change", () => {
+    location.hash = href(pick.value, 0);
+  });
+  replaceChildren(root2, h(
+    "main",
+    { id: "main", class: "leaderboard" },
+    h("h1", {}, t("board.title")),
+    h("p", { class: "lead" }, t("board.lead")),
+    h("div", { class: "filters" }, field(t("lobby.game"), pick)),
+    table
+  ));
+  void api.listGames().then(async (games2) => {
+    const list2 = games2.items;
+    const game = list2.find((g) => g.name === route.args[0]) ?? list2[0];
+    if (!game) return;
+    replaceChildren(pick, list2.map((g) => h("option", { value: g.name, selected: g.name === game.name }, g.title)));
+    const board2 = await api.getLeaderboard(game.name, { limit: PAGE + 1, offset });
+    const entries = board2.entries.slice(0, PAGE);
+    const more = board2.entries.length > PAGE;
+    replaceChildren(
+      table,
+      entries.length === 0 ? h("p", { class: "empty" }, offset ? t("board.past_end") : tn("board.empty", board2.min_games)) : h(
+        "table",
+        { class: "ranking", "data-game": game.name },
+        h("caption", {}, t("board.caption", { game: game.title })),
+        h("thead", {}, h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("board.rank")),
+          h("th", { scope: "col" }, t("board.player")),
+          h("th", { scope: "col" }, t("profile.rating")),
+          h("th", { scope: "col" }, t("profile.games")),
+          h("th", { scope: "col" }, t("profile.wins"))
+        )),
+        h("tbody", {}, entries.map((e) => h(
+          "tr",
+          { "data-player": e.player_id },
+          h("td", {}, String(e.rank)),
+          h("td", {}, h("a", { href: profileHref(e.player_id) }, e.name), e.bot ? [" ", h("small", { class: "bot-flag" }, t("profile.bot"))] : null),
+          h("td", {}, e.rating.toFixed(1)),
+          h("td", {}, String(e.games)),
+          h("td", {}, String(e.wins))
+        )))
+      ),
+      h(
+        "nav",
+        { class: "pager", "aria-label": t("board.pages") },
+        offset > 0 ? h("a", { href: href(game.name, Math.max(0, offset - PAGE)), class: "button-link", rel: "prev" }, t("board.previous")) : null,
+        more ? h("a", { href: href(game.name, offset + PAGE), class: "button-link", rel: "next" }, t("board.next")) : null
+      ),
+      h("p", { class: "hint" }, tn("board.provisional_note", board2.min_games))
+    );
+  }).catch((error2) => replaceChildren(table, h("p", { role: "alert", class: "message error" }, describeError(error2))));
+  return {};
+}
+
+// src/community/mine.ts
+var SHOWN = 50;
+function others(me, challenge) {
+  const names = [challenge.name, ...challenge.to.map((p) => p.name)];
+  return names.filter((name) => name !== me.name);
+}
+function myMatchesPage(root2) {
+  const stop = new AbortController();
+  const me = identity();
+  const titles = /* @__PURE__ */ new Map();
+  const message = h("p", { class: "message", role: "status" });
+  const challengesSlot = h("div", { "aria-live": "polite" });
+  const matchesSlot = h("div");
+  const title = (game) => titles.get(game) ?? game;
+  function challengeItem(player, c) {
+    const received = c.player_id !== player.player_id;
+    const mine = c.to.find((p) => p.player_id === player.player_id);
+    const open = c.status === "open";
+    const reason = h("input", { type: "text", id: `reason-${c.challenge_id}`, maxlength: 200, "data-key": `reason-${c.challenge_id}` });
+    const answers = c.to.filter((p) => p.player_id !== player.player_id).map((p) => t(p.answer === "accepted" ? "me.answer.accepted" : p.answer === "declined" ? "me.answer.declined" : "me.answer.none", { name: p.name }));
+    return h(
+      "li",
+      { class: "match-item challenge", "data-challenge": c.challenge_id, "data-status": c.status },
+      h(
+        "span",
+        {},
+        h("strong", {}, title(c.game)),
+        " ",
+        h("small", {}, tn("create.players_n", c.players)),
+        " · ",
+        received ? t("me.from", { name: c.name }) : t("me.to", { names: list(others(player, c)) })
+      ),
+      h("span", { class: `status status-${open ? "waiting" : "finished"}` }, t(`me.challenge.${c.status}`)),
+      h(
+        "span",
+        { class: "seats-text" },
+        [answers.join(" · "), c.reason ? t("me.reason", { reason: c.reason }) : ""].filter(Boolean).join(" · "),
+        open ? [" ", t("me.expires", { time: dateTime(c.expires_at) })] : null
+      ),
+      h(
+        "span",
+        { class: "links" },
+        received && open && mine?.answer == null ? [
+          button(t("me.accept"), () => void answer(player, c, true, ""), { class: "primary", "data-key": `accept-${c.challenge_id}`, "aria-label": t("me.accept_label", { name: c.name, game: title(c.game) }) }),
+          h(
+            "details",
+            { class: "decline" },
+            h("summary", {}, t("me.decline")),
+            field(t("me.decline_reason"), reason),
+            button(t("me.decline_send"), () => void answer(player, c, false, reason.value.trim()), { "data-key": `decline-${c.challenge_id}`, "aria-label": t("me.decline_label", { name: c.name, game: title(c.game) }) })
+          )
+        ] : null,
+        c.match_id ? h("a", { href: `#/match/${c.match_id}?as=spectator`, class: "button-link" }, t("me.watch")) : null
+      )
+    );
+  }
+  async function answer(player, c, accept, reason) {
+    try {
+      if (accept) await api.acceptChallenge(c.challenge_id, { token: player.key });
+      else await api.declineChallenge(c.challenge_id, reason ? { reason } : {}, { token: player.key });
+      message.textContent = accept ? t("me.accepted") : t("me.declined");
+    } catch (error2) {
+      message.textContent = describeError(error2);
+    }
+    await load(player);
+  }
+  function matchItem(player, item2) {
+    const m = item2.match;
+    const opponents = m.seats.filter((s2) => s2.seat !== item2.seat).map((s2) => !s2.taken ? t("seats.free") : s2.bot ? t("lobby.bot_name", { name: s2.name ?? "" }) : s2.name ?? "");
+    const short = m.id.slice(0, 6);
+    return h(
+      "li",
+      { class: `match-item${item2.my_turn ? " my-turn" : ""}`, "data-match": m.id, "data-my-turn": item2.my_turn ? "yes" : "no" },
+      h("span", { class: "game" }, h("strong", {}, title(m.game)), " ", h("small", {}, t("me.against", { names: list(opponents) }))),
+      h("span", { class: `status status-${m.status}` }, item2.my_turn ? t("me.your_turn") : t(`match.status.${m.status}`)),
+      h("span", { class: "seats-text" }, item2.deadline ? t("me.deadline", { time: dateTime(item2.deadline) }) : t("match.seat", { n: item2.seat + 1 })),
+      h("span", { class: "links" }, seatedLink(player, m.id, item2.seat, t("me.open"), t("me.open_label", { game: title(m.game), id: short })))
+    );
+  }
+  async function load(player) {
+    try {
+      const [challenges, active, waiting] = await Promise.all([
+        api.listMyChallenges({ limit: SHOWN }, { token: player.key }),
+        api.myMatches({ status: "active", limit: SHOWN }, { token: player.key }),
+        api.myMatches({ status: "waiting", limit: SHOWN }, { token: player.key })
+      ]);
+      const received = challenges.items.filter((c) => c.player_id !== player.player_id);
+      const sent = challenges.items.filter((c) => c.player_id === player.player_id);
+      replaceChildren(
+        challengesSlot,
+        h("h2", { id: "received-title" }, t("me.received")),
+        received.length ? h("ul", { class: "matches", "aria-labelledby": "received-title" }, received.map((c) => challengeItem(player, c))) : h("p", { class: "empty" }, t("me.none_received")),
+        h("h2", { id: "sent-title" }, t("me.sent")),
+        sent.length ? h("ul", { class: "matches", "aria-labelledby": "sent-title" }, sent.map((c) => challengeItem(player, c))) : h("p", { class: "empty" }, t("me.none_sent"))
+      );
+      const items = [...active.items, ...waiting.items].sort((a, b) => Number(b.my_turn) - Number(a.my_turn));
+      replaceChildren(
+        matchesSlot,
+        h("h2", { id: "mine-title" }, t("me.matches")),
+        items.length ? h("ul", { class: "matches", "aria-labelledby": "mine-title" }, items.map((item2) => matchItem(player, item2))) : h("p", { class: "empty" }, t("me.no_matches"))
+      );
+    } catch (error2) {
+      message.textContent = describeError(error2);
+    }
+  }
+  async function listen(player) {
+    for await (const _frame of api.followPlayer({ key: player.key, hellos: true, signal: stop.signal })) await load(player);
+  }
+  replaceChildren(root2, h(
+    "main",
+    { id: "main", class: "mine" },
+    h("h1", {}, t("me.title")),
+    identityPanel(reopen),
+    message,
+    me ? h(
+      "div",
+      { class: "lobby-grid" },
+      h("section", { class: "panel", "aria-label": t("me.matches") }, matchesSlot),
+      h("section", { class: "panel", "aria-label": t("me.challenges") }, challengesSlot)
+    ) : null,
+    me ? h("p", {}, h("a", { href: profileHref(me.player_id) }, t("player.profile_link"))) : null
+  ));
+  if (me) {
+    void api.listGames().then((games2) => {
+      for (const g of games2.items) titles.set(g.name, g.title);
+      void load(me);
+    });
+    listen(me).catch((error2) => {
+      if (!stop.signal.aborted) message.textContent = t("play.stream_lost", { error: describeError(error2) });
+    });
+  }
+  return { dispose: () => stop.abort() };
+}
+
+// src/community/chart.ts
+var W = 480;
+var H = 160;
+var LEFT = 44;
+var RIGHT = 10;
+var TOP = 10;
+var BOTTOM = 26;
+var fixed = (n) => n.toFixed(1);
+function ratingChart(points, title) {
+  const ratings = [points[0]?.rating_before ?? 0, ...points.map((p) => p.rating_after)];
+  const low = Math.floor(Math.min(...ratings));
+  const high = Math.max(Math.ceil(Math.max(...ratings)), low + 1);
+  const x = (i) => LEFT + (W - LEFT - RIGHT) * i / Math.max(ratings.length - 1, 1);
+  const y = (r) => TOP + (H - TOP - BOTTOM) * (high - r) / (high - low);
+  const first = ratings[0];
+  const last = ratings.at(-1);
+  const label = [title, tn("profile.chart_summary", points.length, { from: fixed(first), to: fixed(last), best: fixed(Math.max(...ratings)) })].join(": ");
+  return s(
+    "svg",
+    { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": label },
+    s("line", { x1: LEFT, y1: TOP, x2: LEFT, y2: H - BOTTOM, class: "axis" }),
+    s("line", { x1: LEFT, y1: H - BOTTOM, x2: W - RIGHT, y2: H - BOTTOM, class: "axis" }),
+    s("text", { x: LEFT - 6, y: y(high) + 4, "text-anchor": "end", class: "tick" }, String(high)),
+    s("text", { x: LEFT - 6, y: y(low), "text-anchor": "end", class: "tick" }, String(low)),
+    points.length ? [
+      s("text", { x: LEFT, y: H - 8, class: "tick" }, dateTime(points[0].at)),
+      s("text", { x: W - RIGHT, y: H - 8, "text-anchor": "end", class: "tick" }, dateTime(points.at(-1).at))
+    ] : null,
+    s("polyline", { points: ratings.map((r, i) => `${fixed(x(i))},${fixed(y(r))}`).join(" "), class: "line" }),
+    ratings.map((r, i) => s(
+      "circle",
+      { cx: fixed(x(i)), cy: fixed(y(r)), r: 3, class: "point", "data-rating": fixed(r) },
+      s("title", {}, i === 0 ? t("profile.chart_start", { rating: fixed(r) }) : t("profile.chart_point", { rating: fixed(r), time: dateTime(points[i - 1].at), rank: points[i - 1].rank }))
+    ))
+  );
+}
+
+// src/community/profile.ts
+var fixed2 = (n) => n.toFixed(1);
+function profilePage(root2, playerId) {
+  const titles = /* @__PURE__ */ new Map();
+  const main = h("main", { id: "main", class: "profile" }, h("h1", {}, t("profile.title")), h("p", {}, t("match.loading")));
+  replaceChildren(root2, main);
+  function gameSection(profile, rating) {
+    const title = titles.get(rating.game) ?? rating.game;
+    const chartSlot = h("div", { class: "chart" }, h("p", {}, t("match.loading")));
+    void api.getRatingHistory(profile.player_id, rating.game).then(
+      (history2) => replaceChildren(chartSlot, ratingChart(history2.points, t("profile.chart_title", { game: title }))),
+      (error2) => replaceChildren(chartSlot, h("p", { role: "alert" }, describeError(error2)))
+    );
+    const id = `rating-${rating.game}`;
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": id, "data-game": rating.game },
+      h("h2", { id }, title),
+      h(
+        "dl",
+        { class: "facts" },
+        h("dt", {}, t("profile.rating")),
+        h("dd", { "data-rating": fixed2(rating.rating) }, fixed2(rating.rating), rating.provisional ? [" ", h("small", {}, t("profile.provisional"))] : null),
+        h("dt", {}, t("profile.games")),
+        h("dd", {}, String(rating.games)),
+        h("dt", {}, t("profile.wins")),
+        h("dd", {}, String(rating.wins)),
+        h("dt", {}, t("profile.last_played")),
+        h("dd", {}, dateTime(rating.last_played))
+      ),
+      chartSlot
+    );
+  }
+  function challengeForm(profile, games2) {
+    const me = identity();
+    if (!me || me.player_id === profile.player_id) return null;
+    const game = h("select", { id: "challenge-game", "data-key": "challenge-game" }, games2.map((g) => h("option", { value: g.name }, g.title)));
+    const message = h("p", { class: "message", role: "status" });
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "challenge-title" },
+      h("h2", { id: "challenge-title" }, t("profile.challenge_title", { name: profile.name })),
+      h("form", {
+        class: "inline",
+        onsubmit: (event) => {
+          event.preventDefault();
+          message.textContent = t("profile.challenging");
+          api.createChallenge({ to: [profile.player_id], game: game.value }, { token: me.key }).then(
+            () => replaceChildren(message, t("profile.challenged"), " ", h("a", { href: "#/me" }, t("nav.mine"))),
+            (error2) => {
+              message.textContent = describeError(error2);
+            }
+          );
+        }
+      }, field(t("lobby.game"), game), h("button", { type: "submit", class: "primary", "data-key": "challenge-send" }, t("profile.challenge"))),
+      message
+    );
+  }
+  void Promise.all([api.getPlayerProfile(playerId), api.listGames()]).then(([profile, games2]) => {
+    for (const g of games2.items) titles.set(g.name, g.title);
+    replaceChildren(
+      main,
+      h("h1", { "data-player": profile.player_id }, profile.name, profile.bot ? [" ", h("span", { class: "bot-flag", "data-bot": "yes" }, t("profile.bot"))] : null),
+      profile.bot ? h("p", { class: "hint" }, t("profile.bot_hint")) : null,
+      profile.ratings.length ? profile.ratings.map((rating) => gameSection(profile, rating)) : h("p", { class: "empty" }, t("profile.no_ratings")),
+      challengeForm(profile, games2.items),
+      h("p", {}, h("a", { href: "#/leaderboard" }, t("nav.leaderboards")))
+    );
+  }, (error2) => replaceChildren(main, h("h1", {}, t("profile.title")), h("p", { role: "alert", class: "message error" }, describeError(error2))));
+  return {};
 }
 
 // src/gameoptions.ts
@@ -2168,60 +2857,6 @@ function optionsForm(game, schema, players2) {
     value,
     sync
   };
-}
-
-// src/route.ts
-function parseRoute(hash = location.hash) {
-  const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
-  const [page = "", ...args] = path.split("/").filter(Boolean).map(decodeURIComponent);
-  return { page, args, params: new URLSearchParams(query) };
-}
-function matchHref(matchId, params = {}) {
-  const query = new URLSearchParams(params).toString();
-  return `#/match/${encodeURIComponent(matchId)}${query ? `?${query}` : ""}`;
-}
-function absoluteLink(fragment) {
-  return `${location.origin}${location.pathname}${fragment}`;
-}
-
-// src/session.ts
-var key2 = (matchId) => `drago:match:${matchId}`;
-function credentials(matchId) {
-  try {
-    const raw = localStorage.getItem(key2(matchId));
-    const parsed = raw ? JSON.parse(raw) : {};
-    return { seats: parsed.seats ?? {}, ...parsed.host ? { host: parsed.host } : {}, invite: parsed.invite ?? null };
-  } catch {
-    return { seats: {} };
-  }
-}
-function save(matchId, value) {
-  localStorage.setItem(key2(matchId), JSON.stringify(value));
-}
-function saveSeat(matchId, seat, credential) {
-  const current3 = credentials(matchId);
-  current3.seats[String(seat)] = credential;
-  save(matchId, current3);
-}
-function forgetSeat(matchId, seat) {
-  const current3 = credentials(matchId);
-  delete current3.seats[String(seat)];
-  save(matchId, current3);
-}
-function saveHost(matchId, token, invite) {
-  save(matchId, { ...credentials(matchId), host: { token, invite }, invite });
-}
-function saveInvite(matchId, invite) {
-  save(matchId, { ...credentials(matchId), invite });
-}
-function heldSeats(matchId) {
-  return Object.keys(credentials(matchId).seats).map(Number).sort((a, b) => a - b);
-}
-function lastName() {
-  return localStorage.getItem("drago:name") ?? "";
-}
-function rememberName(name) {
-  localStorage.setItem("drago:name", name);
 }
 
 // src/create.ts
@@ -2464,8 +3099,189 @@ function createForm(root2, games2) {
   syncTimeout();
 }
 
+// src/community/quickplay.ts
+var BOTS_AFTER = ["", "0", "10", "30", "60", "300"];
+var DEFAULT_BOTS_AFTER = "30";
+var OPPONENTS = ["humans", "any", "bots"];
+function botsAfterText(value) {
+  if (value === "") return t("play.bots_never");
+  if (value === "0") return t("play.bots_now");
+  return tn("play.bots_after_n", Number(value));
+}
+function seekText(seek, titles) {
+  const players2 = seek.players.length === 1 ? tn("create.players_n", seek.players[0]) : t("play.players_any_of", { list: seek.players.join(", ") });
+  return [titles.get(seek.game) ?? seek.game, players2, botsAfterText(seek.bots_after_s === null ? "" : String(seek.bots_after_s))].join(" · ");
+}
+function quickPlayPage(root2, route) {
+  const stop = new AbortController();
+  const opened = /* @__PURE__ */ new Set();
+  const titles = /* @__PURE__ */ new Map();
+  let games2 = [];
+  let me = identity();
+  const message = h("p", { class: "message", role: "status" });
+  const waiting = h("div", { class: "seeks", "aria-live": "polite" });
+  const formSlot = h("div");
+  const identitySlot = h("div");
+  async function refresh() {
+    if (!me) return replaceChildren(waiting);
+    try {
+      const seeks = (await api.listMySeeks({ limit: 20 }, { token: me.key })).items;
+      const done = seeks.find((s2) => opened.has(s2.seek_id) && s2.status === "matched" && s2.match_id && s2.seat !== null);
+      if (done) return openSeated(me, done.match_id, done.seat);
+      const open = seeks.filter((s2) => s2.status === "open");
+      replaceChildren(waiting, open.length === 0 ? null : [
+        h("h2", { id: "seeks-title" }, t("play.waiting_title")),
+        h("ul", { class: "matches", "aria-labelledby": "seeks-title" }, open.map((seek) => h(
+          "li",
+          { class: "match-item", "data-seek": seek.seek_id },
+          h("span", {}, h("strong", {}, seekText(seek, titles))),
+          h("span", { class: "status status-waiting" }, t("play.waiting")),
+          h("time", { datetime: seek.created_at, class: "created" }, t("play.since", { time: dateTime(seek.created_at) })),
+          h("span", { class: "links" }, button(t("play.cancel"), () => void cancel(seek), {
+            "data-key": `cancel-${seek.seek_id}`,
+            "aria-label": t("play.cancel_label", { seek: seekText(seek, titles) })
+          }))
+        )))
+      ]);
+    } catch (error2) {
+      message.textContent = describeError(error2);
+    }
+  }
+  async function cancel(seek) {
+    if (!me) return;
+    try {
+      await api.cancelSeek(seek.seek_id, { token: me.key });
+      message.textContent = t("play.cancelled");
+    } catch (error2) {
+      message.textContent = describeError(error2);
+    }
+    await refresh();
+  }
+  async function listen(player) {
+    for await (const frame2 of api.followPlayer({ key: player.key, hellos: true, signal: stop.signal })) {
+      if (frame2.type === "hello") await refresh();
+      else if (frame2.notice.type === "seek_matched" && frame2.notice.match_id && typeof frame2.notice.seat === "number") {
+        return openSeated(player, frame2.notice.match_id, frame2.notice.seat);
+      } else await refresh();
+    }
+  }
+  function form(player) {
+    const params = route.params;
+    const wanted = params.get("game");
+    const gameChoice = h(
+      "fieldset",
+      { class: "game-choice" },
+      h("legend", {}, t("create.game")),
+      games2.map((g, i) => h(
+        "label",
+        { class: "game-option" },
+        h("input", { type: "radio", name: "seek-game", id: `seek-game-${g.name}`, value: g.name, checked: wanted ? g.name === wanted : i === 0, "data-key": `seek-game-${g.name}` }),
+        h("span", { class: "game-title" }, g.title)
+      ))
+    );
+    const players2 = h("select", { id: "seek-players", "data-key": "seek-players" });
+    const playersSlot = h("div");
+    const opponents = h(
+      "select",
+      { id: "seek-opponents", "data-key": "seek-opponents" },
+      OPPONENTS.map((o) => h("option", { value: o }, t(`play.opponents.${o}`)))
+    );
+    const botsAfterChoices = [...BOTS_AFTER];
+    const preset = params.get("bots_after");
+    if (preset !== null && /^\d+$/.test(preset) && !botsAfterChoices.includes(preset)) botsAfterChoices.push(preset);
+    const botsAfter = h(
+      "select",
+      { id: "seek-bots-after", "data-key": "seek-bots-after" },
+      botsAfterChoices.map((v) => h("option", { value: v, selected: v === (preset ?? DEFAULT_BOTS_AFTER) }, botsAfterText(v)))
+    );
+    const clock = clockFields();
+    const game = () => games2.find((g) => gameChoice.querySelector(`#seek-game-${g.name}`)?.checked) ?? games2[0];
+    function selectGame() {
+      const chosen = game();
+      const counts = Array.from({ length: chosen.max_players - chosen.min_players + 1 }, (_, i) => chosen.min_players + i);
+      replaceChildren(
+        players2,
+        counts.map((n) => h("option", { value: n }, tn("create.players_n", n))),
+        counts.length > 1 ? h("option", { value: "any" }, t("play.players_any")) : null
+      );
+      const count = params.get("players");
+      if (count && [...players2.options].some((o) => o.value === count)) players2.value = count;
+      replaceChildren(playersSlot, counts.length === 1 ? h("p", { class: "fixed-players" }, tn("create.players_exactly", chosen.min_players)) : field(t("create.players"), players2));
+    }
+    async function submit(event) {
+      event.preventDefault();
+      const chosen = game();
+      const all = Array.from({ length: chosen.max_players - chosen.min_players + 1 }, (_, i) => chosen.min_players + i);
+      const body = {
+        game: chosen.name,
+        players: players2.value === "any" ? all : Number(players2.value || chosen.min_players),
+        options: {},
+        clock: clock.value(),
+        opponents: opponents.value,
+        bots_after_s: botsAfter.value === "" ? null : Number(botsAfter.value)
+      };
+      message.textContent = t("play.opening");
+      try {
+        const seek = await api.createSeek(body, { token: player.key });
+        opened.add(seek.seek_id);
+        message.textContent = t("play.opened");
+      } catch (error2) {
+        message.textContent = t("play.failed", { error: describeError(error2) });
+      }
+      await refresh();
+    }
+    gameChoice.addEventListener("change", selectGame);
+    clock.element.addEventListener("change", () => clock.on());
+    selectGame();
+    clock.on();
+    return h(
+      "form",
+      { class: "create seek", onsubmit: (event) => void submit(event) },
+      gameChoice,
+      playersSlot,
+      h(
+        "div",
+        { class: "row" },
+        field(t("play.opponents"), opponents, t("play.opponents_hint")),
+        field(t("play.bots_after"), botsAfter, t("play.bots_after_hint"))
+      ),
+      clock.element,
+      h("button", { type: "submit", class: "primary big", "data-key": "seek-submit" }, t("play.submit"))
+    );
+  }
+  function draw() {
+    me = identity();
+    replaceChildren(identitySlot, identityPanel(reopen));
+    replaceChildren(formSlot, me && games2.length ? form(me) : null);
+  }
+  replaceChildren(root2, h(
+    "main",
+    { id: "main", class: "quick-play" },
+    h("h1", {}, t("play.title")),
+    h("p", { class: "lead" }, t("play.lead")),
+    identitySlot,
+    h("section", { class: "panel", "aria-labelledby": "seek-title" }, h("h2", { id: "seek-title" }, t("play.new")), formSlot, message, waiting)
+  ));
+  draw();
+  void api.listGames().then((list2) => {
+    games2 = list2.items;
+    for (const g of games2) titles.set(g.name, g.title);
+    draw();
+    void refresh();
+  }, (error2) => {
+    message.textContent = describeError(error2);
+  });
+  if (me) {
+    const player = me;
+    listen(player).catch((error2) => {
+      if (!stop.signal.aborted) message.textContent = t("play.stream_lost", { error: describeError(error2) });
+    });
+  }
+  return { dispose: () => stop.abort() };
+}
+
 // src/lobby.ts
-var PAGE = 20;
+var PAGE2 = 20;
 var STATUSES = ["waiting", "active", "finished", "aborted"];
 var statusText = (status) => has(`match.status.${status}`) ? t(`match.status.${status}`) : status;
 function seatsText(match) {
@@ -2516,7 +3332,7 @@ function lobbyPage(root2) {
         game: gameFilter.value || null,
         status: statusFilter.value || null,
         open: openFilter.checked ? true : null,
-        limit: PAGE,
+        limit: PAGE2,
         offset
       });
       shown = offset === 0 ? page.items : [...shown, ...page.items];
@@ -2536,8 +3352,8 @@ function lobbyPage(root2) {
     class: "inline open-match",
     onsubmit: (event) => {
       event.preventDefault();
-      const href = openTarget(target.value);
-      if (href) location.hash = href;
+      const href2 = openTarget(target.value);
+      if (href2) location.hash = href2;
       else openMessage.textContent = t("lobby.open_invalid");
     }
   }, field(t("lobby.open"), target), h("button", { type: "submit" }, t("lobby.open_button")), openMessage);
@@ -4342,9 +5158,18 @@ function notFound(root2) {
 }
 var PAGES = {
   "": (root2) => lobbyPage(root2),
-  match: (root2, route) => route.args[0] ? matchPage(root2, route.args[0], route.params) : notFound(root2)
+  match: (root2, route) => route.args[0] ? matchPage(root2, route.args[0], route.params) : notFound(root2),
+  play: (root2, route) => quickPlayPage(root2, route),
+  me: (root2) => myMatchesPage(root2),
+  player: (root2, route) => route.args[0] ? profilePage(root2, route.args[0]) : notFound(root2),
+  leaderboard: (root2, route) => leaderboardPage(root2, route)
 };
-var NAV = [{ href: "#/", page: "", label: "nav.lobby" }];
+var NAV = [
+  { href: "#/", page: "", label: "nav.lobby" },
+  { href: "#/play", page: "play", label: "nav.play" },
+  { href: "#/me", page: "me", label: "nav.mine" },
+  { href: "#/leaderboard", page: "leaderboard", label: "nav.leaderboards" }
+];
 var LANG_NAMES = { en: "English", de: "Deutsch" };
 var root = document.getElementById("app");
 var current2 = {};
