@@ -651,15 +651,17 @@ function abortable(connection, signal) {
 async function* follow(transport, matchId, options = {}) {
   const { views = true, hellos = false, untilEnd = true, signal } = options;
   const WS = constructor(transport);
-  const credential = options.token ?? transport.token;
+  const credential2 = options.token ?? transport.token;
   const link = new Link(transport, options.retry, signal);
   let last = options.after ?? null;
+  let chatLast = null;
   for (; ; ) {
     const query = { protocol: String(PROTOCOL), views: views ? "1" : "0" };
     if (last !== null) query.after = String(last);
-    if (!credential) query.spectate = "1";
+    if (options.onChat && chatLast !== null) query.chat_after = String(chatLast);
+    if (!credential2) query.spectate = "1";
     const path = `/v1/matches/${encodeURIComponent(matchId)}/stream`;
-    const auth = credential ? JSON.stringify({ type: "auth", token: credential }) : null;
+    const auth = credential2 ? JSON.stringify({ type: "auth", token: credential2 }) : null;
     const connection = new Connection(WS, streamUrl(transport.baseUrl, path, query), auth);
     const release = abortable(connection, signal);
     let refusal = null;
@@ -679,6 +681,8 @@ async function* follow(transport, matchId, options = {}) {
           link.failures = 0;
           connection.heartbeat(hello.heartbeat);
           last ??= hello.after;
+          const chatSeq = frame2.chat_seq;
+          if (chatLast === null && typeof chatSeq === "number") chatLast = chatSeq;
           if (hellos) yield hello;
           if (untilEnd && OVER.has(hello.view.status) && hello.seq <= last) return;
         } else if (frame2.type === "commit" && last !== null) {
@@ -691,6 +695,11 @@ async function* follow(transport, matchId, options = {}) {
           yield commit;
           last = commit.seq;
           if (untilEnd && commit.events.some((e) => e.type === "match_ended")) return;
+        } else if (frame2.type === "chat" && options.onChat) {
+          const chat = frame2;
+          if (chatLast !== null && chat.chat_seq <= chatLast) continue;
+          chatLast = chat.chat_seq;
+          options.onChat(chat);
         }
       }
     } finally {
@@ -1588,7 +1597,20 @@ var de_default = {
   "board.empty_one": "Noch niemand steht hier: Ein Spieler erscheint nach {n} gewerteten Partie.",
   "board.empty_other": "Noch niemand steht hier: Ein Spieler erscheint nach {n} gewerteten Partien.",
   "board.provisional_note_one": "Spieler mit weniger als {n} gewerteten Partie stehen noch nicht hier.",
-  "board.provisional_note_other": "Spieler mit weniger als {n} gewerteten Partien stehen noch nicht hier."
+  "board.provisional_note_other": "Spieler mit weniger als {n} gewerteten Partien stehen noch nicht hier.",
+  "error.chat_closed": "Diese Partie hat keinen Zuschauer-Chat.",
+  "chat.title": "Chat",
+  "chat.rooms": "Chaträume",
+  "chat.room.players": "Spieler",
+  "chat.room.spectators": "Zuschauer",
+  "chat.messages": "Nachrichten",
+  "chat.empty": "Noch keine Nachricht.",
+  "chat.spectator": "ein Zuschauer",
+  "chat.said": "{name} schreibt: {text}",
+  "chat.message_label": "Nachricht an die {room}",
+  "chat.send": "Senden",
+  "chat.players_only": "Hier schreiben nur die Spieler.",
+  "chat.need_player": "Zuschauer schreiben mit einem Spieler:"
 };
 
 // src/i18n/en.json
@@ -2132,7 +2154,20 @@ var en_default = {
   "board.empty_one": "Nobody is listed yet: a player is listed after {n} rated match.",
   "board.empty_other": "Nobody is listed yet: a player is listed after {n} rated matches.",
   "board.provisional_note_one": "Players with fewer than {n} rated match are not listed yet.",
-  "board.provisional_note_other": "Players with fewer than {n} rated matches are not listed yet."
+  "board.provisional_note_other": "Players with fewer than {n} rated matches are not listed yet.",
+  "error.chat_closed": "This match has no spectators' chat.",
+  "chat.title": "Chat",
+  "chat.rooms": "Chat rooms",
+  "chat.room.players": "players",
+  "chat.room.spectators": "spectators",
+  "chat.messages": "Messages",
+  "chat.empty": "No message yet.",
+  "chat.spectator": "a spectator",
+  "chat.said": "{name} writes: {text}",
+  "chat.message_label": "Message to the {room}",
+  "chat.send": "Send",
+  "chat.players_only": "Only the players write here.",
+  "chat.need_player": "Spectators write with a player:"
 };
 
 // src/i18n/index.ts
@@ -2332,9 +2367,9 @@ function credentials(matchId) {
 function save(matchId, value) {
   localStorage.setItem(key2(matchId), JSON.stringify(value));
 }
-function saveSeat(matchId, seat, credential) {
+function saveSeat(matchId, seat, credential2) {
   const current3 = credentials(matchId);
-  current3.seats[String(seat)] = credential;
+  current3.seats[String(seat)] = credential2;
   save(matchId, current3);
 }
 function forgetSeat(matchId, seat) {
@@ -4310,6 +4345,130 @@ function otherActions(ctx, handled2) {
   );
 }
 
+// src/controls/chat.ts
+var ROOMS = ["players", "spectators"];
+var MAX_TEXT = 500;
+var PAGE3 = 100;
+var ChatApi = class extends DragoClient {
+  postChat(matchId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, body, auth: "token" }, options);
+  }
+  getChat(matchId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, query, auth: "token" }, options);
+  }
+};
+var chatApi = new ChatApi(location.origin, { retry: { attempts: 3 } });
+var newChat = () => ({ messages: [], room: null, draft: "", sending: false, error: null, available: true });
+var over = (ctx) => ctx.state.live?.status === "finished" || ctx.state.live?.status === "aborted";
+function rooms(ctx) {
+  const seated = ctx.state.seat !== null && ctx.state.token !== null;
+  if (over(ctx)) return { read: [...ROOMS], write: seated ? [...ROOMS] : identity() ? ["spectators"] : [] };
+  if (seated) return { read: ["players"], write: ["players"] };
+  return { read: ["spectators"], write: identity() ? ["spectators"] : [] };
+}
+function credential(ctx) {
+  const token = ctx.state.token ?? identity()?.key ?? null;
+  return token ? { token } : {};
+}
+function receive(chat, messages) {
+  const known = new Set(chat.messages.map((m) => m.chat_seq));
+  const fresh = messages.filter((m) => !known.has(m.chat_seq));
+  chat.messages = [...chat.messages, ...fresh].sort((a, b) => a.chat_seq - b.chat_seq);
+  return fresh;
+}
+async function loadChat(ctx, chat, reset = false) {
+  if (!chat.available) return;
+  let after = reset ? 0 : chat.messages.at(-1)?.chat_seq ?? 0;
+  try {
+    for (; ; ) {
+      const page = await chatApi.getChat(ctx.state.matchId, { after, limit: PAGE3 }, credential(ctx));
+      receive(chat, page.messages);
+      if (page.next === null || page.messages.length === 0) break;
+      after = page.next;
+    }
+  } catch (error2) {
+    if (error2 instanceof NotFound && ctx.state.summary) chat.available = false;
+    else chat.error = describeError(error2);
+  }
+  ctx.update();
+}
+function author(ctx, m) {
+  if (m.author.seat !== null && m.author.seat !== void 0) return m.author.name || seatName(ctx, m.author.seat);
+  return m.author.name || t("chat.spectator");
+}
+function spoken(ctx, m) {
+  return t("chat.said", { name: author(ctx, m), text: m.text });
+}
+async function send(ctx, chat, room) {
+  const text2 = chat.draft.trim();
+  if (!text2 || chat.sending) return;
+  chat.sending = true;
+  chat.error = null;
+  ctx.update();
+  try {
+    receive(chat, [await chatApi.postChat(ctx.state.matchId, { room, text: text2 }, credential(ctx))]);
+    chat.draft = "";
+  } catch (error2) {
+    chat.error = describeError(error2);
+  } finally {
+    chat.sending = false;
+    ctx.update();
+  }
+}
+function chatPanel(ctx, chat) {
+  if (!chat.available || !ctx.state.summary) return null;
+  const { read, write } = rooms(ctx);
+  const room = chat.room && read.includes(chat.room) ? chat.room : read[0];
+  const shown = chat.messages.filter((m) => m.room === room);
+  const switcher = read.length > 1 ? h(
+    "div",
+    { class: "chat-rooms", role: "group", "aria-label": t("chat.rooms") },
+    read.map((r) => h("button", {
+      type: "button",
+      "aria-pressed": r === room ? "true" : "false",
+      "data-key": `chat-room-${r}`,
+      "data-room": r,
+      onclick: () => {
+        chat.room = r;
+        ctx.update();
+      }
+    }, t(`chat.room.${r}`)))
+  ) : null;
+  let writer;
+  if (write.includes(room)) {
+    const input = h("input", { type: "text", id: "chat-text", maxlength: MAX_TEXT, value: chat.draft, autocomplete: "off", "data-key": "chat-text", "aria-label": t("chat.message_label", { room: t(`chat.room.${room}`) }) });
+    input.addEventListener("input", () => chat.draft = input.value);
+    writer = h(
+      "form",
+      { class: "inline chat-form", onsubmit: (event) => {
+        event.preventDefault();
+        void send(ctx, chat, room);
+      } },
+      input,
+      h("button", { type: "submit", "data-key": "chat-send", "aria-disabled": chat.sending ? "true" : null }, t("chat.send"))
+    );
+  } else {
+    writer = h("p", { class: "hint" }, room === "players" ? t("chat.players_only") : t("chat.need_player"), room === "spectators" ? [" ", h("a", { href: "#/play" }, t("nav.play"))] : null);
+  }
+  return h(
+    "section",
+    { class: "chat", "aria-labelledby": "chat-title", "data-room": room },
+    h("h2", { id: "chat-title" }, t("chat.title"), " ", h("small", {}, t(`chat.room.${room}`))),
+    switcher,
+    shown.length ? h("ol", { class: "chat-log", "aria-label": t("chat.messages") }, shown.map((m) => h(
+      "li",
+      { "data-chat-seq": m.chat_seq },
+      h("strong", {}, author(ctx, m)),
+      " ",
+      h("time", { datetime: m.at }, dateTime(m.at)),
+      h("br", {}),
+      m.text
+    ))) : h("p", { class: "empty" }, t("chat.empty")),
+    writer,
+    chat.error ? h("p", { class: "message error", role: "alert" }, chat.error) : null
+  );
+}
+
 // src/controls/clock.ts
 function left(deadline) {
   const seconds = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1e3));
@@ -4547,7 +4706,7 @@ function hostPanel(ctx) {
   const summary = ctx.state.summary;
   const host = credentials(ctx.state.matchId).host;
   if (!summary || !host) return null;
-  const over = summary.status === "finished" || summary.status === "aborted";
+  const over2 = summary.status === "finished" || summary.status === "aborted";
   const run2 = async (what, call, after) => {
     try {
       const result = await call();
@@ -4566,7 +4725,7 @@ function hostPanel(ctx) {
     h("h2", { id: "host-title" }, t("host.title")),
     invite ? h("p", {}, h("label", { for: "invite-link" }, t("host.invite")), h("input", { type: "text", id: "invite-link", readonly: true, value: invite, class: "copy" })) : null,
     summary.status === "waiting" ? button(t("host.abort"), () => void run2(t("host.abort"), () => api.abortMatch(summary.id, host.token)), { "data-key": "host-abort" }) : null,
-    over ? null : h("ul", { class: "host-seats" }, summary.seats.filter((s2) => s2.taken && !s2.bot).map((s2) => {
+    over2 ? null : h("ul", { class: "host-seats" }, summary.seats.filter((s2) => s2.taken && !s2.bot).map((s2) => {
       const n = s2.seat + 1;
       const name = s2.name ?? "";
       return h(
@@ -4964,6 +5123,7 @@ function matchPage(root2, matchId, params) {
   };
   const status = h("p", { class: "message", role: "status" });
   const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  const chat = newChat();
   let drawn = null;
   let logged = 0;
   const ctx = {
@@ -5075,6 +5235,7 @@ function matchPage(root2, matchId, params) {
             resignControl(ctx),
             seatsPanel(ctx),
             hostPanel(ctx),
+            chatPanel(ctx, chat),
             replayControl(ctx),
             fairnessPanel(ctx),
             eventLog(ctx)
@@ -5109,15 +5270,22 @@ function matchPage(root2, matchId, params) {
     state.summary = summary;
     state.detail = await gameDetail(summary.game);
     render();
-    const options = { token: state.token, after, hellos: true, signal: stop.signal };
+    const onChat = (frame2) => {
+      const message = frame2.message;
+      if (receive(chat, [message]).length && message.author.seat !== state.seat) announcer.textContent = spoken(ctx, message);
+      render();
+    };
+    const options = { token: state.token, after, hellos: true, signal: stop.signal, onChat };
     for await (const frame2 of api.follow(matchId, options)) {
       if (frame2.type === "hello") {
         state.connection = "live";
         setView(frame2.view);
+        void loadChat(ctx, chat);
       } else {
         const fresh = addEvents(frame2.events);
         setView(frame2.view);
         if (frame2.events.some((e) => SUMMARY_EVENTS.has(e.type))) state.summary = await api.getMatch(matchId);
+        if (frame2.events.some((e) => e.type === "match_ended")) void loadChat(ctx, chat, true);
         announce(fresh);
       }
       render();
@@ -5125,6 +5293,7 @@ function matchPage(root2, matchId, params) {
     state.summary = await api.getMatch(matchId);
     if (!state.live || state.live.seq < state.summary.seq) setView(await api.getView(matchId, {}, state.token ? { token: state.token } : {}));
     state.connection = "closed";
+    if (chat.messages.length === 0) await loadChat(ctx, chat, true);
     render();
   }
   const relayout = () => render();
