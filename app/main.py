@@ -66,6 +66,10 @@ def service_config(settings: Settings) -> Config:
         samples_per_seat=settings.samples_per_seat,
         require_player_key=settings.require_player_key,
         ratings_on_commit=settings.ratings_on_commit,
+        chat_rate_messages=settings.chat_rate_messages,
+        chat_rate_s=settings.chat_rate_seconds,
+        chat_keep_last=settings.chat_keep_last,
+        chat_retention_s=settings.chat_retention_seconds,
     )
 
 
@@ -135,6 +139,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         await hub.start()
         ctx.notifier = hub
+        ctx.chat = hub.chat
         app.state.store = store
         app.state.hub = hub
         app.state.ctx = ctx

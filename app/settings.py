@@ -108,6 +108,13 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
     webhook_allow_private: bool = False
     webhook_lease_seconds: float = Field(default=60.0, gt=0, le=3600)
+    # The chat (docs/chat.md): per author at most `chat_rate_messages` in any `chat_rate_seconds`;
+    # the sweeper prunes messages older than `chat_retention_seconds` beyond each room's newest
+    # `chat_keep_last`.
+    chat_rate_messages: int = Field(default=5, ge=1, le=10_000)
+    chat_rate_seconds: float = Field(default=10.0, gt=0, le=86_400)
+    chat_keep_last: int = Field(default=100, ge=0, le=100_000)
+    chat_retention_seconds: float = Field(default=30 * 86_400.0, gt=0)
     rate_limit_enabled: bool = True
     rate_limit_storage_url: str = Field(default="memory://", pattern=r"^(memory|redis|rediss)://")
     rate_limit_create_per_ip: str = "60/minute"

@@ -62,6 +62,10 @@ RETRY_AFTER_UNAVAILABLE = "5"  # seconds; a database outage or a restart lasts a
 def render(error: svc.ServiceError, headers: dict[str, str] | None = None) -> JSONResponse:
     if headers is None and isinstance(error, svc.Unavailable):  # every 503 says when to come back
         headers = {"Retry-After": RETRY_AFTER_UNAVAILABLE}
+    elif headers is None and isinstance(error, svc.RateLimited) and isinstance(error.details, dict):
+        retry = error.details.get("retry_after")  # a limit of the service (the chat's): says when
+        if isinstance(retry, int):
+            headers = {"Retry-After": str(retry)}
     return JSONResponse(error.to_json(), status_code=error.http_status, headers=headers)
 
 

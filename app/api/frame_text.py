@@ -11,10 +11,12 @@ from collections.abc import Sequence
 
 import orjson
 
+from app.api.chat_schemas import message_json
 from app.api.frames import PROTOCOL
 from app.games.codec import JSON
 from app.matches.views import timestamp
 from app.service import errors as svc
+from app.service.chat_ports import ChatMessage
 from app.service.ports import StoredNotice
 
 
@@ -37,6 +39,7 @@ def hello_frame(
     heartbeat: float,
     view: bytes,
     protocol: int = PROTOCOL,
+    chat_seq: int = 0,
 ) -> str:
     """`hello` on a match stream, with the viewer's `view` at `seq` as JSON already encoded."""
     frame = {
@@ -49,8 +52,14 @@ def hello_frame(
         "views": views,
         "heartbeat": heartbeat,
         "view": orjson.Fragment(view),  # embedded as it is: the view is encoded once per state
+        "chat_seq": chat_seq,
     }
     return dumps(frame)
+
+
+def chat_frame(message: ChatMessage) -> str:
+    """`chat`: one message of a room the viewer may read, at its `chat_seq`."""
+    return dumps({"type": "chat", "chat_seq": message.chat_seq, "message": message_json(message)})
 
 
 def commit_frame(seq: int, events: Sequence[JSON], view: bytes | None) -> str:

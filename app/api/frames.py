@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
 from app.api import examples
+from app.api.chat_schemas import ChatMessageOut
 from app.api.closes import CLOSE_CODES
 from app.api.components import prune, reference_games
 from app.api.errors import ErrorBody
@@ -116,6 +117,7 @@ def _hello_examples(schema: dict[str, Any]) -> None:
         "views": True,
         "heartbeat": 20.0,
         "view": first.view,
+        "chat_seq": 0,
     }
     schema["examples"] = [hello]
 
@@ -141,6 +143,10 @@ class HelloFrame(Frame):
     views: bool = Field(description="Whether each `commit` frame carries the viewer's view (`views=1`).")
     heartbeat: float = Field(description="Seconds between the server's `ping` frames.")
     view: ViewOut
+    chat_seq: int = Field(
+        description="The match's newest chat cursor now; `chat` frames follow after `chat_after` (asked), "
+        "else after this one (docs/chat.md)."
+    )
 
 
 class CommitFrame(Frame):
@@ -242,6 +248,33 @@ class NoticeFrame(Frame):
     notice: Notice
 
 
+class ChatFrame(Frame):
+    """One chat message of a room the viewer may read now, at its `chat_seq` (docs/chat.md);
+    resume with `?chat_after=` the last one received."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "chat",
+                    "chat_seq": 3,
+                    "message": {
+                        "id": "5f0c1e8a9b7d4c2e8f1a3b5c7d9e0f12",
+                        "chat_seq": 3,
+                        "room": "players",
+                        "author": {"seat": 1, "player_id": None, "name": "Ada"},
+                        "text": "good luck!",
+                        "at": "2026-12-05T17:00:00Z",
+                    },
+                }
+            ]
+        }
+    )
+    type: Literal["chat"]
+    chat_seq: int
+    message: ChatMessageOut
+
+
 class AckFrame(Frame):
     """The action with this `id` was applied; the match is at `seq` (its events come in a `commit`
     frame, before or after this one)."""
@@ -281,7 +314,7 @@ class ErrorFrame(Frame):
 
 
 ServerFrame = Annotated[
-    HelloFrame | CommitFrame | AckFrame | ErrorFrame | PingFrame | PongFrame,
+    HelloFrame | CommitFrame | ChatFrame | AckFrame | ErrorFrame | PingFrame | PongFrame,
     Field(discriminator="type"),
 ]
 PlayerServerFrame = Annotated[

@@ -12,20 +12,24 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from starlette.websockets import WebSocket
 
 from app.api.client_frames import InvalidAction
 from app.api.closes import Close, ProtocolError
-from app.api.frame_text import PONG, ack_frame, error_frame, hello_frame
+from app.api.frame_text import PONG, ack_frame, chat_frame, error_frame, hello_frame
 from app.api.frames import ActionFrame, AuthFrame, PingFrame
 from app.api.ratelimit import client_ip
 from app.api.session import Session, log
 from app.api.stream_edge import StreamEdge
 from app.service import acting
 from app.service import errors as svc
-from app.service.auth import Caller, identify, seat_in
+from app.service.auth import Caller, identify
+from app.service.chat import ChatReader
+from app.service.chat_live import ChatWatch
+from app.service.chat_ports import ChatStore
+from app.service.chat_rights import RIGHTS_EVENTS, reader_of
 from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, ViewerFrame
 from app.service.subscription import Subscription
@@ -34,9 +38,15 @@ if TYPE_CHECKING:
     from app.matches.fold import Match
 
 
+class _Chat(NamedTuple):
+    reader: ChatReader
+    head: int  # the match's chat_seq when the stream started (the hello's)
+
+
 class MatchSession(Session):
     __slots__ = (
         "_by_token",
+        "_chat",
         "_frames",
         "_pending",
         "_sending",
@@ -59,6 +69,7 @@ class MatchSession(Session):
         self._pending: list[StoredEvent] = []  # the events of a commit not complete yet
         self._frames: MatchFrames | None = None
         self._sending: asyncio.Task[None] | None = None  # a direct send that had to wait
+        self._chat: ChatWatch | None = None  # woken by a new message, or by a commit changing rights
 
     def describe(self) -> dict[str, object]:
         return {"stream": self.kind, "match_id": self.match_id, "seat": self.seat, "seq": self.cursor}
@@ -69,6 +80,7 @@ class MatchSession(Session):
         if len(self.match_id) > 64:
             raise svc.NotFound("no such match")
         after = self.after()
+        chat_after = self.chat_after()
         self.views = self.flag("views")
         self.token = await self.credential(spectators=True)
         self.caller = None if self.token is None else await identify(ctx, self.token)
@@ -76,22 +88,53 @@ class MatchSession(Session):
         async with edge.streams.open(self.match_id) as frames:
             state = await frames.current()
             loaded = ctx.loader.cached(self.match_id) or await ctx.loader.load(self.match_id)
-            self.seat = None if self.caller is None else seat_in(loaded, self.caller)
+            # A player key without a seat here watches as a spectator who may chat (docs/chat.md).
+            self.seat = None if self.caller is None else reader_of(loaded, self.caller).seat
             if after is None:
                 after = state.seq
             elif after > state.seq:
                 message = f"after must be at most the match's seq, {state.seq}"
                 raise svc.ValidationFailed(message, {"field": "after", "seq": state.seq})
-            async with edge.hub.subscribe(self.match_id, after) as sub:
+            async with (
+                edge.hub.subscribe(self.match_id, after) as sub,
+                edge.hub.chat.watch(self.match_id) as watch,
+            ):
                 self.cursor = after
+                chat = await self._chat_reader(chat_after)  # after the watch: no message is missed
                 view = ctx.loader.renderings.view(state, self.seat).json_bytes()  # once per state and viewer
                 hello = hello_frame(
-                    self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view, protocol
-                )
+                    self.match_id, self.seat, state.seq, after, self.views, edge.heartbeat, view, protocol,
+                    chat_seq=0 if chat is None else chat.head,
+                )  # fmt: skip
                 await self.send(hello)
                 self.spawn(self._receive())
                 self.spawn(self.heartbeat())
+                if chat is not None:
+                    self._chat = watch
+                    self.spawn(self._send_chat(chat.reader, watch))
                 await self._send_commits(sub, frames)
+
+    async def _chat_reader(self, chat_after: int | None) -> _Chat | None:
+        """The stream's chat reader, after `chat_after` (else the newest message now)."""
+        store = self.edge.ctx.store
+        if not isinstance(store, ChatStore):
+            return None
+        head = await store.chat_head(self.match_id)
+        if chat_after is None:
+            chat_after = head
+        elif chat_after > head:
+            message = f"chat_after must be at most the match's chat_seq, {head}"
+            raise svc.ValidationFailed(message, {"field": "chat_after", "chat_seq": head})
+        return _Chat(ChatReader(self.edge.ctx, self.match_id, self.caller, chat_after), head)
+
+    async def _send_chat(self, reader: ChatReader, watch: ChatWatch) -> None:
+        """One `chat` frame per message the viewer may read, in order, each once: read after the
+        chat cursor whenever woken (a notification, or a commit that may change the rooms)."""
+        while True:
+            await watch.wake.wait()
+            watch.wake.clear()
+            for message in await reader.new_messages():
+                await self.send(chat_frame(message))
 
     async def _send_commits(self, sub: Subscription, frames: MatchFrames) -> None:
         """One frame per commit, in order. With the fast lane (`app.api.fast_lane`), live commits
@@ -156,6 +199,8 @@ class MatchSession(Session):
         assert self._frames is not None
         if self._pending:
             tail, self._pending = [*self._pending, *tail], []
+        if self._chat is not None and any(e.type in RIGHTS_EVENTS for e in tail):
+            self._chat.wake.set()  # the readable rooms may have changed (a seat taken, the end)
         return self._frames.commit_frame(tail, self.seat, view)
 
     def _sent(self, frame: ViewerFrame) -> bool:

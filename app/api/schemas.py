@@ -158,6 +158,11 @@ class CreateMatch(Model):
         description="The match counts for ratings: people join its seats only with a player key "
         "(403 `player_key_required`); server bots are rated as one built-in player per level.",
     )
+    spectator_chat: StrictBool = Field(
+        True,
+        description="Whether the match has a spectators' chat room (docs/chat.md); off, writing there "
+        "is 403 `chat_closed` and reading it gives nothing. The players' room always exists.",
+    )
     seed: str | None = Field(
         None, min_length=1, max_length=256, pattern=r"^[^\x00-\x1f\x7f]+$",
         description="Development only (403 `forbidden` unless the server enables dev features): the "
@@ -192,7 +197,8 @@ class MatchOut(Out):
     players: int
     options: dict[str, JSON]
     settings: dict[str, JSON] = Field(
-        description="clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."
+        description="clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated, "
+        "spectator_chat."
     )
     status: Status
     seq: int = Field(description="The last event's seq.")

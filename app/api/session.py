@@ -186,6 +186,14 @@ class Session:
             raise svc.ValidationFailed(message, {"field": "after"})
         return None if after is None else int(after)
 
+    def chat_after(self) -> int | None:
+        """The `chat_after` query parameter: the chat cursor to resume after (None: from now)."""
+        after = self.ws.query_params.get("chat_after")
+        if after is not None and (not _AFTER.fullmatch(after) or int(after) > MAX_SEQ):
+            message = f"chat_after must be a whole number from 0 to {MAX_SEQ}"
+            raise svc.ValidationFailed(message, {"field": "chat_after"})
+        return None if after is None else int(after)
+
     def flag(self, name: str) -> bool:
         value = self.ws.query_params.get(name)
         if value is None or value.lower() in _FALSE:

@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_SEEKS = "too_many_seeks"
     SEEK_CLOSED = "seek_closed"
     CHALLENGE_CLOSED = "challenge_closed"
+    CHAT_CLOSED = "chat_closed"
     PAYLOAD_TOO_LARGE = "payload_too_large"
     RATE_LIMITED = "rate_limited"
     INTERNAL_ERROR = "internal_error"

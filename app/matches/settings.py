@@ -15,6 +15,7 @@ the ranges; the record keeps `to_json(settings)`, which parses again to itself.
 - `drafts`: private turn drafts with `undo` and `finish_turn` (see `app.matches.decide`).
 - `allow_samples`: whether seats may ask `POST …/samples` for determinizations.
 - `rated`: the match counts for ratings; people join its seats only with a player key.
+- `spectator_chat`: whether the match has a spectators' chat room (the players' room always exists).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class MatchSettings:
     drafts: bool = False
     allow_samples: bool = True
     rated: bool = False  # the match counts for ratings (`app.service.ratings`): seats need player keys
+    spectator_chat: bool = True  # the spectators' chat room (docs/chat.md); the players' is always on
     # Matches created before lifecycle events existed have none of them in their stream: their
     # seating comes from the seats table (see `app.matches.fold`). New matches set this.
     lifecycle: bool = False

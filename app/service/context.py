@@ -46,6 +46,17 @@ class NullNotifier:
         return None
 
 
+class ChatNotifier(Protocol):
+    """Told after a chat message is stored (the live hub's `ChatWatchers`)."""
+
+    async def notify(self, match_id: str, chat_seq: int) -> None: ...
+
+
+class NullChatNotifier:
+    async def notify(self, match_id: str, chat_seq: int) -> None:
+        return None
+
+
 class BotWaker(Protocol):
     """Told after a commit that a server bot owes a decision in a match (the bot runner)."""
 
@@ -72,6 +83,10 @@ class Config:
     require_player_key: bool = False  # creating a match needs a player key
     ratings_on_commit: bool = True  # a rated match's end applies its ratings at once (else the sweeper)
     history_page: int = 1000  # events read per store call when folding or redacting history
+    chat_rate_messages: int = 5  # per author in any `chat_rate_s` (docs/chat.md)
+    chat_rate_s: float = 10.0
+    chat_keep_last: int = 100  # per room, never pruned
+    chat_retention_s: float = 30 * 86_400.0  # older messages beyond the newest `chat_keep_last` are pruned
 
 
 @dataclass
@@ -82,6 +97,7 @@ class Context:
     config: Config = field(default_factory=Config)
     metrics: ServiceMetrics = field(default_factory=NullMetrics)
     notifier: Notifier = field(default_factory=NullNotifier)
+    chat: ChatNotifier = field(default_factory=NullChatNotifier)
     bots: BotWaker = field(default_factory=NoBots)
     cache_size: int = 1024
     loader: Loader = field(init=False)

@@ -9,6 +9,7 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     ├── Unauthorized            unauthorized            401
     ├── Forbidden               forbidden               403
     ├── PlayerKeyRequired       player_key_required     403
+    ├── ChatClosed              chat_closed             403
     ├── NotFound                not_found               404
     ├── MethodNotAllowed        method_not_allowed      405
     ├── Conflict                (409)
@@ -86,6 +87,15 @@ class PlayerKeyRequired(ServiceError):
     code = ErrorCode.PLAYER_KEY_REQUIRED
     http_status = 403
     default_message = "this match is rated: join it with a player key (Authorization: Bearer pk_…)"
+
+
+class ChatClosed(ServiceError):
+    """The match's spectators' room is switched off (`"spectator_chat": false`): a sibling of
+    `Forbidden`, whose code stays a leaf of the tree."""
+
+    code = ErrorCode.CHAT_CLOSED
+    http_status = 403
+    default_message = "this match's spectators' chat is switched off"
 
 
 class NotFound(ServiceError):

@@ -21,6 +21,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
+from app.service.chat_live import ChatWatchers
 from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
 from app.service.subscription import GoingAway, Subscription
 from app.service.tasks import cancel_and_wait
@@ -82,6 +83,7 @@ class LiveHub:
         self._running = False
         self._stopped = False
         self._counters = dict.fromkeys(_COUNTERS, 0)
+        self.chat = ChatWatchers(broadcaster)  # the chat's notifications ride the same broadcaster
 
     async def start(self) -> None:
         if self._running or self._stopped:
@@ -154,6 +156,8 @@ class LiveHub:
 
     def _on_message(self, match_id: str, seq: int) -> None:
         self._counters["notifications"] += 1
+        if self.chat.on_message(match_id):
+            return
         self._wake(match_id, seq)
 
     def _wake(self, match_id: str, seq: int) -> None:

@@ -5,7 +5,8 @@ match expired) and fires each (`app.service.seating.fire_due`) by appending at t
 so when several processes sweep the same deadline exactly one commit wins; it wakes the bot runner
 for matches whose bot has owed a decision for longer than `stall_s` (a crashed process); now and
 then it applies the ratings of rated matches that ended without them (`app.service.rating_projection`)
-and forgets idempotency keys older than their time to live. A process that starts after a
+and forgets idempotency keys older than their time to live and chat messages older than theirs
+(beyond each room's newest `chat_keep_last`). A process that starts after a
 deadline passed fires it on its first pass.
 """
 
@@ -16,6 +17,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Final
 
+from app.service.chat_ports import ChatStore
 from app.service.context import Context
 from app.service.rating_ports import RatingStore
 from app.service.rating_projection import project_ratings
@@ -88,6 +90,9 @@ class Sweeper:
         if self._last_prune is None or (now - self._last_prune).total_seconds() >= self.prune_every_s:
             self._last_prune = now
             await ctx.store.prune_idempotency(now - timedelta(seconds=ctx.config.idempotency_ttl_s))
+            if isinstance(ctx.store, ChatStore):  # old messages beyond each room's newest N
+                before = now - timedelta(seconds=ctx.config.chat_retention_s)
+                await ctx.store.prune_chat(before, ctx.config.chat_keep_last)
         last = self._last_ratings
         if (last is None or (now - last).total_seconds() >= self.ratings_every_s) and isinstance(
             ctx.store, RatingStore

@@ -34,12 +34,13 @@ from app.service.ports import (
     StoredNotice,
     VersionConflict,
 )
+from app.store.chat_memory import MemoryChat
 from app.store.ratings_memory import MemoryRatings
 
 _LIVE = ("waiting", "active")
 
 
-class MemoryEventStore(MemoryRatings):
+class MemoryEventStore(MemoryRatings, MemoryChat):
     def __init__(self) -> None:
         self._matches: dict[str, MatchRecord] = {}
         self._seats: dict[str, list[SeatRecord]] = {}

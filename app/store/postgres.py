@@ -43,6 +43,7 @@ from app.service.ports import (
     StoredNotice,
 )
 from app.store import postgres_sql as sql
+from app.store.chat_postgres import PostgresChat
 from app.store.postgres_commit import MAX_BATCH, PostgresAppender
 from app.store.ratings_postgres import PostgresRatings
 from app.store.rows import from_json, ints, json_many
@@ -104,7 +105,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     migrations have their own connections). asyncpg still rolls back a transaction left open."""
 
 
-class PostgresEventStore(PostgresRatings):
+class PostgresEventStore(PostgresRatings, PostgresChat):
     """The PostgreSQL event store at `dsn` (migrated already). `max_batch` tunes the group commit
     (`PostgresAppender`); the benchmark alone changes it."""
 

@@ -40,6 +40,7 @@ from app.service.ports import (
 )
 from app.store import sqlite_reads as reads
 from app.store import sqlite_writes as writes
+from app.store.chat_sqlite import SqliteChat
 from app.store.ratings_sqlite import SqliteRatings
 from app.store.rows import sqlite_time
 from app.store.sqlite_threads import MAX_BATCH, SqliteReaders, SqliteWriter
@@ -47,7 +48,7 @@ from app.store.sqlite_threads import MAX_BATCH, SqliteReaders, SqliteWriter
 DEFAULT_READERS = 4
 
 
-class SqliteEventStore(SqliteRatings):
+class SqliteEventStore(SqliteRatings, SqliteChat):
     """The SQLite event store on the file `path` (migrated already): `readers` reader
     connections plus one writer; `max_batch=1` turns group commit off (the benchmark does)."""
 

@@ -33,6 +33,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
     false,
     text,
@@ -151,6 +152,9 @@ players = Table(
     # The name case-folded (`app.service.names.name_key`): names are unique regardless of case.
     # Null only in rows a migration could not fill, which 0005 leaves none of.
     Column("name_key", String(), nullable=True),
+    # A ban (`python -m app admin ban`, docs/moderation.md): when and why; both null when not banned.
+    Column("banned_at", UTCDateTime(), nullable=True),
+    Column("ban_reason", Text(), nullable=True),
     CheckConstraint("cursor >= 0", name="cursor"),
     Index("ix_players_name_key", "name_key", unique=True),
 )
@@ -371,4 +375,46 @@ rating_history = Table(
     Column("at", UTCDateTime(), nullable=False),
     Index(None, "player_id", "game", "ord"),  # a player's history
     Index(None, "match_id"),  # a match's changes
+)
+
+# Chat (`app.service.chat`): beside the event log, never in it. `chat_seq` is a per-match cursor
+# shared by both rooms; `author_key` is what the rate limit counts (a player, or a seat without one).
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("match_id", String(), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("chat_seq", BigInteger(), primary_key=True),
+    Column("id", String(), nullable=False, unique=True),
+    Column("room", String(), nullable=False),
+    Column("author_key", String(), nullable=False),
+    Column("author_seat", Integer(), nullable=True),
+    Column("author_player_id", String(), nullable=True),
+    Column("author_name", String(), nullable=True),
+    Column("text", String(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    CheckConstraint("chat_seq >= 1", name="chat_seq"),
+    CheckConstraint("room IN ('players', 'spectators')", name="room"),
+    Index(None, "author_key", "created_at"),  # the rate limit
+    Index(None, "created_at"),  # pruning
+)
+
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("id", String(), primary_key=True),
+    Column("match_id", String(), nullable=False),
+    Column("message_id", String(), nullable=False),
+    Column("reporter_id", String(), nullable=False),
+    Column("reason", String(), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("resolved", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    Index(None, "resolved", "created_at"),
+)
+
+player_blocks = Table(
+    "player_blocks",
+    metadata,
+    Column("blocker_id", String(), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked_id", String(), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", UTCDateTime(), nullable=False),
 )

@@ -48,6 +48,9 @@ TABLES = {
     "ratings",
     "rated_matches",
     "rating_history",
+    "chat_messages",
+    "chat_reports",
+    "player_blocks",
 }
 
 
@@ -150,7 +153,7 @@ async def test_upgrade_async_runs_inside_an_event_loop(sqlite_url: str) -> None:
 
 
 def test_at_head_tells_whether_a_sqlite_file_is_migrated(sqlite_url: str) -> None:
-    assert head_revisions() == {"0005"}
+    assert head_revisions() == {"0007_chat"}
     assert not at_head(sqlite_url)
     assert not Path(parse_url(sqlite_url).target).exists()  # asking created nothing
     sqlite3.connect(parse_url(sqlite_url).target).close()  # an empty file
@@ -241,5 +244,5 @@ def test_alembic_command_line_uses_the_servers_database_url(tmp_path: Path) -> N
                 [*alembic, *args], cwd=tmp_path, env={**clean, **env}, capture_output=True, text=True
             )
             assert done.returncode == 0, done.stderr
-        assert "0005 (head)" in done.stdout
+        assert "0007_chat (head)" in done.stdout
     assert at_head(f"sqlite:///{chosen}") and not other.exists()

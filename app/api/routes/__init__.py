@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.api.routes import (
     challenges,
+    chat,
     exports,
     games,
     health,
@@ -25,6 +26,7 @@ ROUTERS = (
     players.router,
     seeks.router,
     challenges.router,
+    chat.router,
     webhooks.router,
     ratings.router,
     exports.router,

@@ -73,6 +73,7 @@ def create_request(body: CreateMatch) -> CreateRequest:
         "drafts": body.drafts,
         "allow_samples": body.allow_samples,
         "rated": body.rated,
+        "spectator_chat": body.spectator_chat,
     }
     return CreateRequest(body.game, body.players, body.options, settings, bots, body.seed, body.setup)
 

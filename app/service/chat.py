@@ -1,0 +1,210 @@
+"""The chat's use cases: write a message, read a page, and what a live stream reads after its
+cursor (docs/chat.md). Rights are `app.service.chat_rights`'; blocks and reports are
+`app.service.moderation`'.
+
+A message is checked (text 1–500 characters once trimmed, no control characters; the room
+writable by the caller; the author within the rate limit), stored at the match's next
+`chat_seq` and announced on the broadcaster (`ctx.chat`). Nothing is stored for a refused one.
+The rate limit counts the author's stored messages in the window by the injected clock: it holds
+across processes with no other shared state, and `Retry-After` is when the oldest of them leaves
+the window. Readers never see the messages of players they block or of banned players.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Final, cast
+
+from app.service.auth import Caller
+from app.service.cache import Loaded
+from app.service.chat_ports import ROOMS, ChatConflict, ChatMessage, ChatStore, Room
+from app.service.chat_rights import (
+    Reader,
+    check_writable,
+    readable,
+    reader_of,
+    shown,
+    spectator_chat,
+)
+from app.service.context import Context
+from app.service.errors import ChatClosed, Forbidden, InternalError, RateLimited, ValidationFailed
+
+MAX_TEXT: Final = 500
+DEFAULT_PAGE: Final = 50
+MAX_PAGE: Final = 200
+_APPEND_TRIES: Final = 20  # concurrent writers in one match: each loses at most this often
+
+
+@dataclass(frozen=True, slots=True)
+class ChatPage:
+    messages: tuple[ChatMessage, ...]
+    next: int | None  # the cursor to read on after, when the page was full
+
+
+def chat_store(ctx: Context) -> ChatStore:
+    store = ctx.store
+    if not isinstance(store, ChatStore):
+        raise InternalError("this store keeps no chat")
+    return cast(ChatStore, store)
+
+
+def clean_text(text: str) -> str:
+    """The text as stored: trimmed; 1–500 characters, no control characters (Unicode Cc)."""
+    text = text.strip()
+    if not 1 <= len(text) <= MAX_TEXT:
+        raise ValidationFailed(f"text must be 1 to {MAX_TEXT} characters once trimmed", {"field": "text"})
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise ValidationFailed("text must not contain control characters", {"field": "text"})
+    return text
+
+
+def author_key(match_id: str, reader: Reader) -> str:
+    """Whom the rate limit counts: the player, else the seat of this match."""
+    return f"p:{reader.player_id}" if reader.player_id is not None else f"s:{match_id}:{reader.seat}"
+
+
+async def _name_of(ctx: Context, reader: Reader) -> str | None:
+    if reader.name is not None or reader.player_id is None:
+        return reader.name
+    player = await ctx.store.get_player(reader.player_id)
+    return None if player is None else player.name
+
+
+async def _check_rate(ctx: Context, store: ChatStore, key: str) -> None:
+    cfg, now = ctx.config, ctx.clock()
+    window = timedelta(seconds=cfg.chat_rate_s)
+    times = await store.recent_chat(key, now - window)
+    if len(times) >= cfg.chat_rate_messages:
+        free_at = times[-cfg.chat_rate_messages] + window
+        retry = max(1, math.ceil((free_at - now).total_seconds()))
+        raise RateLimited(
+            f"at most {cfg.chat_rate_messages} chat messages in {cfg.chat_rate_s:g} s; retry in {retry} s",
+            {"budget": "chat", "limit": cfg.chat_rate_messages, "retry_after": retry},
+        )
+
+
+async def post_message(ctx: Context, match_id: str, caller: Caller, room: Room, text: str) -> ChatMessage:
+    store = chat_store(ctx)
+    text = clean_text(text)
+    loaded = await ctx.loader.load(match_id)
+    if room == "spectators" and not spectator_chat(loaded):
+        raise ChatClosed()
+    reader = reader_of(loaded, caller)
+    check_writable(loaded, reader, room)
+    key = author_key(match_id, reader)
+    await _check_rate(ctx, store, key)
+    name = await _name_of(ctx, reader)
+    for _ in range(_APPEND_TRIES):
+        head = await store.chat_head(match_id)
+        message = ChatMessage(
+            match_id,
+            head + 1,
+            uuid.uuid4().hex,
+            room,
+            key,
+            reader.seat,
+            reader.player_id,
+            name,
+            text,
+            ctx.clock(),
+        )
+        try:
+            await store.append_chat(message)
+        except ChatConflict:
+            continue
+        await ctx.chat.notify(match_id, message.chat_seq)
+        return message
+    raise InternalError("the chat is too busy; try again")
+
+
+async def hidden_for(
+    ctx: Context, store: ChatStore, reader: Reader, authors: Sequence[str]
+) -> frozenset[str]:
+    """Of `authors` (player ids), those `reader` never sees: blocked by the reader, or banned."""
+    hidden: set[str] = set()
+    if reader.player_id is not None:
+        blocked = {b.blocked_id for b in await store.blocks_of(reader.player_id)}
+        hidden |= blocked & set(authors)
+    for author in set(authors) - hidden:
+        player = await ctx.store.get_player(author)
+        if player is not None and getattr(player, "banned_at", None) is not None:
+            hidden.add(author)
+    return frozenset(hidden)
+
+
+async def read_visible(
+    ctx: Context,
+    store: ChatStore,
+    loaded: Loaded,
+    reader: Reader,
+    rooms: Sequence[Room],
+    after: int,
+    limit: int,
+) -> tuple[list[ChatMessage], int | None, bool]:
+    """Up to `limit` stored messages of `rooms` after `after`, less those hidden from `reader`;
+    the last `chat_seq` read (None: nothing), and whether `limit` were read (there may be more)."""
+    rows = await store.read_chat(loaded.record.id, after, limit, rooms)
+    if not rows:
+        return [], None, False
+    authors = [m.author_player_id for m in rows if m.author_player_id is not None]
+    hidden = await hidden_for(ctx, store, reader, authors) if authors else frozenset()
+    return [m for m in rows if shown(m, hidden)], rows[-1].chat_seq, len(rows) == limit
+
+
+async def read_page(
+    ctx: Context, match_id: str, caller: Caller | None, room: Room | None, after: int, limit: int
+) -> ChatPage:
+    """A page of the rooms the caller may read (`room`: that one; a room it may not read is 403,
+    except a switched-off spectators' room, which reads empty)."""
+    store = chat_store(ctx)
+    loaded = await ctx.loader.load(match_id)
+    reader = reader_of(loaded, caller)
+    rooms = readable(loaded, reader)
+    if room is not None:
+        if room not in rooms:
+            if room == "spectators" and not spectator_chat(loaded):
+                return ChatPage((), None)
+            raise Forbidden(f"you may not read the {room} room now", {"field": "room", "room": room})
+        rooms = (room,)
+    messages, last, full = await read_visible(ctx, store, loaded, reader, rooms, after, limit)
+    return ChatPage(tuple(messages), last if full else None)
+
+
+@dataclass
+class ChatReader:
+    """What a live stream reads: the messages after its cursor that its viewer may read now, each
+    once, in order. The cursor passes every message read, readable or not: a message is judged
+    once, by the rights when the stream reaches it (so a player's stream, after the end, goes on
+    with the spectators' room from where it is; the earlier ones are a `GET` away). `caller` is
+    the stream's credential (None: an anonymous spectator)."""
+
+    ctx: Context
+    match_id: str
+    caller: Caller | None
+    cursor: int
+    page: int = MAX_PAGE
+    _store: ChatStore = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._store = chat_store(self.ctx)
+
+    async def new_messages(self) -> list[ChatMessage]:
+        """Everything new since the last call (rights as the match is now); moves the cursor."""
+        loaded = await self.ctx.loader.load(self.match_id)
+        reader = reader_of(loaded, self.caller)
+        rooms = readable(loaded, reader)
+        out: list[ChatMessage] = []
+        while True:
+            messages, last, full = await read_visible(
+                self.ctx, self._store, loaded, reader, ROOMS, self.cursor, self.page
+            )
+            out.extend(m for m in messages if m.room in rooms)
+            if last is not None:
+                self.cursor = last
+            if not full:
+                return out

@@ -1,0 +1,137 @@
+"""Chat frames on the match stream (docs/chat.md): each message a viewer may read, once and in
+order, live and after `chat_after`; `hello.chat_seq`; the rooms a player's stream gains at the end;
+blocks; a spectator who takes a seat stops getting the spectators' room at once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.types import ASGIApp
+
+from tests.api.conftest import started
+from tests.chat.support import ChatTable, Person, chat_table, person
+from tests.stream.helpers import Reader, check_server_frame, open_stream
+
+
+@asynccontextmanager
+async def streaming(app: ASGIApp, table: ChatTable, who: Person, **query: Any) -> AsyncIterator[Reader]:
+    credential: dict[str, Any] = {"spectate": True} if who.credential is None else {"token": who.credential}
+    async with open_stream(app, table.match_id, **credential, **query) as ws:
+        reader = Reader(ws, who.label)
+        await reader.wait_for(lambda frames: bool(frames), "hello")
+        try:
+            yield reader
+        finally:
+            await reader.stop()
+
+
+def texts(reader: Reader) -> list[str]:
+    return [f["message"]["text"] for f in reader.of("chat")]
+
+
+async def has(reader: Reader, *wanted: str) -> None:
+    await reader.wait_for(lambda _: all(t in texts(reader) for t in wanted), f"{wanted}")
+
+
+async def test_live_frames_resume_and_the_end() -> None:
+    async with started("memory://") as (app, client):
+        table = await chat_table(client)
+        ada, bob = table.seats
+        eve, anon = table.watchers[0], table.anonymous
+        await table.post(ada, "players", "before any stream")
+        async with (
+            streaming(app, table, ada) as a,
+            streaming(app, table, eve) as e,
+            streaming(app, table, anon) as n,
+            streaming(app, table, bob, chat_after=0) as b,
+        ):
+            for r in (a, e, n, b):
+                assert r.frames[0]["type"] == "hello" and r.frames[0]["chat_seq"] == 1
+            await table.post(bob, "players", "p1")
+            await table.post(eve, "spectators", "s1")
+            await table.post(ada, "players", "p2")
+            await has(a, "p1", "p2")
+            await has(b, "before any stream", "p1", "p2")
+            await has(e, "s1")
+            await has(n, "s1")
+            last_of_eve = e.of("chat")[-1]["chat_seq"]
+        await table.post(eve, "spectators", "s2 while eve is away")
+        await table.post(ada, "players", "p3 while everyone is away")
+        async with streaming(app, table, eve, chat_after=last_of_eve) as e2, streaming(app, table, ada) as a2:
+            await has(e2, "s2 while eve is away")
+            await table.resign(0)
+            await table.post(eve, "spectators", "s3 after the end")
+            await table.post(bob, "spectators", "a player in the spectators' room")
+            await table.post(bob, "players", "p4 after the end")
+            wanted = ("s3 after the end", "a player in the spectators' room", "p4 after the end")
+            await has(e2, *wanted)
+            await has(a2, *wanted)
+            # Eve's resume read s2 and p3 at once, before the end: p3 was the players' then. It
+            # is a GET away now; the stream goes on from its cursor.
+            assert texts(e2) == ["s2 while eve is away", *wanted]
+            assert texts(a2) == list(wanted)  # the stream started at the head: no backlog
+            for reader in (a, e, n, b, e2, a2):
+                for frame in reader.frames:
+                    check_server_frame(frame)
+                seqs = [f["chat_seq"] for f in reader.of("chat")]
+                assert seqs == sorted(set(seqs)) and all(
+                    f["message"]["chat_seq"] == f["chat_seq"] for f in reader.of("chat")
+                )
+        assert texts(a) == ["p1", "p2"] and texts(e) == ["s1"] and texts(n) == ["s1"]
+        assert texts(b) == ["before any stream", "p1", "p2"]
+
+
+async def test_chat_after_beyond_the_head_is_refused() -> None:
+    async with started("memory://") as (app, client):
+        table = await chat_table(client)
+        async with open_stream(app, table.match_id, spectate=True, chat_after=1) as ws:
+            reader = Reader(ws)
+            closed = await reader.wait_for_close()
+            assert closed.code == 4400
+            assert (
+                reader.frames[0]["type"] == "error"
+                and reader.frames[0]["error"]["details"]["field"] == "chat_after"
+            )
+
+
+async def test_blocks_on_the_stream() -> None:
+    async with started("memory://") as (app, client):
+        table = await chat_table(client, watchers=2)
+        ada, bob = table.seats
+        eve, fay = table.watchers
+        await client.post(f"/v1/players/me/blocks/{bob.player_id}", headers=ada.headers())
+        await client.post(f"/v1/players/me/blocks/{eve.player_id}", headers=fay.headers())
+        async with (
+            streaming(app, table, ada, chat_after=0) as a,
+            streaming(app, table, fay, chat_after=0) as f,
+        ):
+            await table.post(bob, "players", "from bob")
+            await table.post(eve, "spectators", "from eve")
+            await table.post(ada, "players", "from ada")
+            await table.post(table.watchers[1], "spectators", "from fay")
+            await has(a, "from ada")
+            await has(f, "from fay")
+        async with streaming(app, table, ada, chat_after=0) as a2:  # a resume from the start
+            await has(a2, "from ada")
+        assert texts(a) == texts(a2) == ["from ada"] and texts(f) == ["from fay"]
+
+
+async def test_a_spectator_who_takes_a_seat_stops_reading_the_spectators_room() -> None:
+    async with started("memory://") as (app, client):
+        table = await chat_table(client, start=False)
+        eve = table.watchers[0]
+        newcomer = await person(client, "newcomer")
+        async with streaming(app, table, newcomer) as r:
+            await table.post(eve, "spectators", "s1")
+            await has(r, "s1")
+            joined = await client.post(
+                f"{table.url}/seats/1", json={"name": "newcomer"}, headers=newcomer.headers()
+            )
+            assert joined.status_code == 201, joined.text
+            await r.wait_for(lambda frames: any(f["type"] == "commit" for f in frames), "the join")
+            await table.post(eve, "spectators", "s2: not for a seated player")
+            await table.post(table.seats[0], "players", "p1")
+            await has(r, "p1")
+        assert texts(r) == ["s1", "p1"]
