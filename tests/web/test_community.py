@@ -2,7 +2,8 @@
 a seek (with a second seeker over HTTP) and lands seated, where the person plays a move (issue 42's
 page acceptance); a seek with server bots after a short wait becomes a match against bots; a seek is
 cancelled; a challenge received is accepted on "my matches", which then lists the match; a profile
-draws its rating chart from real rated matches and the leaderboard lists the player.
+draws its rating chart from real rated matches and the leaderboard lists the player; the chat
+rooms of a match (issue 43) for a seated page and a spectator's page.
 
 Each page keeps its own player (a name and a key in its localStorage), created through its form.
 """
@@ -21,11 +22,13 @@ from tests.web.pages import (
     GUARD_MS,
     LEGAL_SELECTOR,
     click_legal,
+    new_match,
     new_player,
     open_page,
     page_errors,
     page_player,
     rated_player,
+    seat_url,
     shown_seq,
 )  # fmt: skip
 
@@ -161,3 +164,43 @@ def test_a_profile_and_the_leaderboard_show_real_ratings(browser: Browser, web_s
     row.locator("a").click()
     page.wait_for_selector("svg.rating-chart")
     assert page_errors(page) == []
+
+
+def test_the_chat_rooms_of_a_match(browser: Browser, web_server: ServerProcess) -> None:
+    """A seated page reads and writes the players' room, live; a spectator's page reads only the
+    spectators' room, and writes there only with a player."""
+    with httpx.Client(base_url=web_server.url) as http:
+        match_id = new_match(http, "yutaka")
+        page = open_page(browser, seat_url(web_server.url, http, match_id, 0, "Ada"))
+        other = http.post(f"/v1/matches/{match_id}/seats/1", json={"name": "Bo"}).json()["token"]
+        page.wait_for_selector(".chat[data-room=players] #chat-text")
+        watcher = open_page(browser, f"{web_server.url}/#/match/{match_id}?as=spectator")
+        watcher.wait_for_selector(".chat[data-room=spectators]")
+        assert watcher.locator("#chat-text").count() == 0  # no player in that browser: read only
+        page.wait_for_selector("[data-connection=live]")
+
+        posted = http.post(
+            f"/v1/matches/{match_id}/chat",
+            json={"room": "players", "text": "<b>hello</b> from Bo"},
+            headers={"Authorization": f"Bearer {other}"},
+        )
+        assert posted.status_code == 201, posted.text
+        page.wait_for_selector(".chat-log li:has-text('<b>hello</b> from Bo')")  # live, as text
+        page.fill("#chat-text", "hi Bo")
+        page.click("[data-key=chat-send]")
+        page.wait_for_selector(".chat-log li:has-text('hi Bo')")
+        read = http.get(f"/v1/matches/{match_id}/chat", headers={"Authorization": f"Bearer {other}"}).json()
+        assert [m["text"] for m in read["messages"]] == ["<b>hello</b> from Bo", "hi Bo"]
+        assert read["messages"][1]["author"]["seat"] == 0
+
+        _, key = new_player(http, "zuschauer")
+        said = http.post(
+            f"/v1/matches/{match_id}/chat",
+            json={"room": "spectators", "text": "nice opening"},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        assert said.status_code == 201, said.text
+        watcher.wait_for_selector(".chat-log li:has-text('nice opening')")
+        assert "Bo" not in watcher.inner_text(".chat"), "a spectator reads the players' room"
+        assert "nice opening" not in page.inner_text(".chat"), "a player reads the spectators' room"
+    assert page_errors(page) == [] and page_errors(watcher) == []
