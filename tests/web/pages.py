@@ -291,3 +291,25 @@ def rated_player(http: Any, game: str, matches: int) -> str:
             return player_id
         time.sleep(0.1)
     raise AssertionError(f"the ratings of {player_id} were not applied")
+
+
+def rivals(http: Any, game: str, matches: int, seed: int = 7) -> list[str]:
+    """Two players with `matches` rated matches of `game` against each other, the loser of each
+    (drawn from `seed`) resigning at once: ratings that go up and down. Their ids."""
+    import random
+
+    draw = random.Random(seed)
+    players = [new_player(http, "rival") for _ in range(2)]
+    names = [http.get(f"/v1/players/{pid}").json()["name"] for pid, _ in players]
+    for _ in range(matches):
+        match_id = new_match(http, game, rated=True)
+        for seat, (_, key) in enumerate(players):
+            auth = {"Authorization": f"Bearer {key}"}
+            joined = http.post(
+                f"/v1/matches/{match_id}/seats/{seat}", json={"name": names[seat]}, headers=auth
+            )
+            assert joined.status_code in (200, 201), joined.text
+        loser = players[draw.randrange(2)][1]
+        resigned = http.post(f"/v1/matches/{match_id}/resign", headers={"Authorization": f"Bearer {loser}"})
+        assert resigned.status_code == 200, resigned.text
+    return [pid for pid, _ in players]

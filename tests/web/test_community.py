@@ -10,8 +10,10 @@ Each page keeps its own player (a name and a key in its localStorage), created t
 
 from __future__ import annotations
 
+import os
 import re
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -28,11 +30,13 @@ from tests.web.pages import (
     page_errors,
     page_player,
     rated_player,
+    rivals,
     seat_url,
     shown_seq,
 )  # fmt: skip
 
 pytestmark = pytest.mark.slow
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def seat_of(page: Page) -> int:
@@ -204,3 +208,50 @@ def test_the_chat_rooms_of_a_match(browser: Browser, web_server: ServerProcess) 
         assert "Bo" not in watcher.inner_text(".chat"), "a spectator reads the players' room"
         assert "nice opening" not in page.inner_text(".chat"), "a player reads the spectators' room"
     assert page_errors(page) == [] and page_errors(watcher) == []
+
+
+@pytest.mark.skipif(
+    os.environ.get("DRAGO_WRITE_SCREENSHOTS") != "1", reason="DRAGO_WRITE_SCREENSHOTS=1 writes them"
+)
+def test_screenshots_of_the_community_pages(browser: Browser, web_server: ServerProcess) -> None:
+    """docs/screenshots/: quick play waiting, a profile and the leaderboard (desktop, English), and
+    quick play, my matches and a profile at phone width in German."""
+    with httpx.Client(base_url=web_server.url) as http:
+        first, second = rivals(http, "mount_drago", 14)
+        deadline = time.monotonic() + GUARD_MS / 1000
+        while time.monotonic() < deadline:
+            ratings = http.get(f"/v1/players/{first}").json()["ratings"]
+            if ratings and ratings[0]["games"] == 14:
+                break
+            time.sleep(0.1)
+        for lang, size in (("en", {"width": 1280, "height": 900}), ("de", {"width": 390, "height": 844})):
+            page = open_page(
+                browser,
+                web_server.url + "/#/play?game=mount_drago",
+                locale=f"{lang}-DE" if lang == "de" else "en-US",
+                viewport=size,
+            )
+            page_player(page, "Ada" if lang == "en" else "Bea")
+            page.click("[data-key=seek-submit]")
+            page.wait_for_selector("[data-seek]")
+            kind = "desktop" if lang == "en" else "phone"
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.screenshot(path=str(SCREENSHOTS / f"quickplay-{kind}-{lang}.png"), full_page=lang == "en")
+            me = page.get_attribute("[data-player]", "data-player")
+            page.locator("[data-seek] button").click()
+            _, key = new_player(http, "Cy")
+            http.post(
+                "/v1/challenges",
+                json={"to": [me], "game": "yutaka"},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            page.goto(f"{web_server.url}/#/me")
+            page.wait_for_selector("[data-challenge]")
+            page.screenshot(path=str(SCREENSHOTS / f"mine-{kind}-{lang}.png"), full_page=lang == "en")
+            page.goto(f"{web_server.url}/#/player/{first}")
+            page.wait_for_selector("svg.rating-chart")
+            page.screenshot(path=str(SCREENSHOTS / f"profile-{kind}-{lang}.png"), full_page=lang == "en")
+            page.goto(f"{web_server.url}/#/leaderboard/mount_drago")
+            page.wait_for_selector(f"tr[data-player='{second}']")
+            page.screenshot(path=str(SCREENSHOTS / f"leaderboard-{kind}-{lang}.png"), full_page=lang == "en")
+            page.context.close()
