@@ -1,4 +1,4 @@
-"""`python -m app [serve | migrate | healthcheck | ratings rebuild]`.
+"""`python -m app [serve | migrate | healthcheck | ratings rebuild | admin …]`.
 
 - `serve` (the default): the API with uvicorn (one worker) on the configured host and port,
   migrating the database first unless `DRAGO_RUN_MIGRATIONS_ON_START=false`.
@@ -6,6 +6,7 @@
   job; then servers can start with `DRAGO_RUN_MIGRATIONS_ON_START=false`).
 - `ratings rebuild`: recompute every rating from the event log (`app.service.rating_projection`);
   refuses a database whose schema is not the newest. Run it with the servers stopped.
+- `admin …`: the operators' commands (`app.admin`), e.g. `admin reports` (open chat reports).
 - `healthcheck`: exit 0 if this machine's server answers `/readyz` with 200 on the port the server
   really uses (`DRAGO_PORT`, else `PORT`), else 1: the container's HEALTHCHECK.
 """
@@ -25,7 +26,7 @@ from app.settings import Settings
 # collection (gc.freeze), cuts the collector's share of CPU and its pauses in the latency tail.
 GC_THRESHOLDS = (20_000, 50, 100)
 HEALTHCHECK_TIMEOUT = 2.0
-USAGE = "usage: python -m app [serve | migrate | healthcheck | ratings rebuild]"
+USAGE = "usage: python -m app [serve | migrate | healthcheck | ratings rebuild | admin …]"
 
 
 def serve(settings: Settings) -> None:
@@ -105,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     command = args[0] if args else "serve"
     if args == ["ratings", "rebuild"]:
         return rebuild_ratings(Settings())
+    if command == "admin":
+        from app import admin
+
+        return admin.main(args[1:])
     if len(args) > 1 or command not in ("serve", "migrate", "healthcheck"):
         print(USAGE, file=sys.stderr)
         return 2

@@ -5,11 +5,15 @@ sweeper's prune."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 import pytest
 
+from app import admin
 from app.service import moderation
+from app.settings import Settings
 from tests.api.conftest import started
 from tests.api.helpers import FakeClock, error_of
 from tests.chat.support import ChatTable, chat_table, may_read, may_write
@@ -234,3 +238,25 @@ def sql_or_memory(request: pytest.FixtureRequest) -> str:
     if request.param == "memory":
         return "memory://"
     return str(request.getfixturevalue(f"{request.param}_url"))
+
+
+def test_admin_reports_lists_the_open_reports(sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    async def setup() -> tuple[str, str, str | None]:
+        async with started(sqlite_url) as (_, client):
+            table = await chat_table(client)
+            ada, bob = table.seats
+            m = (await table.post(bob, "players", "rude words")).json()
+            r = await client.post(
+                f"{table.url}/chat/{m['id']}/report", json={"reason": "rude"}, headers=ada.headers()
+            )
+            assert r.status_code == 201
+            return r.json()["id"], m["id"], bob.player_id
+
+    report_id, message_id, author = asyncio.run(setup())
+    assert admin.main(["reports"], Settings(database_url=sqlite_url)) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(x["id"], x["message_id"], x["text"], x["author_player_id"], x["reason"]) for x in lines] == [
+        (report_id, message_id, "rude words", author, "rude")
+    ]
+    assert admin.main(["nothing"], Settings(database_url=sqlite_url)) == 2
+    assert admin.main(["reports"], Settings(database_url="memory://")) == 1

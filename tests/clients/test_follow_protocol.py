@@ -29,7 +29,7 @@ VIEW = {
 def hello(seq: int, after: int, status: str = "active") -> str:
     view = {**VIEW, "seq": seq, "status": status}
     frame = {"type": "hello", "protocol": 2, "match_id": "m", "seat": None, "seq": seq, "after": after,
-             "views": True, "heartbeat": 20.0, "view": view}  # fmt: skip
+             "views": True, "heartbeat": 20.0, "view": view, "chat_seq": 0}  # fmt: skip
     return json.dumps(frame)
 
 

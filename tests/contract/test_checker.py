@@ -97,7 +97,7 @@ def test_a_frame_with_a_bad_event_or_view_fails(contract: Contract) -> None:
 def _hello() -> dict[str, Any]:
     return {
         "type": "hello", "protocol": 2, "match_id": examples.MATCH_ID, "seat": 0, "seq": 4, "after": 3,
-        "views": True, "heartbeat": 20.0, "view": _view(),
+        "views": True, "heartbeat": 20.0, "view": _view(), "chat_seq": 0,
     }  # fmt: skip
 
 

@@ -47,6 +47,7 @@ def test_match_stream_frames() -> None:
         "views": True,
         "heartbeat": 20.0,
         "view": first.view,
+        "chat_seq": 0,
     }
     seq = first.events[-1]["seq"]
     for with_view in (None, view):

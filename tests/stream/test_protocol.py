@@ -73,6 +73,7 @@ async def test_hello_then_the_backlog_then_live_commits(live: Live) -> None:
             "views": False,
             "heartbeat": 20.0,
             "view": await table.view(0),
+            "chat_seq": 0,
         }
         backlog = await recv_until(ws, head)
         history = await table.events(0, limit=1000)

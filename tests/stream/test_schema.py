@@ -19,7 +19,7 @@ from tests.stream.helpers import check_client_frame, check_server_frame
 SCHEMA = json.loads(FRAMES_PATH.read_text(encoding="utf-8"))
 DEFS = SCHEMA["$defs"]
 CLIENT = {"AuthFrame", "ActionFrame", "PingFrame", "PongFrame"}
-SERVER = {"HelloFrame", "CommitFrame", "AckFrame", "ErrorFrame", "PingFrame", "PongFrame"}
+SERVER = {"HelloFrame", "CommitFrame", "ChatFrame", "AckFrame", "ErrorFrame", "PingFrame", "PongFrame"}
 PLAYER = {"PlayerHelloFrame", "NoticeFrame", "ErrorFrame", "PingFrame", "PongFrame"}
 REF = "#/$defs/"
 
