@@ -4350,10 +4350,10 @@ var ROOMS = ["players", "spectators"];
 var MAX_TEXT = 500;
 var PAGE3 = 100;
 var ChatApi = class extends DragoClient {
-  postChat(matchId, body, options = {}) {
+  writeChat(matchId, body, options = {}) {
     return this.call({ method: "POST", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, body, auth: "token" }, options);
   }
-  getChat(matchId, query = {}, options = {}) {
+  readChat(matchId, query = {}, options = {}) {
     return this.call({ method: "GET", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, query, auth: "token" }, options);
   }
 };
@@ -4381,7 +4381,7 @@ async function loadChat(ctx, chat, reset = false) {
   let after = reset ? 0 : chat.messages.at(-1)?.chat_seq ?? 0;
   try {
     for (; ; ) {
-      const page = await chatApi.getChat(ctx.state.matchId, { after, limit: PAGE3 }, credential(ctx));
+      const page = await chatApi.readChat(ctx.state.matchId, { after, limit: PAGE3 }, credential(ctx));
       receive(chat, page.messages);
       if (page.next === null || page.messages.length === 0) break;
       after = page.next;
@@ -4406,7 +4406,7 @@ async function send(ctx, chat, room) {
   chat.error = null;
   ctx.update();
   try {
-    receive(chat, [await chatApi.postChat(ctx.state.matchId, { room, text: text2 }, credential(ctx))]);
+    receive(chat, [await chatApi.writeChat(ctx.state.matchId, { room, text: text2 }, credential(ctx))]);
     chat.draft = "";
   } catch (error2) {
     chat.error = describeError(error2);

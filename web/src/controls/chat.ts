@@ -38,13 +38,14 @@ interface ChatPage {
   next: number | null;
 }
 
-/** The chat routes (`postChat`, `getChat`) on top of the SDK's transport. */
+/** The chat routes (`POST` and `GET /v1/matches/{id}/chat`) on the SDK's transport, under names
+ * of their own so that the generated `postChat` / `getChat` may arrive beside them. */
 class ChatApi extends DragoClient {
-  postChat(matchId: string, body: { room: Room; text: string }, options: CallOptions = {}): Promise<ChatMessage> {
+  writeChat(matchId: string, body: { room: Room; text: string }, options: CallOptions = {}): Promise<ChatMessage> {
     return this.call<ChatMessage>({ method: "POST", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, body, auth: "token" }, options);
   }
 
-  getChat(matchId: string, query: { room?: Room; after?: number; limit?: number } = {}, options: CallOptions = {}): Promise<ChatPage> {
+  readChat(matchId: string, query: { room?: Room; after?: number; limit?: number } = {}, options: CallOptions = {}): Promise<ChatPage> {
     return this.call<ChatPage>({ method: "GET", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, query, auth: "token" }, options);
   }
 }
@@ -92,7 +93,7 @@ export async function loadChat(ctx: MatchContext, chat: ChatState, reset = false
   let after = reset ? 0 : (chat.messages.at(-1)?.chat_seq ?? 0);
   try {
     for (;;) {
-      const page = await chatApi.getChat(ctx.state.matchId, { after, limit: PAGE }, credential(ctx));
+      const page = await chatApi.readChat(ctx.state.matchId, { after, limit: PAGE }, credential(ctx));
       receive(chat, page.messages);
       if (page.next === null || page.messages.length === 0) break;
       after = page.next;
@@ -121,7 +122,7 @@ async function send(ctx: MatchContext, chat: ChatState, room: Room): Promise<voi
   chat.error = null;
   ctx.update();
   try {
-    receive(chat, [await chatApi.postChat(ctx.state.matchId, { room, text }, credential(ctx))]);
+    receive(chat, [await chatApi.writeChat(ctx.state.matchId, { room, text }, credential(ctx))]);
     chat.draft = "";
   } catch (error) {
     chat.error = describeError(error);
