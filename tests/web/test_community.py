@@ -172,7 +172,8 @@ def test_a_profile_and_the_leaderboard_show_real_ratings(browser: Browser, web_s
 
 def test_the_chat_rooms_of_a_match(browser: Browser, web_server: ServerProcess) -> None:
     """A seated page reads and writes the players' room, live; a spectator's page reads only the
-    spectators' room, and writes there only with a player."""
+    spectators' room, and writes there only with a player; after the end both read both rooms, and
+    messages still arrive live."""
     with httpx.Client(base_url=web_server.url) as http:
         match_id = new_match(http, "yutaka")
         page = open_page(browser, seat_url(web_server.url, http, match_id, 0, "Ada"))
@@ -207,6 +208,20 @@ def test_the_chat_rooms_of_a_match(browser: Browser, web_server: ServerProcess) 
         watcher.wait_for_selector(".chat-log li:has-text('nice opening')")
         assert "Bo" not in watcher.inner_text(".chat"), "a spectator reads the players' room"
         assert "nice opening" not in page.inner_text(".chat"), "a player reads the spectators' room"
+
+        resigned = http.post(f"/v1/matches/{match_id}/resign", headers={"Authorization": f"Bearer {other}"})
+        assert resigned.status_code == 200, resigned.text
+        page.click("[data-key=chat-room-spectators]")  # over: both rooms open to everyone
+        page.wait_for_selector(".chat-log li:has-text('nice opening')")
+        after = http.post(
+            f"/v1/matches/{match_id}/chat",
+            json={"room": "spectators", "text": "well played"},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        assert after.status_code == 201, after.text
+        page.wait_for_selector(".chat-log li:has-text('well played')")  # still live after the end
+        watcher.click("[data-key=chat-room-players]")
+        watcher.wait_for_selector(".chat-log li:has-text('hi Bo')")
     assert page_errors(page) == [] and page_errors(watcher) == []
 
 

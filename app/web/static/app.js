@@ -5293,8 +5293,13 @@ function matchPage(root2, matchId, params) {
     state.summary = await api.getMatch(matchId);
     if (!state.live || state.live.seq < state.summary.seq) setView(await api.getView(matchId, {}, state.token ? { token: state.token } : {}));
     state.connection = "closed";
-    if (chat.messages.length === 0) await loadChat(ctx, chat, true);
     render();
+    await loadChat(ctx, chat, true);
+    if (chat.available) await chatAfterEnd(onChat);
+  }
+  async function chatAfterEnd(onChat) {
+    const options = { token: state.token, after: state.live?.seq ?? null, views: false, untilEnd: false, hellos: true, signal: stop.signal, onChat };
+    for await (const frame2 of api.follow(matchId, options)) if (frame2.type === "hello") void loadChat(ctx, chat);
   }
   const relayout = () => render();
   NARROW.addEventListener("change", relayout);

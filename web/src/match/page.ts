@@ -246,8 +246,15 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     state.summary = await api.getMatch(matchId);
     if (!state.live || state.live.seq < state.summary.seq) setView(await api.getView(matchId, {}, state.token ? { token: state.token } : {}));
     state.connection = "closed";
-    if (chat.messages.length === 0) await loadChat(ctx, chat, true); // a match over before the stream said hello
     render();
+    await loadChat(ctx, chat, true); // over: both rooms are open now
+    if (chat.available) await chatAfterEnd(onChat);
+  }
+
+  /** After the end the chat goes on (both rooms, for everyone who may watch): keep its frames coming. */
+  async function chatAfterEnd(onChat: (frame: { message: Record<string, unknown> }) => void): Promise<void> {
+    const options = { token: state.token, after: state.live?.seq ?? null, views: false, untilEnd: false, hellos: true as const, signal: stop.signal, onChat };
+    for await (const frame of api.follow(matchId, options)) if (frame.type === "hello") void loadChat(ctx, chat);
   }
 
   const relayout = () => render();
