@@ -167,6 +167,11 @@ def test_a_profile_and_the_leaderboard_show_real_ratings(browser: Browser, web_s
     assert "bot" in bot.inner_text()  # the built-in bot it played, listed and marked
     row.locator("a").click()
     page.wait_for_selector("svg.rating-chart")
+    assert page.locator("[data-bot]").count() == 0
+    page.goto(f"{web_server.url}/#/leaderboard/yutaka")
+    bot.locator("a").click()  # the built-in bot's profile says it is a bot
+    page.wait_for_selector("h1 [data-bot=yes]")
+    page.wait_for_selector("svg.rating-chart")
     assert page_errors(page) == []
 
 
