@@ -6,7 +6,8 @@
   job; then servers can start with `DRAGO_RUN_MIGRATIONS_ON_START=false`).
 - `ratings rebuild`: recompute every rating from the event log (`app.service.rating_projection`);
   refuses a database whose schema is not the newest. Run it with the servers stopped.
-- `admin …`: the operators' commands (`app.admin`), e.g. `admin reports` (open chat reports).
+- `admin ban <player_id> [--reason TEXT]`, `admin unban <player_id>`: operators' commands
+  (`app.admin`), with the servers running; `admin reports` lists the open chat reports.
 - `healthcheck`: exit 0 if this machine's server answers `/readyz` with 200 on the port the server
   really uses (`DRAGO_PORT`, else `PORT`), else 1: the container's HEALTHCHECK.
 """

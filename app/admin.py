@@ -1,97 +1,117 @@
-"""`python -m app admin <command> [arguments]`: the operators' commands, run beside the servers
-on the same database (`DRAGO_DATABASE_URL`), which must be at the newest schema.
+"""`python -m app admin <command> …`: operators' commands, run against the configured database.
 
-Each command is one function registered in `COMMANDS` by `@command(name)`, taking the settings
-and its own arguments and returning the exit status; `main` dispatches. `reports` lists the open
-chat reports (docs/chat.md), one JSON object per line, oldest first.
+- `ban <player_id> [--reason TEXT]`: the player's key and the seat tokens of its seats are refused
+  (403 `banned`) on every process, its open streams closed with 4403 (docs/moderation.md).
+- `unban <player_id>`: lifts the ban.
+- `reports`: the open chat reports, one JSON object per line, oldest first (docs/chat.md).
+
+Each command is one async function `(settings, args) -> exit code` in `COMMANDS`; they refuse
+`memory://` (a separate process shares nothing with a server on it) and a database whose schema is
+not the newest. Servers may keep running: that is what a ban is for.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 
+from app.service.bans import ban_player, unban_player
+from app.service.chat import chat_store
+from app.service.context import Context
+from app.service.errors import NotFound
+from app.service.moderation import open_reports
 from app.settings import Settings
+from app.store.factory import create_store
+from app.store.migrate import at_head_async
 
-Command = Callable[[Settings, list[str]], int]
-COMMANDS: dict[str, Command] = {}
-T = TypeVar("T")
-
-
-def command(name: str) -> Callable[[Command], Command]:
-    def register(fn: Command) -> Command:
-        COMMANDS[name] = fn
-        return fn
-
-    return register
+USAGE = "usage: python -m app admin {ban <player_id> [--reason TEXT] | unban <player_id> | reports}"
 
 
-def usage() -> str:
-    return f"usage: python -m app admin [{' | '.join(sorted(COMMANDS))}] …"
+class Refused(Exception):
+    """The command cannot run against this database (the message says why)."""
 
 
-def main(args: list[str], settings: Settings | None = None) -> int:
-    if not args or args[0] not in COMMANDS:
-        print(usage(), file=sys.stderr)
-        return 2
-    return COMMANDS[args[0]](settings or Settings(), args[1:])
-
-
-def with_context(settings: Settings, work: Callable[..., Awaitable[T]]) -> T | None:
-    """Run `work(ctx)` on the configured store (None, with a message, when it cannot be)."""
+@asynccontextmanager
+async def _context(settings: Settings) -> AsyncIterator[Context]:
     if settings.database_url == "memory://":
-        print("memory:// keeps nothing: run this against the servers' database", file=sys.stderr)
-        return None
-    from app.store.migrate import at_head
+        raise Refused("memory:// keeps nothing: a separate process cannot reach a server's players")
+    if not await at_head_async(settings.database_url):
+        raise Refused("the database is not at the newest schema (run `python -m app migrate`)")
+    store = create_store(settings.database_url)
+    try:
+        yield Context(store)
+    finally:
+        await store.close()
 
-    if not at_head(settings.database_url):
-        print(
-            "refusing: the database is not at the newest schema (run `python -m app migrate`)",
-            file=sys.stderr,
-        )
-        return None
-    from app.service.context import Context
-    from app.store.factory import create_store
 
-    async def run() -> T:
-        store = create_store(settings.database_url)
+def _parser(command: str) -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(prog=f"python -m app admin {command}")
+
+
+async def ban(settings: Settings, args: list[str]) -> int:
+    parser = _parser("ban")
+    parser.add_argument("player_id")
+    parser.add_argument("--reason", default=None, help="kept for operators; never shown to the player")
+    parsed = parser.parse_args(args)
+    async with _context(settings) as ctx:
         try:
-            return await work(Context(store))
-        finally:
-            await store.close()
+            player = await ban_player(ctx, parsed.player_id, parsed.reason)
+        except NotFound as e:
+            print(e.message, file=sys.stderr)
+            return 1
+    assert player.banned_at is not None
+    print(f"banned player {player.id} ({player.name}) at {player.banned_at.isoformat()}")
+    return 0
 
-    return asyncio.run(run())
+
+async def unban(settings: Settings, args: list[str]) -> int:
+    parser = _parser("unban")
+    parser.add_argument("player_id")
+    parsed = parser.parse_args(args)
+    async with _context(settings) as ctx:
+        try:
+            player = await unban_player(ctx, parsed.player_id)
+        except NotFound as e:
+            print(e.message, file=sys.stderr)
+            return 1
+    print(f"player {player.id} ({player.name}) is not banned")
+    return 0
 
 
-@command("reports")
-def reports(settings: Settings, args: list[str]) -> int:
-    """The open chat reports with the message each names (its text and author), oldest first."""
-    if args:
-        print("usage: python -m app admin reports", file=sys.stderr)
-        return 2
-    from app.service.chat import chat_store
-    from app.service.context import Context
-    from app.service.moderation import open_reports
-
-    async def lines(ctx: Context) -> list[str]:
-        out = []
+async def reports(settings: Settings, args: list[str]) -> int:
+    """The open chat reports with the message each names (its room, author and text)."""
+    _parser("reports").parse_args(args)
+    async with _context(settings) as ctx:
+        store = chat_store(ctx)
         for r in await open_reports(ctx):
-            m = await chat_store(ctx).get_chat_message(r.match_id, r.message_id)
+            m = await store.get_chat_message(r.match_id, r.message_id)
             item = {
                 "id": r.id, "match_id": r.match_id, "message_id": r.message_id, "reporter": r.reporter_id,
                 "reason": r.reason, "reported_at": r.created_at.isoformat(),
                 "room": m and m.room, "author_player_id": m and m.author_player_id,
                 "author_seat": m and m.author_seat, "author_name": m and m.author_name, "text": m and m.text,
             }  # fmt: skip
-            out.append(json.dumps(item, ensure_ascii=False))
-        return out
-
-    found = with_context(settings, lines)
-    if found is None:
-        return 1
-    for line in found:
-        print(line)
+            print(json.dumps(item, ensure_ascii=False))
     return 0
+
+
+Command = Callable[[Settings, list[str]], Coroutine[None, None, int]]
+COMMANDS: dict[str, Command] = {"ban": ban, "unban": unban, "reports": reports}
+
+
+def main(args: list[str], settings: Settings | None = None) -> int:
+    """Run `admin <command> …` (`args` without `admin`); the exit code."""
+    if not args or args[0] not in COMMANDS:
+        print(USAGE, file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(COMMANDS[args[0]](settings or Settings(), args[1:]))
+    except Refused as e:
+        print(f"refusing: {e}", file=sys.stderr)
+        return 1
+    except SystemExit as e:  # argparse's: it printed the usage and the problem (or the help)
+        return e.code if isinstance(e.code, int) else 2

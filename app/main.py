@@ -164,6 +164,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.webhook_interval_seconds > 0:
             await deliverer.start()
         streaming = app.state.streaming = Streaming(ctx, hub, settings, app.state.metrics, app.state.limiter)
+        await streaming.start()
         yield
     finally:
         if streaming is not None:

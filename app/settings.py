@@ -34,6 +34,9 @@ comma-separated list.
 | webhook_allow_private    | DRAGO_WEBHOOK_ALLOW_PRIVATE            | false (loopback/private refused) |
 | webhook_lease_seconds    | DRAGO_WEBHOOK_LEASE_SECONDS            | 60 (a dead process holds it) |
 | trusted_proxies          | DRAGO_TRUSTED_PROXIES                  | 127.0.0.1,::1 (loopback)         |
+| ban_check_seconds        | DRAGO_BAN_CHECK_SECONDS                | 0.5 (banned players' streams; 0: off) |
+| chat_rate_messages, chat_rate_seconds | DRAGO_CHAT_RATE_…      | 5 per 10 s (per chat author)     |
+| chat_keep_last, chat_retention_seconds | DRAGO_CHAT_…         | 100 per room; older: 30 days     |
 
 `database_url = "memory://"` runs on the in-memory store (nothing persists).
 
@@ -115,6 +118,9 @@ class Settings(BaseSettings):
     chat_rate_seconds: float = Field(default=10.0, gt=0, le=86_400)
     chat_keep_last: int = Field(default=100, ge=0, le=100_000)
     chat_retention_seconds: float = Field(default=30 * 86_400.0, gt=0)
+    # How often each process looks for bans of the players behind its open streams (a ban closes
+    # them within this, docs/moderation.md). At most 0.5: the promise is one second.
+    ban_check_seconds: float = Field(default=0.5, ge=0, le=0.5)
     rate_limit_enabled: bool = True
     rate_limit_storage_url: str = Field(default="memory://", pattern=r"^(memory|redis|rediss)://")
     rate_limit_create_per_ip: str = "60/minute"

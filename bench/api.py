@@ -166,11 +166,15 @@ class Stream:
         self.task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
+        await self.open_raw()
+        await self.until(0)
+
+    async def open_raw(self) -> None:
+        """Connect and start reading, without waiting for a view (a stream without `views=1`)."""
         import websockets
 
         self.ws = await websockets.connect(self.url, compression=None, max_size=None)
         self.task = asyncio.create_task(self._read())
-        await self.until(0)
 
     async def _read(self) -> None:
         async for raw in self.ws:

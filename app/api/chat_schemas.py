@@ -36,7 +36,7 @@ class PostChat(Model):
     )
 
 
-class AuthorOut(Out):
+class ChatAuthorOut(Out):
     seat: int | None = Field(description="The author's seat; null for a spectator.")
     player_id: str | None = Field(description="The author's player; null for a seat token without one.")
     name: str | None
@@ -46,7 +46,7 @@ class ChatMessageOut(Out):
     id: str
     chat_seq: int = Field(description="The match's chat cursor at this message (both rooms share it).")
     room: RoomName
-    author: AuthorOut
+    author: ChatAuthorOut
     text: str
     at: str = Field(description="When it was written (UTC, `Z`).")
 
@@ -62,24 +62,24 @@ class ChatPageOut(Out):
     )
 
 
-class BlockOut(Out):
+class PlayerBlockOut(Out):
     player_id: str
     blocked_at: str
 
     @classmethod
-    def of(cls, b: Block) -> BlockOut:
+    def of(cls, b: Block) -> PlayerBlockOut:
         return cls(player_id=b.blocked_id, blocked_at=timestamp(b.created_at))
 
 
-class BlockPage(Out):
-    items: list[BlockOut]
+class PlayerBlockPage(Out):
+    items: list[PlayerBlockOut]
 
 
 class ReportChat(Model):
     reason: StrictStr = Field(max_length=4000, description="1 to 500 characters once trimmed.")
 
 
-class ReportOut(Out):
+class ChatReportOut(Out):
     id: str
     match_id: str
     message_id: str
@@ -87,7 +87,7 @@ class ReportOut(Out):
     created_at: str
 
     @classmethod
-    def of(cls, r: ChatReport) -> ReportOut:
+    def of(cls, r: ChatReport) -> ChatReportOut:
         return cls(
             id=r.id, match_id=r.match_id, message_id=r.message_id, reason=r.reason,
             created_at=timestamp(r.created_at),

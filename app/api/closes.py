@@ -24,7 +24,7 @@ class Close(enum.IntEnum):
     SLOW_CONSUMER = 4008  # fell too far behind the live feed: reconnect with `after` = last seq seen
     BAD_REQUEST = 4400  # a malformed frame, an unknown frame type, a bad query parameter or `after`
     UNAUTHORIZED = 4401  # a bad token, or no `auth` frame in time
-    FORBIDDEN = 4403  # a token of another match
+    FORBIDDEN = 4403  # a token of another match; a banned player (reason "banned: …")
     NOT_FOUND = 4404  # no such match
     RATE_LIMITED = 4429  # over the stream-connection or frame budget: wait, then reconnect with `after`
 
@@ -39,7 +39,8 @@ CLOSE_CODES: dict[int, str] = {
     Close.SLOW_CONSUMER: "slow consumer: the client fell too far behind; reconnect with after = last seq",
     Close.BAD_REQUEST: "bad request: malformed frame, unknown frame type, bad query parameter or after",
     Close.UNAUTHORIZED: "unauthorized: bad token, or no auth frame in time",
-    Close.FORBIDDEN: "forbidden: the token belongs to another match",
+    Close.FORBIDDEN: "forbidden: the token belongs to another match, or its player is banned "
+    "(reason banned: …)",
     Close.NOT_FOUND: "no such match",
     Close.RATE_LIMITED: "rate limited: too many stream connections or frames; wait (the reason says how "
     "long), then reconnect with after = last seq",

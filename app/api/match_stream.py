@@ -5,7 +5,8 @@ subscribes to the process's `LiveHub` after its cursor (`after`, else the seq no
 with the viewer's view, then one `commit` frame per commit — the commit's events redacted for the
 viewer and, with `views=1`, the viewer's view at that commit when it is the newest this process
 knows. Actions may be sent on the same socket. A session that authenticated with a seat token is
-closed with 4401 right after the commit that reissues its seat's token.
+closed with 4401 right after the commit that reissues its seat's token; one whose player is banned
+with 4403 (an action frame is refused first).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from app.api.session import Session, log
 from app.api.stream_edge import StreamEdge
 from app.service import acting
 from app.service import errors as svc
-from app.service.auth import Caller, identify
+from app.service.auth import Caller, check_not_banned, identify
 from app.service.chat import ChatReader
 from app.service.chat_live import ChatWatch
 from app.service.chat_ports import ChatStore
@@ -90,6 +91,9 @@ class MatchSession(Session):
             loaded = ctx.loader.cached(self.match_id) or await ctx.loader.load(self.match_id)
             # A player key without a seat here watches as a spectator who may chat (docs/chat.md).
             self.seat = None if self.caller is None else reader_of(loaded, self.caller).seat
+            if self.caller is not None:  # the key's player (seated or not), or the seat's
+                seated = None if self.seat is None else loaded.seats[self.seat].player_id
+                self.owner = self.caller.player_id or seated
             if after is None:
                 after = state.seq
             elif after > state.seq:
@@ -222,6 +226,9 @@ class MatchSession(Session):
             if isinstance(frame, InvalidAction):
                 await self.send(error_frame(frame.frame_id, frame.error))
             elif isinstance(frame, ActionFrame):
+                if self.owner is not None and self.caller is not None:  # banned since it connected?
+                    # an error frame, then 4403; a key's player is read now, as an HTTP action would
+                    await check_not_banned(self.edge.ctx, self.owner, fresh=self.caller.kind == "player")
                 await self._act(frame)
             elif isinstance(frame, PingFrame):
                 await self.send(PONG)

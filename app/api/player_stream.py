@@ -45,6 +45,7 @@ class PlayerSession(Session):
         token = await self.credential(spectators=False)
         caller = self.caller = await identify(ctx, token)
         player = await players.player_of(ctx, caller, "the personal stream needs a player key (pk_…)")
+        self.owner = player.id
         if after is None:
             after = player.cursor
         players.check_after(player, after)

@@ -3,7 +3,9 @@
 After `accept`, the subclass's `stream` task authenticates the connection (a credential in the
 URL, a Bearer header or an `auth` first frame; for match streams none means a spectator), sends
 `hello`, then its items after the cursor. A receiver answers client frames and a heartbeat sends
-`ping` frames. Whatever ends a session first — the client leaving, the hub dropping a slow
+`ping` frames. A session whose player (`owner`: the player key's, or the player holding the seat
+of a seat token) is banned is closed with 4403 by the process's ban watch (`app.api.streaming`).
+Whatever ends a session first — the client leaving, the hub dropping a slow
 consumer, a bad frame, the server going away — resolves its outcome once; then the tasks are
 cancelled and the socket is closed with that code (`app.api.closes.Close`).
 """
@@ -35,6 +37,7 @@ from app.service.subscription import GoingAway, SlowConsumer
 log = logging.getLogger("app.stream")
 
 _TRUE, _FALSE = ("1", "true"), ("0", "false", "")
+REFUSE_SEND_S: Final = 0.2  # a consumer too slow to take the error frame gets the close without it
 _AFTER: Final = re.compile(r"[0-9]{1,19}")  # ASCII digits only, as HTTP query integers: `after=١` is refused
 
 
@@ -53,6 +56,7 @@ class Session:
         "cursor",
         "edge",
         "finished",
+        "owner",
         "ws",
     )
 
@@ -64,6 +68,7 @@ class Session:
         self.connection = f"{next(edge.connection_ids)}"  # the key of its frame budget
         self._counters = edge.streams.counters
         self.cursor = 0  # the position of the last item sent (a seq, or a notice cursor)
+        self.owner: str | None = None  # the player behind the credential: its ban closes the session
         self.finished = asyncio.Event()
         self._outcome: asyncio.Future[tuple[int, str] | None] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -78,6 +83,20 @@ class Session:
         """Finish the session: close with `code`, or just stop when `code` is None (the client left)."""
         if not self._outcome.done():
             self._outcome.set_result(None if code is None else (code, reason))
+
+    def refuse(self, error: svc.ServiceError) -> None:
+        """End the session for `error` from outside its tasks (a ban): its `error` frame (unless the
+        socket cannot take it within `REFUSE_SEND_S`), then its close code and reason."""
+        if self._outcome.done():
+            return
+
+        async def refused() -> None:
+            with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, TimeoutError):
+                async with asyncio.timeout(REFUSE_SEND_S):
+                    await self.send(error_frame(None, error))
+            self.end(close_code(error), close_reason(error))
+
+        self.spawn(refused())
 
     def describe(self) -> dict[str, object]:
         """What a log line says about this session (ids and seats only, never a credential)."""

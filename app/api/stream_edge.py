@@ -16,6 +16,7 @@ from app.api.frame_text import commit_frame
 from app.api.metrics import Metrics
 from app.api.ratelimit import Limiter
 from app.service.context import Context
+from app.service.errors import ServiceError
 from app.service.live import LiveHub
 from app.service.streams import Streams
 from app.settings import Settings
@@ -25,8 +26,11 @@ class OpenSession(Protocol):
     """What the edge needs of an open session: to end it, and to know when its close is out."""
 
     finished: asyncio.Event
+    owner: str | None  # the player behind its credential, if any
 
     def end(self, code: int | None, reason: str = "") -> None: ...
+
+    def refuse(self, error: ServiceError) -> None: ...
 
 
 class StreamEdge:

@@ -2,7 +2,8 @@
 
 `Streaming` is the `StreamEdge` (`app.api.stream_edge`: what the sessions share) that serves the
 match streams (`app.api.match_stream`) and the personal player streams (`app.api.player_stream`),
-both built on `app.api.session.Session`, and closes them all when the process goes away.
+both built on `app.api.session.Session`, closes those of banned players (`app.service.bans.BanWatch`,
+4403) and closes them all when the process goes away.
 
 Graceful shutdown: uvicorn closes open WebSockets with 1012 *before* the app's lifespan ends, so
 `Streaming` hooks SIGTERM/SIGINT: the first signal closes every stream with 1001 — those still
@@ -29,6 +30,8 @@ from app.api.metrics import Metrics
 from app.api.player_stream import PlayerSession
 from app.api.ratelimit import Limiter
 from app.api.stream_edge import StreamEdge
+from app.service import errors as svc
+from app.service.bans import BanWatch
 from app.service.context import Context
 from app.service.live import LiveHub
 from app.settings import Settings
@@ -49,6 +52,23 @@ class Streaming(StreamEdge):
         self._draining: asyncio.Task[None] | None = None
         self._hooked: dict[int, tuple[SignalHandler, SignalHandler]] = {}
         self._hook_signals()
+        self.ban_watch = BanWatch(
+            ctx, self._owners, self._close_banned, interval_s=settings.ban_check_seconds
+        )
+
+    async def start(self) -> None:
+        """Start watching for bans of the players behind open streams (unless its interval is 0)."""
+        if self.ban_watch.loop.interval_s > 0:
+            await self.ban_watch.start()
+
+    def _owners(self) -> set[str]:
+        return {s.owner for s in self.sessions if s.owner is not None}
+
+    def _close_banned(self, banned: set[str]) -> None:
+        """An `error` frame `banned`, then close 4403 (`banned: …`), to each stream of these players."""
+        for session in list(self.sessions):
+            if session.owner in banned:
+                session.refuse(svc.Banned())
 
     async def serve_match(self, ws: WebSocket, match_id: str) -> None:
         await MatchSession(self, ws, match_id).run()
@@ -65,6 +85,7 @@ class Streaming(StreamEdge):
     async def close(self) -> None:
         """At the lifespan's end: 1001 to every stream still open, then wait (briefly) for them."""
         self._unhook_signals()
+        await self.ban_watch.stop()
         self.going_away()
         await self._all_closed()
 

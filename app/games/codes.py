@@ -20,6 +20,7 @@ class ErrorCode(StrEnum):
     UNAUTHORIZED = "unauthorized"
     FORBIDDEN = "forbidden"
     PLAYER_KEY_REQUIRED = "player_key_required"
+    BANNED = "banned"
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     ILLEGAL_ACTION = "illegal_action"

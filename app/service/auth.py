@@ -4,6 +4,10 @@ A bearer credential is looked up once (`identify`) and then checked against the 
 for every use (`seat_in`), because a seat's token can be reissued and a player's key rotated at
 any time by another process: the caches here are hints, the seat rows and players are the truth.
 
+A banned player's key is refused (403 `banned`) at once, as its player is read for every request;
+so is the seat token of a seat a banned player holds, within `BAN_TTL_S` (the ban is read through
+`Context.bans`, docs/moderation.md). `identify` refuses both before anything else happens.
+
 Credentials are long random strings (`secrets.token_urlsafe(32)`, 256 bits): player keys start
 with `pk_`, host tokens with `ht_`, invite codes with `iv_`; seat tokens have no prefix.
 """
@@ -20,8 +24,8 @@ from typing import Final, Literal
 from app.games.core import Seat
 from app.service.cache import Loaded
 from app.service.context import Context
-from app.service.errors import Forbidden, Unauthorized
-from app.service.ports import MatchRecord, SeatRecord
+from app.service.errors import Banned, Forbidden, Unauthorized
+from app.service.ports import MatchRecord, PlayerRecord, SeatRecord
 
 PLAYER_PREFIX: Final = "pk_"
 HOST_PREFIX: Final = "ht_"
@@ -66,6 +70,7 @@ async def identify(ctx: Context, token: str | None) -> Caller:
     if token.startswith(PLAYER_PREFIX):
         player = await ctx.store.player_by_key(digest)
         if player is not None:
+            check_player(ctx, player)
             return Caller("player", digest, player_id=player.id)
     owner = ctx.tokens.get(digest)
     if owner is None:
@@ -73,9 +78,30 @@ async def identify(ctx: Context, token: str | None) -> Caller:
         if seat is None:  # a seat token issued before they avoided "pk_" may still start with it
             what = "player key" if token.startswith(PLAYER_PREFIX) else "token"
             raise Unauthorized(f"this {what} is not valid")
-        owner = (seat.match_id, seat.seat)
+        owner = (seat.match_id, seat.seat, seat.player_id)
         ctx.tokens.put(digest, owner)
+    if owner[2] is not None:
+        await check_not_banned(ctx, owner[2])
     return Caller("seat", digest, match_id=owner[0], seat=owner[1])
+
+
+def check_player(ctx: Context, player: PlayerRecord) -> None:
+    """`Banned` for a banned player (just read: its ban is remembered for seat tokens too)."""
+    banned = player.banned_at is not None
+    ctx.bans.put(player.id, banned)
+    if banned:
+        raise Banned()
+
+
+async def check_not_banned(ctx: Context, player_id: str, *, fresh: bool = False) -> None:
+    """`Banned` if the player is banned, as read at most `BAN_TTL_S` ago (now, if `fresh`)."""
+    banned = None if fresh else ctx.bans.get(player_id)
+    if banned is None:
+        player = await ctx.store.get_player(player_id)
+        if player is not None:
+            check_player(ctx, player)
+    elif banned:
+        raise Banned()
 
 
 def check_match(caller: Caller, match_id: str) -> None:

@@ -1,5 +1,5 @@
 """Process-local caches: folded matches keyed by `seq`, their per-viewer renderings, seat tokens,
-and one `asyncio.Lock` per match.
+players' bans (for at most `BAN_TTL_S`), and one `asyncio.Lock` per match.
 
 The store is the truth. A cached entry is only ever a state this process saw committed, so
 loading a match reads just the events after the cached `seq`.
@@ -8,9 +8,10 @@ loading a match reads just the events after the cached `seq`.
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -103,26 +104,63 @@ _VIEW: Final = "view"
 _RECORDS: Final = "records"
 
 
-class TokenCache:
-    """Credential hash → what it named when last looked up (a seat, a player).
+TokenOwner = tuple[str, int, str | None]
+"""What a seat token names: its match, its seat, and the player the seat is bound to (if any)."""
 
-    Only a hint: a reissued token or a rotated key still hits here, so every use checks the hash
-    against the current seat row or player (`app.service.auth`)."""
+
+class TokenCache:
+    """Seat token hash → what it named when last looked up (`TokenOwner`).
+
+    Only a hint: a reissued token still hits here, so every use checks the hash against the
+    current seat row (`app.service.auth`). The player a seat is bound to never changes (a reissue
+    or a takeover keeps it), so the hint's player is the seat's."""
 
     def __init__(self, size: int = 65536) -> None:
         self._size = size
-        self._entries: OrderedDict[str, tuple[str, int]] = OrderedDict()
+        self._entries: OrderedDict[str, TokenOwner] = OrderedDict()
 
-    def get(self, token_hash: str) -> tuple[str, int] | None:
+    def get(self, token_hash: str) -> TokenOwner | None:
         return self._entries.get(token_hash)
 
-    def put(self, token_hash: str, owner: tuple[str, int]) -> None:
+    def put(self, token_hash: str, owner: TokenOwner) -> None:
         self._entries[token_hash] = owner
         if len(self._entries) > self._size:
             self._entries.popitem(last=False)
 
     def drop(self, token_hash: str) -> None:
         self._entries.pop(token_hash, None)
+
+
+BAN_TTL_S: Final = 0.5  # a ban reaches seat tokens in this process within this (docs/moderation.md)
+
+
+class BanCache:
+    """Player id → whether it was banned when last read, trusted for `ttl_s` (monotonic time).
+
+    Only seat tokens go through it (a player key's request reads its player anyway): an action by
+    seat token then costs no store read for the ban but once per `ttl_s` per player. Bounded: the
+    oldest entries go first."""
+
+    def __init__(
+        self, ttl_s: float = BAN_TTL_S, size: int = 65536, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.ttl_s = ttl_s
+        self._size = size
+        self._now = now
+        self._entries: OrderedDict[str, tuple[bool, float]] = OrderedDict()
+
+    def get(self, player_id: str) -> bool | None:
+        """Whether the player is banned, or None when unknown or older than `ttl_s`."""
+        entry = self._entries.get(player_id)
+        if entry is None or self._now() - entry[1] >= self.ttl_s:
+            return None
+        return entry[0]
+
+    def put(self, player_id: str, banned: bool) -> None:
+        self._entries[player_id] = (banned, self._now())
+        self._entries.move_to_end(player_id)
+        if len(self._entries) > self._size:
+            self._entries.popitem(last=False)
 
 
 class MatchLocks:

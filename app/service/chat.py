@@ -7,7 +7,8 @@ writable by the caller; the author within the rate limit), stored at the match's
 `chat_seq` and announced on the broadcaster (`ctx.chat`). Nothing is stored for a refused one.
 The rate limit counts the author's stored messages in the window by the injected clock: it holds
 across processes with no other shared state, and `Retry-After` is when the oldest of them leaves
-the window. Readers never see the messages of players they block or of banned players.
+the window. A process remembers its refusals until then (`Context.chat_refusals`), so a flood is
+refused without reading anything. Readers never see the messages of players they block or of banned players.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from app.service.errors import ChatClosed, Forbidden, InternalError, RateLimited
 MAX_TEXT: Final = 500
 DEFAULT_PAGE: Final = 50
 MAX_PAGE: Final = 200
+_MAX_REFUSALS: Final = 10_000  # authors refused and remembered by one process
 _APPEND_TRIES: Final = 20  # concurrent writers in one match: each loses at most this often
 
 
@@ -63,9 +65,30 @@ def clean_text(text: str) -> str:
     return text
 
 
-def author_key(match_id: str, reader: Reader) -> str:
-    """Whom the rate limit counts: the player, else the seat of this match."""
-    return f"p:{reader.player_id}" if reader.player_id is not None else f"s:{match_id}:{reader.seat}"
+def author_key(caller: Caller) -> str:
+    """Whom the rate limit counts: the player of a key, else the seat of a seat token (known from
+    the credential alone, so a refusal costs no read of the match)."""
+    return f"p:{caller.player_id}" if caller.kind == "player" else f"s:{caller.match_id}:{caller.seat}"
+
+
+def _refused(ctx: Context, retry: float, limit: int) -> RateLimited:
+    seconds = max(1, math.ceil(retry))
+    return RateLimited(
+        f"at most {limit} chat messages in {ctx.config.chat_rate_s:g} s; retry in {seconds} s",
+        {"budget": "chat", "limit": limit, "retry_after": seconds},
+    )
+
+
+def _check_refused(ctx: Context, key: str) -> None:
+    """A refusal this process gave `key` still holds (its messages cannot leave the window
+    sooner; other processes' messages could only make it later): 429 at once, no I/O. A flood
+    then costs the server little more than its requests' parsing."""
+    until = ctx.chat_refusals.get(key)
+    if until is not None:
+        now = ctx.clock()
+        if now < until:
+            raise _refused(ctx, (until - now).total_seconds(), ctx.config.chat_rate_messages)
+        del ctx.chat_refusals[key]
 
 
 async def _name_of(ctx: Context, reader: Reader) -> str | None:
@@ -81,22 +104,25 @@ async def _check_rate(ctx: Context, store: ChatStore, key: str) -> None:
     times = await store.recent_chat(key, now - window)
     if len(times) >= cfg.chat_rate_messages:
         free_at = times[-cfg.chat_rate_messages] + window
-        retry = max(1, math.ceil((free_at - now).total_seconds()))
-        raise RateLimited(
-            f"at most {cfg.chat_rate_messages} chat messages in {cfg.chat_rate_s:g} s; retry in {retry} s",
-            {"budget": "chat", "limit": cfg.chat_rate_messages, "retry_after": retry},
-        )
+        refusals = ctx.chat_refusals
+        if len(refusals) >= _MAX_REFUSALS:  # forget the ones that no longer hold
+            for stale in [k for k, until in refusals.items() if until <= now]:
+                del refusals[stale]
+        if len(refusals) < _MAX_REFUSALS:
+            refusals[key] = free_at
+        raise _refused(ctx, (free_at - now).total_seconds(), cfg.chat_rate_messages)
 
 
 async def post_message(ctx: Context, match_id: str, caller: Caller, room: Room, text: str) -> ChatMessage:
     store = chat_store(ctx)
+    key = author_key(caller)
+    _check_refused(ctx, key)
     text = clean_text(text)
     loaded = await ctx.loader.load(match_id)
     if room == "spectators" and not spectator_chat(loaded):
         raise ChatClosed()
     reader = reader_of(loaded, caller)
     check_writable(loaded, reader, room)
-    key = author_key(match_id, reader)
     await _check_rate(ctx, store, key)
     name = await _name_of(ctx, reader)
     for _ in range(_APPEND_TRIES):
@@ -130,10 +156,9 @@ async def hidden_for(
     if reader.player_id is not None:
         blocked = {b.blocked_id for b in await store.blocks_of(reader.player_id)}
         hidden |= blocked & set(authors)
-    for author in set(authors) - hidden:
-        player = await ctx.store.get_player(author)
-        if player is not None and getattr(player, "banned_at", None) is not None:
-            hidden.add(author)
+    others = set(authors) - hidden
+    if others:
+        hidden |= await ctx.store.banned_among(others)
     return frozenset(hidden)
 
 

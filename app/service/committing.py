@@ -224,7 +224,7 @@ def _remember_tokens(
         if old is not None and old != w.token_hash:
             ctx.tokens.drop(old)
         if w.token_hash is not None:
-            ctx.tokens.put(w.token_hash, (match_id, w.seat))
+            ctx.tokens.put(w.token_hash, (match_id, w.seat, w.player_id))
 
 
 def _with_seats(

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 from app.games.core import AnyGame
 from app.games.registry import GAMES
-from app.service.cache import MatchLocks, StateCache, TokenCache
+from app.service.cache import BanCache, MatchLocks, StateCache, TokenCache
 from app.service.loading import Loader
 from app.service.ports import Clock, EventStore, Notifier, StoredEvent, utcnow
 
@@ -103,6 +104,8 @@ class Context:
     loader: Loader = field(init=False)
     locks: MatchLocks = field(init=False, default_factory=MatchLocks)
     tokens: TokenCache = field(init=False, default_factory=TokenCache)
+    chat_refusals: dict[str, datetime] = field(init=False, default_factory=dict)  # chat author -> until
+    bans: BanCache = field(init=False, default_factory=BanCache)
 
     def __post_init__(self) -> None:
         self.loader = Loader(self.store, self.games, StateCache(self.cache_size))

@@ -9,6 +9,7 @@ show to the caller (it never names anything the caller may not see) and JSON `de
     ├── Unauthorized            unauthorized            401
     ├── Forbidden               forbidden               403
     ├── PlayerKeyRequired       player_key_required     403
+    ├── Banned                  banned                  403
     ├── ChatClosed              chat_closed             403
     ├── NotFound                not_found               404
     ├── MethodNotAllowed        method_not_allowed      405
@@ -87,6 +88,15 @@ class PlayerKeyRequired(ServiceError):
     code = ErrorCode.PLAYER_KEY_REQUIRED
     http_status = 403
     default_message = "this match is rated: join it with a player key (Authorization: Bearer pk_…)"
+
+
+class Banned(ServiceError):
+    """The credential is a banned player's key, or the seat token of a seat a banned player holds
+    (`app.service.bans`; a sibling of `Forbidden`, whose code stays a leaf of the tree)."""
+
+    code = ErrorCode.BANNED
+    http_status = 403
+    default_message = "this player is banned"
 
 
 class ChatClosed(ServiceError):

@@ -28,17 +28,17 @@ Planning (`plan`, pure), oldest seek first:
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
+from app.service.periodic import Periodic
 from app.service.seated import NewMatch, Person, announce, seated_match
 from app.service.seek_ports import SeekClaim, SeekRecord
 from app.service.seeks import Matchmaking
-from app.service.tasks import cancel_and_wait
 
 log = logging.getLogger("app.matcher")
 
@@ -168,21 +168,12 @@ class Matcher:
     def __init__(self, mm: Matchmaking, *, interval_s: float = 0.5) -> None:
         self.mm = mm
         self.interval_s = interval_s
-        self._task: asyncio.Task[None] | None = None
+        # Again at once after a pass that formed a match: more seeks may be waiting.
+        work = functools.partial(match_once, mm)
+        self._periodic = Periodic("matcher", work, interval_s, log=log, failure="matching failed", again=True)
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="matcher")
+        await self._periodic.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        await cancel_and_wait(task)
-
-    async def _loop(self) -> None:
-        while True:
-            formed = 0
-            try:
-                formed = await match_once(self.mm)
-            except Exception:
-                log.exception("matching failed")
-            if not formed:
-                await asyncio.sleep(self.interval_s)
+        await self._periodic.stop()

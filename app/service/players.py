@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 
-from app.service.auth import PLAYER_PREFIX, Caller, hash_token, new_token
+from app.service.auth import PLAYER_PREFIX, Caller, check_player, hash_token, new_token
 from app.service.context import Context
 from app.service.errors import NameTaken, Unauthorized, ValidationFailed
 from app.service.names import NameInUse, player_name
@@ -37,12 +37,14 @@ _NEEDS_KEY = "this needs a player key (Authorization: Bearer pk_…)"
 
 
 async def player_of(ctx: Context, caller: Caller, needs_key: str = _NEEDS_KEY) -> PlayerRecord:
-    """The caller's player record; `Unauthorized` for a seat token or a key no longer valid."""
+    """The caller's player record; `Unauthorized` for a seat token or a key no longer valid,
+    `Banned` for a banned player."""
     if caller.kind != "player" or caller.player_id is None:
         raise Unauthorized(needs_key)
     player = await ctx.store.get_player(caller.player_id)
     if player is None or player.key_hash != caller.digest:
         raise Unauthorized("this player key is not valid")
+    check_player(ctx, player)
     return player
 
 

@@ -12,7 +12,7 @@ Seqs and cursors are 64-bit: every method may assume `0 <= seq < 2**63`; the edg
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, Protocol
@@ -232,6 +232,8 @@ class PlayerRecord:
     key_hash: str
     created_at: datetime
     cursor: int = 0  # the last notice's cursor
+    banned_at: datetime | None = None  # an operator's ban (`app.service.bans`): every request refused
+    ban_reason: str | None = None  # for operators only: never shown to the banned player
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +322,15 @@ class EventStore(Protocol):
 
     async def set_player_key(self, player_id: str, key_hash: str) -> bool:
         """Replace a player's key hash (the old key stops working); False for an unknown player."""
+        ...
+
+    async def set_ban(self, player_id: str, banned_at: datetime | None, reason: str | None) -> bool:
+        """Ban a player (`banned_at` set) or lift its ban (`None`, the reason too); False for an
+        unknown player."""
+        ...
+
+    async def banned_among(self, player_ids: Collection[str]) -> set[str]:
+        """Those of `player_ids` that are banned (unknown ids are not)."""
         ...
 
     async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]: ...

@@ -12,17 +12,16 @@ deadline passed fires it on its first pass.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import datetime, timedelta
 from typing import Final
 
 from app.service.chat_ports import ChatStore
 from app.service.context import Context
+from app.service.periodic import Periodic
 from app.service.rating_ports import RatingStore
 from app.service.rating_projection import project_ratings
 from app.service.seating import fire_due
-from app.service.tasks import cancel_and_wait
 
 log = logging.getLogger("app.sweeper")
 
@@ -43,7 +42,7 @@ class Sweeper:
         self.interval_s = interval_s
         self.stall_s = stall_s
         self.prune_every_s = prune_every_s
-        self._task: asyncio.Task[None] | None = None
+        self._periodic = Periodic("sweeper", self.sweep_once, interval_s, log=log, failure="sweep failed")
         self._last_prune: datetime | None = None
         # Looking for pending ratings reads the index of finished rated matches whole: not every
         # pass (a commit that ends a rated match applies it at once; this is the catch-up).
@@ -53,19 +52,10 @@ class Sweeper:
         self.failed = 0  # deadlines that raised; retried on the next pass
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="sweeper")
+        await self._periodic.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        await cancel_and_wait(task)
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.sweep_once()
-            except Exception:
-                log.exception("sweep failed")
-            await asyncio.sleep(self.interval_s)
+        await self._periodic.stop()
 
     async def sweep_once(self) -> int:
         """One pass; returns how many matches it committed something to."""

@@ -45,11 +45,11 @@ import orjson
 
 from app.service.auth import Caller
 from app.service.errors import Forbidden, NotFound, ValidationFailed
+from app.service.periodic import Periodic
 from app.service.players import player_of
 from app.service.ports import StoredNotice
 from app.service.seek_ports import AttemptRecord, WebhookProgress, WebhookRecord
 from app.service.seeks import Matchmaking
-from app.service.tasks import cancel_and_wait
 
 log = logging.getLogger("app.webhooks")
 
@@ -235,23 +235,16 @@ class Deliverer:
         self.lease_s = lease_s
         self.resolver = resolver
         self._hosts: dict[str, asyncio.Semaphore] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._periodic = Periodic(
+            "webhooks", self.deliver_once, interval_s, log=log, failure="webhook pass failed"
+        )
         self.delivered = 0
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="webhooks")
+        await self._periodic.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        await cancel_and_wait(task)
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.deliver_once()
-            except Exception:
-                log.exception("webhook pass failed")
-            await asyncio.sleep(self.interval_s)
+        await self._periodic.stop()
 
     async def deliver_once(self) -> int:
         """One pass: every due webhook whose lease this process gets; returns notices delivered."""

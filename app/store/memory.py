@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from app.service.names import NameInUse, name_key
@@ -249,6 +249,19 @@ class MemoryEventStore(MemoryRatings, MemoryChat):
             self._by_key[key_hash] = player_id
             self._players[player_id] = dataclasses.replace(player, key_hash=key_hash)
             return True
+
+    async def set_ban(self, player_id: str, banned_at: datetime | None, reason: str | None) -> bool:
+        async with self._lock:
+            player = self._players.get(player_id)
+            if player is None:
+                return False
+            reason = None if banned_at is None else reason
+            self._players[player_id] = dataclasses.replace(player, banned_at=banned_at, ban_reason=reason)
+            return True
+
+    async def banned_among(self, player_ids: Collection[str]) -> set[str]:
+        players = (self._players.get(i) for i in player_ids)
+        return {p.id for p in players if p is not None and p.banned_at is not None}
 
     async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
         found: list[PlayerMatch] = []

@@ -18,7 +18,7 @@ recovers by itself when the database is back (`tests/fleet/test_outages.py`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -81,7 +81,7 @@ _READ = (
 _NOTICES = (
     "SELECT cursor, type, data, recorded_at FROM notices WHERE player_id = $1 AND cursor > $2 ORDER BY cursor"
 )
-_PLAYER = "SELECT id, name, key_hash, created_at, cursor FROM players WHERE "
+_PLAYER = "SELECT id, name, key_hash, created_at, cursor, banned_at, ban_reason FROM players WHERE "
 _IDEMPOTENCY = (
     "SELECT match_id, seat, key, request_hash, first_seq, last_seq FROM idempotency_keys "
     "WHERE match_id = $1 AND seat = $2 AND key = $3"
@@ -245,6 +245,15 @@ class PostgresEventStore(PostgresRatings, PostgresChat):
             return await self._execute(sql.SET_KEY, player_id, key_hash) == "UPDATE 1"
         except asyncpg.UniqueViolationError as e:
             raise ValueError("this key hash is in use") from e
+
+    async def set_ban(self, player_id: str, banned_at: datetime | None, reason: str | None) -> bool:
+        reason = None if banned_at is None else reason
+        return await self._execute(sql.SET_BAN, player_id, banned_at, reason) == "UPDATE 1"
+
+    async def banned_among(self, player_ids: Collection[str]) -> set[str]:
+        if not player_ids:
+            return set()
+        return {r[0] for r in await self._fetch(sql.BANNED_AMONG, list(player_ids))}
 
     async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
         page, count, args = player_matches_query(flt)

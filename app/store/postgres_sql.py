@@ -234,6 +234,8 @@ INSERT_PLAYER = (
     "INSERT INTO players (id, name, key_hash, created_at, cursor, name_key) VALUES ($1, $2, $3, $4, $5, $6)"
 )
 SET_KEY = "UPDATE players SET key_hash = $2 WHERE id = $1"
+SET_BAN = "UPDATE players SET banned_at = $2, ban_reason = $3 WHERE id = $1"
+BANNED_AMONG = "SELECT id FROM players WHERE id = ANY($1::text[]) AND banned_at IS NOT NULL"
 PUT_SNAPSHOT = """
 INSERT INTO snapshots (match_id, seq, version, data, created_at) VALUES ($1, $2, $3, $4, now())
 ON CONFLICT (match_id) DO UPDATE

@@ -20,7 +20,7 @@ the threads cost nothing measurable, the projection update and the savepoint 0.1
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from app.service.ports import (
@@ -124,6 +124,15 @@ class SqliteEventStore(SqliteRatings, SqliteChat):
     async def set_player_key(self, player_id: str, key_hash: str) -> bool:
         work = functools.partial(writes.set_player_key, player_id=player_id, key_hash=key_hash)
         return await self.writer.run(work)
+
+    async def set_ban(self, player_id: str, banned_at: datetime | None, reason: str | None) -> bool:
+        work = functools.partial(writes.set_ban, player_id=player_id, banned_at=banned_at, reason=reason)
+        return await self.writer.run(work)
+
+    async def banned_among(self, player_ids: Collection[str]) -> set[str]:
+        if not player_ids:
+            return set()
+        return await self.readers.run(functools.partial(reads.banned_among, player_ids=list(player_ids)))
 
     async def player_matches(self, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:
         return await self.readers.run(functools.partial(reads.player_matches, flt=flt))

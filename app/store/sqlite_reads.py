@@ -35,7 +35,7 @@ _READ = (
 _NOTICES = (
     "SELECT cursor, type, data, recorded_at FROM notices WHERE player_id = ? AND cursor > ? ORDER BY cursor"
 )
-_PLAYER = "SELECT id, name, key_hash, created_at, cursor FROM players"
+_PLAYER = "SELECT id, name, key_hash, created_at, cursor, banned_at, ban_reason FROM players"
 _DUE = (
     "SELECT id FROM matches WHERE deadline_at <= ? AND status IN ('waiting', 'active') "
     "ORDER BY deadline_at, id LIMIT ?"
@@ -154,8 +154,25 @@ def player(conn: sqlite3.Connection, column: str, value: str) -> PlayerRecord | 
     rows = conn.execute(f"{_PLAYER} WHERE {column} = ?", (value,)).fetchall()
     if not rows:
         return None
-    id_, name, key_hash, created_at, cursor = rows[0]
-    return PlayerRecord(id_, name, key_hash, parse_sqlite_time(created_at), cursor)
+    id_, name, key_hash, created_at, cursor, banned_at, reason = rows[0]
+    return PlayerRecord(
+        id_,
+        name,
+        key_hash,
+        parse_sqlite_time(created_at),
+        cursor,
+        parse_sqlite_time_or_none(banned_at),
+        reason,
+    )
+
+
+_BANNED_AMONG = (
+    "SELECT p.id FROM json_each(?) AS j JOIN players AS p ON p.id = j.value WHERE p.banned_at IS NOT NULL"
+)
+
+
+def banned_among(conn: sqlite3.Connection, player_ids: list[str]) -> set[str]:
+    return {r[0] for r in conn.execute(_BANNED_AMONG, (orjson.dumps(player_ids).decode(),))}
 
 
 def player_matches(conn: sqlite3.Connection, flt: PlayerMatchFilter) -> tuple[list[PlayerMatch], int]:

@@ -57,6 +57,7 @@ _INSERT_PLAYER = (
     "INSERT INTO players (id, name, key_hash, created_at, cursor, name_key) VALUES (?, ?, ?, ?, ?, ?)"
 )
 _SET_KEY = "UPDATE players SET key_hash = ? WHERE id = ?"
+_SET_BAN = "UPDATE players SET banned_at = ?, ban_reason = ? WHERE id = ?"
 _PUT_SNAPSHOT = (
     "INSERT INTO snapshots (match_id, seq, version, data, created_at) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq, version = excluded.version, "
@@ -171,6 +172,11 @@ def set_player_key(conn: sqlite3.Connection, player_id: str, key_hash: str) -> b
         return conn.execute(_SET_KEY, (key_hash, player_id)).rowcount == 1
     except sqlite3.IntegrityError as e:
         raise ValueError("this key hash is in use") from e
+
+
+def set_ban(conn: sqlite3.Connection, player_id: str, banned_at: datetime | None, reason: str | None) -> bool:
+    reason = None if banned_at is None else reason
+    return conn.execute(_SET_BAN, (sqlite_time_or_none(banned_at), reason, player_id)).rowcount == 1
 
 
 def put_snapshot(conn: sqlite3.Connection, s: Snapshot) -> None:

@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from app import admin
-from app.service import moderation
+from app.service import bans, moderation
 from app.settings import Settings
 from tests.api.conftest import started
 from tests.api.helpers import FakeClock, error_of
 from tests.chat.support import ChatTable, chat_table, may_read, may_write
+from tests.stream.helpers import Reader, open_stream
 
 ROOMS = ("players", "spectators")
 
@@ -260,3 +261,30 @@ def test_admin_reports_lists_the_open_reports(sqlite_url: str, capsys: pytest.Ca
     ]
     assert admin.main(["nothing"], Settings(database_url=sqlite_url)) == 2
     assert admin.main(["reports"], Settings(database_url="memory://")) == 1
+
+
+async def test_a_banned_authors_messages_are_hidden_until_the_unban(database_url: str) -> None:
+    async with started(database_url) as (app, client):
+        table = await chat_table(client, watchers=2)
+        ada, bob = table.seats
+        eve, fay = table.watchers
+        assert bob.player_id is not None and eve.player_id is not None
+        await table.post(bob, "players", "from bob")
+        await table.post(ada, "players", "from ada")
+        await table.post(eve, "spectators", "from eve")
+        await table.post(fay, "spectators", "from fay")
+        await bans.ban_player(app.state.ctx, bob.player_id)
+        await bans.ban_player(app.state.ctx, eve.player_id)
+        error_of(await table.post(bob, "players", "still here?"), 403, "banned")
+        assert [m["text"] for m in await table.read_all(ada)] == ["from ada"]
+        assert [m["text"] for m in await table.read_all(table.anonymous)] == ["from fay"]
+        async with open_stream(app, table.match_id, token=ada.credential, chat_after=0) as ws:
+            reader = Reader(ws)
+            await table.post(ada, "players", "after the ban")
+            await reader.wait_for(
+                lambda f: any(x.get("chat_seq") == 5 for x in f if x["type"] == "chat"), "5"
+            )
+            await reader.stop()
+        assert [f["message"]["text"] for f in reader.of("chat")] == ["from ada", "after the ban"]
+        await bans.unban_player(app.state.ctx, bob.player_id)
+        assert [m["text"] for m in await table.read_all(ada)] == ["from bob", "from ada", "after the ban"]

@@ -6,8 +6,9 @@ import drago_client
 from drago_client import errors
 
 PUBLIC = [
-    "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "ChallengeClosed", "Client", "Conflict",
-    "DecodeError",
+    "AlreadyResigned", "AlreadySeated", "ApiError", "AsyncClient", "Banned", "ChallengeClosed", "ChatClosed",
+    "Client",
+    "Conflict", "DecodeError",
     "DragoError", "Forbidden", "IdempotencyKeyReused", "IllegalAction", "InternalError", "MatchNotFinished",
     "MatchNotStarted", "MatchOver", "MatchStarted", "MethodNotAllowed", "NameTaken", "NotFound",
     "NotYourTurn", "PayloadTooLarge", "PlayerKeyRequired", "RateLimited", "Retry", "SeatNotHeld",

@@ -63,6 +63,23 @@ async def test_a_new_key_replaces_the_old_one(store: EventStore) -> None:
     assert await store.player_by_key(ana.key_hash) == cid
 
 
+async def test_a_ban_is_set_read_and_lifted(store: EventStore) -> None:
+    ana, bea = await new_player(store), await new_player(store, "Bea")
+    at = T0 + timedelta(hours=1, microseconds=5)
+    assert await store.set_ban(ana.id, at, "abuse in chat") is True
+    for found in (await store.get_player(ana.id), await store.player_by_key(ana.key_hash)):
+        assert found is not None and (found.banned_at, found.ban_reason) == (at, "abuse in chat")
+    assert await store.get_player(bea.id) == bea  # nobody else
+    assert bea.banned_at is None and bea.ban_reason is None
+    unknown = new_id("p")
+    assert await store.banned_among([ana.id, bea.id, unknown]) == {ana.id}
+    assert await store.banned_among([]) == set()
+    assert await store.set_ban(unknown, at, None) is False
+    assert await store.set_ban(ana.id, None, "ignored") is True  # lifting clears the reason too
+    assert await store.get_player(ana.id) == ana
+    assert await store.banned_among([ana.id]) == set()
+
+
 # --- notices -------------------------------------------------------------------------------------
 
 

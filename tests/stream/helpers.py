@@ -114,8 +114,12 @@ class Reader:
         return [e["seq"] for e in self.events()]
 
     async def stop(self) -> None:
-        self._task.cancel()
-        await asyncio.gather(self._task, return_exceptions=True)
+        # Cancelled again while it runs: on Python 3.11 `asyncio.wait_for` (in `AsgiSocket._next`)
+        # swallows a cancel that arrives as its frame does, and the reader would then wait out
+        # the guard for a frame that never comes (while every other reader starves).
+        while not self._task.done():
+            self._task.cancel()
+            await asyncio.wait({self._task}, timeout=0.05)
         await self.ws.close()
 
 

@@ -8,13 +8,13 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Response
 
 from app.api.chat_schemas import (
-    BlockOut,
-    BlockPage,
     ChatMessageOut,
     ChatPageOut,
+    ChatReportOut,
+    PlayerBlockOut,
+    PlayerBlockPage,
     PostChat,
     ReportChat,
-    ReportOut,
     RoomName,
 )
 from app.api.deps import CREDENTIAL_OPTIONAL, CallerDep, Ctx, MatchId, MaybeCaller
@@ -72,31 +72,34 @@ async def get_chat(
     "/v1/matches/{match_id}/chat/{message_id}/report",
     operation_id="reportChat",
     status_code=201,
-    response_model=ReportOut,
+    response_model=ChatReportOut,
     summary="Report a message to the operators",
     description="With a player key or a seat token; the message must be one the caller may read.",
     responses=error_responses(401, 403, 404, 413, 422),
 )
 async def report_chat(
     match_id: MatchId, message_id: Id, body: ReportChat, caller: CallerDep, ctx: Ctx
-) -> ReportOut:
-    return ReportOut.of(await moderation.report(ctx, match_id, caller, message_id, body.reason))
+) -> ChatReportOut:
+    return ChatReportOut.of(await moderation.report(ctx, match_id, caller, message_id, body.reason))
 
 
 @router.post(
     "/v1/players/me/blocks/{player_id}",
     operation_id="blockPlayer",
     status_code=201,
-    response_model=BlockOut,
+    response_model=PlayerBlockOut,
     summary="Block a player: their chat messages never reach you",
     description="201 for a new block, 200 when it existed already. Blocking oneself is 422; an unknown "
     "player 404.",
-    responses={200: {"model": BlockOut, "description": "Blocked already."}, **error_responses(401, 404, 422)},
+    responses={
+        200: {"model": PlayerBlockOut, "description": "Blocked already."},
+        **error_responses(401, 404, 422),
+    },
 )
-async def block_player(player_id: Id, caller: CallerDep, ctx: Ctx, response: Response) -> BlockOut:
+async def block_player(player_id: Id, caller: CallerDep, ctx: Ctx, response: Response) -> PlayerBlockOut:
     held, created = await moderation.block(ctx, caller, player_id)
     response.status_code = 201 if created else 200
-    return BlockOut.of(held)
+    return PlayerBlockOut.of(held)
 
 
 @router.delete(
@@ -115,9 +118,9 @@ async def unblock_player(player_id: Id, caller: CallerDep, ctx: Ctx) -> Response
 @router.get(
     "/v1/players/me/blocks",
     operation_id="listBlocks",
-    response_model=BlockPage,
+    response_model=PlayerBlockPage,
     summary="The players you block",
     responses=error_responses(401),
 )
-async def list_blocks(caller: CallerDep, ctx: Ctx) -> BlockPage:
-    return BlockPage(items=[BlockOut.of(b) for b in await moderation.blocks(ctx, caller)])
+async def list_blocks(caller: CallerDep, ctx: Ctx) -> PlayerBlockPage:
+    return PlayerBlockPage(items=[PlayerBlockOut.of(b) for b in await moderation.blocks(ctx, caller)])

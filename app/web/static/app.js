@@ -47,6 +47,10 @@ var Forbidden = class extends error("forbidden", 403) {
 };
 var PlayerKeyRequired = class extends error("player_key_required", 403) {
 };
+var Banned = class extends error("banned", 403) {
+};
+var ChatClosed = class extends error("chat_closed", 403) {
+};
 var NotFound = class extends error("not_found", 404) {
 };
 var MethodNotAllowed = class extends error("method_not_allowed", 405) {
@@ -114,6 +118,8 @@ var BY_CODE = Object.fromEntries(
     Unauthorized,
     Forbidden,
     PlayerKeyRequired,
+    Banned,
+    ChatClosed,
     NotFound,
     MethodNotAllowed,
     IllegalAction,
@@ -287,6 +293,15 @@ var Api = class extends Transport {
   acceptChallenge(challengeId, options = {}) {
     return this.call({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/accept`, auth: "token" }, options);
   }
+  /**
+   * Block a player: their chat messages never reach you.
+   *
+   * 201 for a new block, 200 when it existed already. Blocking oneself is 422; an unknown player
+   * 404.
+   */
+  blockPlayer(playerId, options = {}) {
+    return this.call({ method: "POST", path: `/v1/players/me/blocks/${enc(playerId)}`, auth: "token" }, options);
+  }
   /** Cancel an open seek. */
   cancelSeek(seekId, options = {}) {
     return this.call({ method: "DELETE", path: `/v1/seeks/${enc(seekId)}`, auth: "token" }, options);
@@ -359,6 +374,16 @@ var Api = class extends Transport {
   exportPlayerMatches(playerId, query = {}, options = {}) {
     return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}/matches`, query, auth: "token", text: true }, options);
   }
+  /**
+   * The messages of the chat rooms the caller may read, after a cursor.
+   *
+   * Without `room`: every room the caller may read now; a room it may not read is 403 (a
+   * switched-off spectators' room reads empty). Messages of players the caller blocks, and of
+   * banned players, are left out. Without a credential: an anonymous spectator.
+   */
+  getChat(matchId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/chat`, query, auth: "token" }, options);
+  }
   /** A game: player counts, payload schemas, drawing data. */
   getGame(game, options = {}) {
     return this.call({ method: "GET", path: `/v1/games/${enc(game)}` }, options);
@@ -428,6 +453,10 @@ var Api = class extends Transport {
   joinSeat(matchId, seat, body, options = {}) {
     return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);
   }
+  /** The players you block. */
+  listBlocks(options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/blocks`, auth: "token" }, options);
+  }
   /** The webhook's last delivery attempts, newest first. */
   listDeliveries(webhookId, query = {}, options = {}) {
     return this.call({ method: "GET", path: `/v1/players/me/webhooks/${enc(webhookId)}/deliveries`, query, auth: "token" }, options);
@@ -473,6 +502,17 @@ var Api = class extends Transport {
   myMatches(query = {}, options = {}) {
     return this.call({ method: "GET", path: `/v1/players/me/matches`, query, auth: "token" }, options);
   }
+  /**
+   * Write a message in one of the match's chat rooms.
+   *
+   * `players`: the seated players (seat token or player key); `spectators`: a player key without a
+   * seat, and after the end also the players. Text is trimmed; 1–500 characters, no control
+   * characters. At most `DRAGO_CHAT_RATE_MESSAGES` per `DRAGO_CHAT_RATE_SECONDS` per author (429
+   * `rate_limited` with `Retry-After`). See docs/chat.md.
+   */
+  postChat(matchId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/chat`, body, auth: "token" }, options);
+  }
   /** Readiness: the database is reachable and migrated to the newest schema. */
   readyz(options = {}) {
     return this.call({ method: "GET", path: `/readyz` }, options);
@@ -484,6 +524,14 @@ var Api = class extends Transport {
    */
   reissueSeatToken(matchId, seat, hostToken, options = {}) {
     return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}/token`, auth: "host", token: hostToken }, options);
+  }
+  /**
+   * Report a message to the operators.
+   *
+   * With a player key or a seat token; the message must be one the caller may read.
+   */
+  reportChat(matchId, messageId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/chat/${enc(messageId)}/report`, body, auth: "token" }, options);
   }
   /**
    * The caller's seat resigns.
@@ -527,6 +575,10 @@ var Api = class extends Transport {
    */
   submitAction(matchId, body, options = {}) {
     return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/actions`, body, auth: "token", keyed: true }, options);
+  }
+  /** Lift a block. */
+  unblockPlayer(playerId, options = {}) {
+    return this.call({ method: "DELETE", path: `/v1/players/me/blocks/${enc(playerId)}`, auth: "token", text: true }, options);
   }
   /**
    * Say whether this player is a bot.
@@ -4349,15 +4401,6 @@ function otherActions(ctx, handled2) {
 var ROOMS = ["players", "spectators"];
 var MAX_TEXT = 500;
 var PAGE3 = 100;
-var ChatApi = class extends DragoClient {
-  writeChat(matchId, body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, body, auth: "token" }, options);
-  }
-  readChat(matchId, query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, query, auth: "token" }, options);
-  }
-};
-var chatApi = new ChatApi(location.origin, { retry: { attempts: 3 } });
 var newChat = () => ({ messages: [], room: null, draft: "", sending: false, error: null, available: true });
 var over = (ctx) => ctx.state.live?.status === "finished" || ctx.state.live?.status === "aborted";
 function rooms(ctx) {
@@ -4381,7 +4424,7 @@ async function loadChat(ctx, chat, reset = false) {
   let after = reset ? 0 : chat.messages.at(-1)?.chat_seq ?? 0;
   try {
     for (; ; ) {
-      const page = await chatApi.readChat(ctx.state.matchId, { after, limit: PAGE3 }, credential(ctx));
+      const page = await api.getChat(ctx.state.matchId, { after, limit: PAGE3 }, credential(ctx));
       receive(chat, page.messages);
       if (page.next === null || page.messages.length === 0) break;
       after = page.next;
@@ -4406,7 +4449,7 @@ async function send(ctx, chat, room) {
   chat.error = null;
   ctx.update();
   try {
-    receive(chat, [await chatApi.writeChat(ctx.state.matchId, { room, text: text2 }, credential(ctx))]);
+    receive(chat, [await api.postChat(ctx.state.matchId, { room, text: text2 }, credential(ctx))]);
     chat.draft = "";
   } catch (error2) {
     chat.error = describeError(error2);
@@ -5270,8 +5313,7 @@ function matchPage(root2, matchId, params) {
     state.summary = summary;
     state.detail = await gameDetail(summary.game);
     render();
-    const onChat = (frame2) => {
-      const message = frame2.message;
+    const onChat = ({ message }) => {
       if (receive(chat, [message]).length && message.author.seat !== state.seat) announcer.textContent = spoken(ctx, message);
       render();
     };

@@ -148,7 +148,17 @@ def _method(op: Operation, aw: bool) -> list[str]:
     ]
     lines += _doc(op.doc)
     path = re.sub(r"\{(\w+)\}", lambda m: "{quote(str(" + m.group(1) + '), safe="")}', op.path)
-    parts = [f'"{op.method}"', f'f"{path}"' if "{" in op.path else f'"{op.path}"']
+    # A path of several parameters is written one f-string per parameter, so that no line is too long.
+    pieces = [path]
+    if path.count("{quote(") > 1:
+        pieces = []
+        for piece in re.split(r"(?=/\{quote\()", path):
+            if pieces and "{" not in pieces[-1]:
+                pieces[-1] += piece
+            else:
+                pieces.append(piece)
+    literal = " ".join(f'f"{piece}"' for piece in pieces)
+    parts = [f'"{op.method}"', literal if "{" in op.path else f'"{op.path}"']
     query = [p for p in op.params if p.where == "query"]
     if query:
         parts.append("query={" + ", ".join(f'"{p.key}": {p.name}' for p in query) + "}")

@@ -10,6 +10,8 @@
  *         ├── Unauthorized          unauthorized            401
  *         ├── Forbidden             forbidden               403
  *         ├── PlayerKeyRequired     player_key_required     403 (a rated match's seat)
+ *         ├── Banned                banned                  403 (an operator banned the player)
+ *         ├── ChatClosed            chat_closed             403 (no spectators' chat room)
  *         ├── NotFound              not_found               404
  *         ├── MethodNotAllowed      method_not_allowed      405
  *         ├── Conflict              (409): IllegalAction, NotYourTurn, MatchOver, VersionConflict,
@@ -80,6 +82,9 @@ export class Unauthorized extends error("unauthorized", 401) {}
 export class Forbidden extends error("forbidden", 403) {}
 /** 403: a rated match's seats are joined only with a player key. */
 export class PlayerKeyRequired extends error("player_key_required", 403) {}
+/** 403: an operator banned the player: its key and its seats' tokens are refused everywhere. */
+export class Banned extends error("banned", 403) {}
+export class ChatClosed extends error("chat_closed", 403) {}
 export class NotFound extends error("not_found", 404) {}
 export class MethodNotAllowed extends error("method_not_allowed", 405) {}
 /** 409: the request is well formed but the match's state refuses it. */
@@ -142,10 +147,11 @@ export class Unavailable extends error("unavailable", 503) {}
 /** Every server error code and its class. */
 export const BY_CODE: Readonly<Record<string, typeof ApiError>> = Object.fromEntries(
   [
-    ValidationError, IdempotencyKeyReused, Unauthorized, Forbidden, PlayerKeyRequired, NotFound, MethodNotAllowed,
-    IllegalAction, NotYourTurn, MatchOver, VersionConflict, SeatTaken, SeatNotHeld, AlreadySeated, AlreadyResigned,
-    MatchNotStarted, MatchStarted, NameTaken, MatchNotFinished, TooManySeeks, SeekClosed, ChallengeClosed,
-    PayloadTooLarge, RateLimited, InternalError, Unavailable,
+    ValidationError, IdempotencyKeyReused, Unauthorized, Forbidden, PlayerKeyRequired, Banned, ChatClosed,
+    NotFound,
+    MethodNotAllowed, IllegalAction, NotYourTurn, MatchOver, VersionConflict, SeatTaken, SeatNotHeld,
+    AlreadySeated, AlreadyResigned, MatchNotStarted, MatchStarted, NameTaken, MatchNotFinished, TooManySeeks,
+    SeekClosed, ChallengeClosed, PayloadTooLarge, RateLimited, InternalError, Unavailable,
   ].map((cls) => [cls.code, cls]),
 );
 

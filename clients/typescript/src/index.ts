@@ -10,6 +10,6 @@ export type * from "./generated/models.js";
 export type { Action, EventData, MountDrago, Options, Setup, View, Yutaka } from "./generated/games.js";
 export { DEFAULT_RETRY, STREAM_RETRY, type RetryPolicy } from "./retry.js";
 export { InvalidWebhook, verifyWebhook, webhookSignature, type VerifyOptions } from "./webhooks.js";
-export { RETRYABLE, type ChatFrameLike, type FollowOptions, type FollowPlayerOptions } from "./streams.js";
+export { RETRYABLE, type FollowOptions, type FollowPlayerOptions } from "./streams.js";
 export { VERSION, type CallOptions, type ClientOptions, type WebSocketConstructor, type WebSocketLike } from "./transport.js";
 export { ALGORITHM, Stream, combinedSeed, commitment, deal, toHex, verifyMatch, type Verdict } from "./fairness.js";

@@ -15,7 +15,7 @@
  */
 
 import { BY_CODE, ApiError, RateLimited, StreamClosed, apiError } from "./errors.js";
-import type { CommitFrame, HelloFrame, NoticeFrame, PlayerHelloFrame } from "./generated/models.js";
+import type { ChatFrame, CommitFrame, HelloFrame, NoticeFrame, PlayerHelloFrame } from "./generated/models.js";
 import { delay } from "./retry.js";
 import type { RetryPolicy } from "./retry.js";
 import type { Transport, WebSocketConstructor, WebSocketLike } from "./transport.js";
@@ -38,16 +38,9 @@ export interface FollowOptions {
   untilEnd?: boolean;
   /** Called with each `chat` frame (the match's chat messages this viewer may read), in
    * `chat_seq` order, each once: a reconnect resumes after the last one (`chat_after`). */
-  onChat?: (frame: ChatFrameLike) => void;
+  onChat?: (frame: ChatFrame) => void;
   retry?: Partial<RetryPolicy>;
   signal?: AbortSignal;
-}
-
-/** A `chat` frame of a match stream: one message, at the match's chat cursor `chat_seq`. */
-export interface ChatFrameLike {
-  type: "chat";
-  chat_seq: number;
-  message: Record<string, unknown>;
 }
 
 export interface FollowPlayerOptions {
@@ -237,7 +230,7 @@ export async function* follow(
           last = commit.seq;
           if (untilEnd && commit.events.some((e) => e.type === "match_ended")) return;
         } else if (frame.type === "chat" && options.onChat) {
-          const chat = frame as ChatFrameLike;
+          const chat = frame as ChatFrame;
           if (chatLast !== null && chat.chat_seq <= chatLast) continue; // seen already
           chatLast = chat.chat_seq;
           options.onChat(chat);

@@ -8,12 +8,13 @@
  * it holds) when the match stream says hello, and again from the start when the match ends (a room
  * may have opened); live messages come as `chat` frames on the match stream (`follow`'s `onChat`).
  * The page writes with the seat's token, or as a spectator with the key of the player this browser
- * plays as (community/player.ts). A server without chat answers 404: the panel then stays hidden.
+ * plays as (community/player.ts), through the client's `getChat` and `postChat`. A server without
+ * chat answers 404: the panel then stays hidden.
  * Messages are plain text, shown as text nodes (never as HTML).
  */
 
-import { DragoClient, NotFound, type CallOptions } from "drago-client";
-import { describeError } from "../api.js";
+import { NotFound, type CallOptions, type ChatMessage } from "drago-client";
+import { api, describeError } from "../api.js";
 import { h } from "../dom.js";
 import { dateTime, t } from "../i18n/index.js";
 import { identity } from "../community/player.js";
@@ -23,34 +24,6 @@ export const ROOMS = ["players", "spectators"] as const;
 export type Room = (typeof ROOMS)[number];
 const MAX_TEXT = 500;
 const PAGE = 100;
-
-export interface ChatMessage {
-  id: string;
-  chat_seq: number;
-  room: Room;
-  author: { seat: number | null; player_id: string | null; name: string | null };
-  text: string;
-  at: string;
-}
-
-interface ChatPage {
-  messages: ChatMessage[];
-  next: number | null;
-}
-
-/** The chat routes (`POST` and `GET /v1/matches/{id}/chat`) on the SDK's transport, under names
- * of their own so that the generated `postChat` / `getChat` may arrive beside them. */
-class ChatApi extends DragoClient {
-  writeChat(matchId: string, body: { room: Room; text: string }, options: CallOptions = {}): Promise<ChatMessage> {
-    return this.call<ChatMessage>({ method: "POST", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, body, auth: "token" }, options);
-  }
-
-  readChat(matchId: string, query: { room?: Room; after?: number; limit?: number } = {}, options: CallOptions = {}): Promise<ChatPage> {
-    return this.call<ChatPage>({ method: "GET", path: `/v1/matches/${encodeURIComponent(matchId)}/chat`, query, auth: "token" }, options);
-  }
-}
-
-const chatApi = new ChatApi(location.origin, { retry: { attempts: 3 } });
 
 export interface ChatState {
   messages: ChatMessage[];
@@ -93,7 +66,7 @@ export async function loadChat(ctx: MatchContext, chat: ChatState, reset = false
   let after = reset ? 0 : (chat.messages.at(-1)?.chat_seq ?? 0);
   try {
     for (;;) {
-      const page = await chatApi.readChat(ctx.state.matchId, { after, limit: PAGE }, credential(ctx));
+      const page = await api.getChat(ctx.state.matchId, { after, limit: PAGE }, credential(ctx));
       receive(chat, page.messages);
       if (page.next === null || page.messages.length === 0) break;
       after = page.next;
@@ -122,7 +95,7 @@ async function send(ctx: MatchContext, chat: ChatState, room: Room): Promise<voi
   chat.error = null;
   ctx.update();
   try {
-    receive(chat, [await chatApi.writeChat(ctx.state.matchId, { room, text }, credential(ctx))]);
+    receive(chat, [await api.postChat(ctx.state.matchId, { room, text }, credential(ctx))]);
     chat.draft = "";
   } catch (error) {
     chat.error = describeError(error);

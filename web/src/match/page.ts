@@ -11,12 +11,12 @@
  * screen readers, in the history's words.
  */
 
-import { ApiError, StreamClosed, Unauthorized, type Event, type View } from "drago-client";
+import { ApiError, StreamClosed, Unauthorized, type ChatFrame, type Event, type View } from "drago-client";
 import { api, describeError, gameDetail } from "../api.js";
 import * as md from "../boards/mountdrago.js";
 import * as yu from "../boards/yutaka.js";
 import { otherActions } from "../controls/actions.js";
-import { chatPanel, loadChat, newChat, receive, spoken, type ChatMessage } from "../controls/chat.js";
+import { chatPanel, loadChat, newChat, receive, spoken } from "../controls/chat.js";
 import { clockPanel } from "../controls/clock.js";
 import * as draft from "../controls/draft.js";
 import { fairnessPanel } from "../controls/fairness.js";
@@ -223,8 +223,7 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     state.summary = summary;
     state.detail = await gameDetail(summary.game);
     render();
-    const onChat = (frame: { message: Record<string, unknown> }) => {
-      const message = frame.message as unknown as ChatMessage;
+    const onChat = ({ message }: ChatFrame) => {
       if (receive(chat, [message]).length && message.author.seat !== state.seat) announcer.textContent = spoken(ctx, message);
       render();
     };
@@ -252,7 +251,7 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
   }
 
   /** After the end the chat goes on (both rooms, for everyone who may watch): keep its frames coming. */
-  async function chatAfterEnd(onChat: (frame: { message: Record<string, unknown> }) => void): Promise<void> {
+  async function chatAfterEnd(onChat: (frame: ChatFrame) => void): Promise<void> {
     const options = { token: state.token, after: state.live?.seq ?? null, views: false, untilEnd: false, hellos: true as const, signal: stop.signal, onChat };
     for await (const frame of api.follow(matchId, options)) if (frame.type === "hello") void loadChat(ctx, chat);
   }

@@ -62,6 +62,30 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def block_player(
+        self,
+        player_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.PlayerBlock:
+        """Block a player: their chat messages never reach you.
+
+        201 for a new block, 200 when it existed already. Blocking oneself is 422; an unknown player
+        404.
+        """
+        return cast(
+            models.PlayerBlock,
+            await self._send(
+                Call(
+                    "POST",
+                    f"/v1/players/me/blocks/{quote(str(player_id), safe='')}",
+                    auth="token",
+                    token=token,
+                ),
+                models.PlayerBlock,
+            ),
+        )
+
     async def cancel_seek(
         self,
         seek_id: str,
@@ -135,6 +159,7 @@ class AsyncApi(AsyncTransport):
         rated: bool | None = None,
         seed: str | None = None,
         setup: games.Setup | Mapping[str, Any] | None = None,
+        spectator_chat: bool | None = None,
         takeover_after: int | None = None,
         visibility: Literal["public", "unlisted"] | None = None,
         token: str | None = None,
@@ -164,6 +189,7 @@ class AsyncApi(AsyncTransport):
                         "rated": rated,
                         "seed": seed,
                         "setup": setup,
+                        "spectator_chat": spectator_chat,
                         "takeover_after": takeover_after,
                         "visibility": visibility,
                     },
@@ -331,6 +357,35 @@ class AsyncApi(AsyncTransport):
                     token=token,
                     text=True,
                 )
+            ),
+        )
+
+    async def get_chat(
+        self,
+        match_id: str,
+        *,
+        room: Literal["players", "spectators"] | None = None,
+        after: int | None = None,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.ChatPage:
+        """The messages of the chat rooms the caller may read, after a cursor.
+
+        Without `room`: every room the caller may read now; a room it may not read is 403 (a
+        switched-off spectators' room reads empty). Messages of players the caller blocks, and of
+        banned players, are left out. Without a credential: an anonymous spectator.
+        """
+        return cast(
+            models.ChatPage,
+            await self._send(
+                Call(
+                    "GET",
+                    f"/v1/matches/{quote(str(match_id), safe='')}/chat",
+                    query={"room": room, "after": after, "limit": limit},
+                    auth="token",
+                    token=token,
+                ),
+                models.ChatPage,
             ),
         )
 
@@ -519,6 +574,19 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def list_blocks(
+        self,
+        *,
+        token: str | None = None,
+    ) -> models.PlayerBlockPage:
+        """The players you block."""
+        return cast(
+            models.PlayerBlockPage,
+            await self._send(
+                Call("GET", "/v1/players/me/blocks", auth="token", token=token), models.PlayerBlockPage
+            ),
+        )
+
     async def list_deliveries(
         self,
         webhook_id: str,
@@ -685,6 +753,35 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def post_chat(
+        self,
+        match_id: str,
+        room: Literal["players", "spectators"],
+        text: str,
+        *,
+        token: str | None = None,
+    ) -> models.ChatMessage:
+        """Write a message in one of the match's chat rooms.
+
+        `players`: the seated players (seat token or player key); `spectators`: a player key without
+        a seat, and after the end also the players. Text is trimmed; 1–500 characters, no control
+        characters. At most `DRAGO_CHAT_RATE_MESSAGES` per `DRAGO_CHAT_RATE_SECONDS` per author (429
+        `rate_limited` with `Retry-After`). See docs/chat.md.
+        """
+        return cast(
+            models.ChatMessage,
+            await self._send(
+                Call(
+                    "POST",
+                    f"/v1/matches/{quote(str(match_id), safe='')}/chat",
+                    body={"room": room, "text": text},
+                    auth="token",
+                    token=token,
+                ),
+                models.ChatMessage,
+            ),
+        )
+
     async def readyz(
         self,
     ) -> models.Health:
@@ -711,6 +808,33 @@ class AsyncApi(AsyncTransport):
                     token=host_token,
                 ),
                 models.SeatToken,
+            ),
+        )
+
+    async def report_chat(
+        self,
+        match_id: str,
+        message_id: str,
+        reason: str,
+        *,
+        token: str | None = None,
+    ) -> models.ChatReport:
+        """Report a message to the operators.
+
+        With a player key or a seat token; the message must be one the caller may read.
+        """
+        return cast(
+            models.ChatReport,
+            await self._send(
+                Call(
+                    "POST",
+                    f"/v1/matches/{quote(str(match_id), safe='')}/chat"
+                    f"/{quote(str(message_id), safe='')}/report",
+                    body={"reason": reason},
+                    auth="token",
+                    token=token,
+                ),
+                models.ChatReport,
             ),
         )
 
@@ -830,6 +954,26 @@ class AsyncApi(AsyncTransport):
             ),
         )
 
+    async def unblock_player(
+        self,
+        player_id: str,
+        *,
+        token: str | None = None,
+    ) -> str:
+        """Lift a block."""
+        return cast(
+            str,
+            await self._send(
+                Call(
+                    "DELETE",
+                    f"/v1/players/me/blocks/{quote(str(player_id), safe='')}",
+                    auth="token",
+                    token=token,
+                    text=True,
+                )
+            ),
+        )
+
     async def update_me(
         self,
         bot: bool,
@@ -893,6 +1037,30 @@ class SyncApi(SyncTransport):
                     token=token,
                 ),
                 models.Challenge,
+            ),
+        )
+
+    def block_player(
+        self,
+        player_id: str,
+        *,
+        token: str | None = None,
+    ) -> models.PlayerBlock:
+        """Block a player: their chat messages never reach you.
+
+        201 for a new block, 200 when it existed already. Blocking oneself is 422; an unknown player
+        404.
+        """
+        return cast(
+            models.PlayerBlock,
+            self._send(
+                Call(
+                    "POST",
+                    f"/v1/players/me/blocks/{quote(str(player_id), safe='')}",
+                    auth="token",
+                    token=token,
+                ),
+                models.PlayerBlock,
             ),
         )
 
@@ -969,6 +1137,7 @@ class SyncApi(SyncTransport):
         rated: bool | None = None,
         seed: str | None = None,
         setup: games.Setup | Mapping[str, Any] | None = None,
+        spectator_chat: bool | None = None,
         takeover_after: int | None = None,
         visibility: Literal["public", "unlisted"] | None = None,
         token: str | None = None,
@@ -998,6 +1167,7 @@ class SyncApi(SyncTransport):
                         "rated": rated,
                         "seed": seed,
                         "setup": setup,
+                        "spectator_chat": spectator_chat,
                         "takeover_after": takeover_after,
                         "visibility": visibility,
                     },
@@ -1164,6 +1334,35 @@ class SyncApi(SyncTransport):
                     token=token,
                     text=True,
                 )
+            ),
+        )
+
+    def get_chat(
+        self,
+        match_id: str,
+        *,
+        room: Literal["players", "spectators"] | None = None,
+        after: int | None = None,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> models.ChatPage:
+        """The messages of the chat rooms the caller may read, after a cursor.
+
+        Without `room`: every room the caller may read now; a room it may not read is 403 (a
+        switched-off spectators' room reads empty). Messages of players the caller blocks, and of
+        banned players, are left out. Without a credential: an anonymous spectator.
+        """
+        return cast(
+            models.ChatPage,
+            self._send(
+                Call(
+                    "GET",
+                    f"/v1/matches/{quote(str(match_id), safe='')}/chat",
+                    query={"room": room, "after": after, "limit": limit},
+                    auth="token",
+                    token=token,
+                ),
+                models.ChatPage,
             ),
         )
 
@@ -1351,6 +1550,19 @@ class SyncApi(SyncTransport):
             ),
         )
 
+    def list_blocks(
+        self,
+        *,
+        token: str | None = None,
+    ) -> models.PlayerBlockPage:
+        """The players you block."""
+        return cast(
+            models.PlayerBlockPage,
+            self._send(
+                Call("GET", "/v1/players/me/blocks", auth="token", token=token), models.PlayerBlockPage
+            ),
+        )
+
     def list_deliveries(
         self,
         webhook_id: str,
@@ -1515,6 +1727,35 @@ class SyncApi(SyncTransport):
             ),
         )
 
+    def post_chat(
+        self,
+        match_id: str,
+        room: Literal["players", "spectators"],
+        text: str,
+        *,
+        token: str | None = None,
+    ) -> models.ChatMessage:
+        """Write a message in one of the match's chat rooms.
+
+        `players`: the seated players (seat token or player key); `spectators`: a player key without
+        a seat, and after the end also the players. Text is trimmed; 1–500 characters, no control
+        characters. At most `DRAGO_CHAT_RATE_MESSAGES` per `DRAGO_CHAT_RATE_SECONDS` per author (429
+        `rate_limited` with `Retry-After`). See docs/chat.md.
+        """
+        return cast(
+            models.ChatMessage,
+            self._send(
+                Call(
+                    "POST",
+                    f"/v1/matches/{quote(str(match_id), safe='')}/chat",
+                    body={"room": room, "text": text},
+                    auth="token",
+                    token=token,
+                ),
+                models.ChatMessage,
+            ),
+        )
+
     def readyz(
         self,
     ) -> models.Health:
@@ -1541,6 +1782,33 @@ class SyncApi(SyncTransport):
                     token=host_token,
                 ),
                 models.SeatToken,
+            ),
+        )
+
+    def report_chat(
+        self,
+        match_id: str,
+        message_id: str,
+        reason: str,
+        *,
+        token: str | None = None,
+    ) -> models.ChatReport:
+        """Report a message to the operators.
+
+        With a player key or a seat token; the message must be one the caller may read.
+        """
+        return cast(
+            models.ChatReport,
+            self._send(
+                Call(
+                    "POST",
+                    f"/v1/matches/{quote(str(match_id), safe='')}/chat"
+                    f"/{quote(str(message_id), safe='')}/report",
+                    body={"reason": reason},
+                    auth="token",
+                    token=token,
+                ),
+                models.ChatReport,
             ),
         )
 
@@ -1653,6 +1921,26 @@ class SyncApi(SyncTransport):
                     token=token,
                 ),
                 models.ActionReply,
+            ),
+        )
+
+    def unblock_player(
+        self,
+        player_id: str,
+        *,
+        token: str | None = None,
+    ) -> str:
+        """Lift a block."""
+        return cast(
+            str,
+            self._send(
+                Call(
+                    "DELETE",
+                    f"/v1/players/me/blocks/{quote(str(player_id), safe='')}",
+                    auth="token",
+                    token=token,
+                    text=True,
+                )
             ),
         )
 

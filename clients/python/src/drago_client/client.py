@@ -9,12 +9,13 @@
 A client may hold a default credential (`token=`: a seat token or a player key); every method of a
 route that takes one also accepts `token=` for one call, and the host's routes take `host_token`.
 Answers are frozen dataclasses (`drago_client.models`, `drago_client.games`); refusals raise the
-`ApiError` subclass of their code. Streams need the async client: `follow` and `follow_player`.
+`ApiError` subclass of their code. Streams need the async client: `follow`, `follow_player` and
+`follow_chat`; `chat_messages` iterates a match's chat pages.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterator
 from typing import Literal, overload
 
 from drago_client import models, streams
@@ -59,6 +60,38 @@ class AsyncClient(AsyncApi):
             )
         return streams.follow(self, match_id, token, after, views=views, until_end=until_end, retry=retry)
 
+    def follow_chat(
+        self,
+        match_id: str,
+        token: str | None = None,
+        chat_after: int | None = None,
+        *,
+        retry: Retry | None = None,
+    ) -> AsyncGenerator[models.ChatFrame, None]:
+        """The match's chat frames after `chat_after` (None: from now), each once, across reconnects.
+
+        See `drago_client.streams.follow_chat`; `token` None uses the client's (none: a spectator).
+        """
+        return streams.follow_chat(self, match_id, token, chat_after, retry=retry)
+
+    async def chat_messages(
+        self,
+        match_id: str,
+        *,
+        room: Literal["players", "spectators"] | None = None,
+        after: int = 0,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> AsyncGenerator[models.ChatMessage, None]:
+        """Every message the caller may read after `after`, page by page (`next` followed)."""
+        while True:
+            page = await self.get_chat(match_id, room=room, after=after, limit=limit, token=token)
+            for message in page.messages:
+                yield message
+            if page.next is None:
+                return
+            after = page.next
+
     @overload
     def follow_player(
         self, key: str | None = ..., after: int | None = ..., *,
@@ -91,3 +124,20 @@ class AsyncClient(AsyncApi):
 
 class Client(SyncApi):
     """The API over the blocking `httpx.Client` (streams: use `AsyncClient`)."""
+
+    def chat_messages(
+        self,
+        match_id: str,
+        *,
+        room: Literal["players", "spectators"] | None = None,
+        after: int = 0,
+        limit: int | None = None,
+        token: str | None = None,
+    ) -> Iterator[models.ChatMessage]:
+        """Every message the caller may read after `after`, page by page (`next` followed)."""
+        while True:
+            page = self.get_chat(match_id, room=room, after=after, limit=limit, token=token)
+            yield from page.messages
+            if page.next is None:
+                return
+            after = page.next

@@ -10,6 +10,8 @@
         ├── Unauthorized            unauthorized            401
         ├── Forbidden               forbidden               403
         ├── PlayerKeyRequired       player_key_required     403  (a rated match's seat)
+        ├── Banned                  banned                  403  (an operator banned the player)
+        ├── ChatClosed              chat_closed             403  (no spectators' room)
         ├── NotFound                not_found               404
         ├── MethodNotAllowed        method_not_allowed      405
         ├── Conflict                (409)
@@ -112,6 +114,20 @@ class PlayerKeyRequired(ApiError):
     """403: a rated match's seats are joined only with a player key."""
 
     code = "player_key_required"
+    status = 403
+
+
+class Banned(ApiError):
+    """403: an operator banned the player: its key and its seats' tokens are refused everywhere."""
+
+    code = "banned"
+    status = 403
+
+
+class ChatClosed(ApiError):
+    """403: the match's spectators' chat room is switched off (`spectator_chat: false`)."""
+
+    code = "chat_closed"
     status = 403
 
 

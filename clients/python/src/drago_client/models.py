@@ -22,6 +22,11 @@ __all__ = [
     "BotSeat",
     "Challenge",
     "ChallengePage",
+    "ChatAuthor",
+    "ChatFrame",
+    "ChatMessage",
+    "ChatPage",
+    "ChatReport",
     "ClientFrame",
     "CommitFrame",
     "CreateChallenge",
@@ -60,6 +65,8 @@ __all__ = [
     "PerDecisionClock",
     "PingFrame",
     "Player",
+    "PlayerBlock",
+    "PlayerBlockPage",
     "PlayerBot",
     "PlayerHelloFrame",
     "PlayerKey",
@@ -67,8 +74,10 @@ __all__ = [
     "PlayerMatchPage",
     "PlayerServerFrame",
     "PongFrame",
+    "PostChat",
     "Profile",
     "RatingHistory",
+    "ReportChat",
     "Reveal",
     "SampleRequest",
     "Samples",
@@ -140,6 +149,43 @@ class ChallengePage:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChatAuthor:
+    name: str | None
+    player_id: str | None
+    """The author's player; null for a seat token without one."""
+    seat: int | None
+    """The author's seat; null for a spectator."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatMessage:
+    at: str
+    """When it was written (UTC, `Z`)."""
+    author: ChatAuthor
+    chat_seq: int
+    """The match's chat cursor at this message (both rooms share it)."""
+    id: str
+    room: Literal["players", "spectators"]
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatPage:
+    messages: tuple[ChatMessage, ...]
+    next: int | None
+    """Read on with `after=next`; null when the page was not full (nothing more now)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatReport:
+    created_at: str
+    id: str
+    match_id: str
+    message_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreateChallenge:
     clock: PerDecisionClock | BankClock | None = None
     """The match's turn clock."""
@@ -190,6 +236,10 @@ class CreateMatch:
     setup: games.Setup | Mapping[str, Any] | None = None
     """Development only (403 `forbidden` unless the server enables dev features): an explicit deal
     instead of a shuffled one; its format is the game's `schemas.setup`.
+    """
+    spectator_chat: bool = True
+    """Whether the match has a spectators' chat room (docs/chat.md); off, writing there is 403
+    `chat_closed` and reading it gives nothing. The players' room always exists.
     """
     takeover_after: int = 3
     visibility: Literal["public", "unlisted"] = "public"
@@ -262,7 +312,7 @@ class CreatedMatch:
     seq: int
     """The last event's seq."""
     settings: Mapping[str, Any]
-    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."""
+    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated, spectator_chat."""
     status: Literal["waiting", "active", "finished", "aborted"]
     to_act: tuple[int, ...]
     """Seats whose decision it is (empty unless active)."""
@@ -307,7 +357,9 @@ class ErrorBody:
     code: Literal[
         "already_resigned",
         "already_seated",
+        "banned",
         "challenge_closed",
+        "chat_closed",
         "forbidden",
         "idempotency_key_reused",
         "illegal_action",
@@ -517,7 +569,7 @@ class Match:
     seq: int
     """The last event's seq."""
     settings: Mapping[str, Any]
-    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated."""
+    """clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated, spectator_chat."""
     status: Literal["waiting", "active", "finished", "aborted"]
     to_act: tuple[int, ...]
     """Seats whose decision it is (empty unless active)."""
@@ -556,6 +608,17 @@ class Outcome:
 class PerDecisionClock:
     per_decision_s: int
     """Seconds for every decision."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerBlock:
+    blocked_at: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerBlockPage:
+    items: tuple[PlayerBlock, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -598,6 +661,13 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PostChat:
+    room: Literal["players", "spectators"]
+    text: str
+    """1 to 500 characters once trimmed, no control characters; plain text."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Profile:
     bot: bool
     name: str
@@ -610,6 +680,12 @@ class RatingHistory:
     game: str
     player_id: str
     points: tuple[HistoryPoint, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportChat:
+    reason: str
+    """1 to 500 characters once trimmed."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -829,6 +905,17 @@ class AuthFrame:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChatFrame:
+    """One chat message of a room the viewer may read now, at its `chat_seq` (docs/chat.md); resume
+    with `?chat_after=` the last one received.
+    """
+
+    chat_seq: int
+    message: ChatMessage
+    type: Literal["chat"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CommitFrame:
     """One commit: its events in seq order, redacted for the connection's viewer (the last one's `seq`
     is the frame's `seq`, and every event's `commit`). With `views=1` it also carries the viewer's
@@ -858,6 +945,10 @@ class HelloFrame:
 
     after: int
     """Events with a greater seq follow, in order (`after` asked, else `seq`)."""
+    chat_seq: int
+    """The match's newest chat cursor now; `chat` frames follow after `chat_after` (asked), else after
+    this one (docs/chat.md).
+    """
     heartbeat: float
     """Seconds between the server's `ping` frames."""
     match_id: str
@@ -949,4 +1040,4 @@ ClientFrame: TypeAlias = AuthFrame | ActionFrame | PingFrame | PongFrame
 
 PlayerServerFrame: TypeAlias = PlayerHelloFrame | NoticeFrame | ErrorFrame | PingFrame | PongFrame
 
-ServerFrame: TypeAlias = HelloFrame | CommitFrame | AckFrame | ErrorFrame | PingFrame | PongFrame
+ServerFrame: TypeAlias = HelloFrame | CommitFrame | ChatFrame | AckFrame | ErrorFrame | PingFrame | PongFrame

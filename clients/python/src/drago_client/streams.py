@@ -1,8 +1,10 @@
 """Following a match or a player's notices over WebSocket, resuming exactly after every reconnect.
 
 `follow` yields a match's commit frames in seq order; `follow_player` yields a player's notices in
-cursor order. Both keep `last` — the `after` of the first `hello`, then the seq (cursor) of every
-frame yielded — and reconnect with `?after=<last>` whenever the server closes with a code that says
+cursor order; `follow_chat` yields a match's chat frames in `chat_seq` order (its cursor is
+`chat_after`, with gaps: other rooms). Each keeps `last` — the `after` of the first `hello`, then
+the seq (cursor) of every frame yielded — and reconnects with `?after=<last>` (`?chat_after=`)
+whenever the server closes with a code that says
 "come back" (1001 going away, 1006 abnormal, 1011 internal error, 1012 restart, 1013 try later,
 4008 slow consumer) or cannot be reached, waiting as the `Retry` policy says (4429, rate limited:
 at least the server's `retry_after`). The server then sends exactly what came after `last`; a frame
@@ -195,6 +197,54 @@ async def follow(
                         last = commit.seq
                         if until_end and any(e.type == "match_ended" for e in commit.events):
                             return
+        except (OSError, TimeoutError, InvalidHandshake) as e:
+            _handshake_failure(e, close)
+        await link.reopen(close)
+
+
+async def follow_chat(
+    transport: AsyncTransport,
+    match_id: str,
+    token: str | None = None,
+    chat_after: int | None = None,
+    *,
+    retry: Retry | None = None,
+) -> AsyncGenerator[models.ChatFrame, None]:
+    """A match's chat messages after `chat_after` (None: from now) in the rooms the viewer may
+    read, each once, in `chat_seq` order, across reconnects (docs/chat.md). It does not stop at
+    the match's end (players may chat on); close the generator when done.
+
+    Chat cursors have gaps (other rooms, blocked authors): a frame at or before the last one is
+    dropped, nothing else is checked. `token`: a seat token or a player key (None: the client's,
+    else an anonymous spectator, who reads the spectators' room only).
+    """
+    link, last = _Link(transport, retry), chat_after
+    credential = token if token is not None else transport.token
+    path = f"/v1/matches/{quote(match_id, safe='')}/stream"
+    while True:
+        query = {"protocol": str(PROTOCOL), "views": "0"}
+        if last is not None:
+            query["chat_after"] = str(last)
+        if credential is None:
+            query["spectate"] = "1"
+        close = _Close()
+        try:
+            async with (
+                _connect(stream_url(transport.base_url, path, query), credential) as ws,
+                aclosing(_frames(ws, close)) as frames,
+            ):
+                async for frame in frames:
+                    kind = frame.get("type")
+                    if kind == "hello":
+                        hello = wire.decode(models.HelloFrame, frame)
+                        link.connected()
+                        last = hello.chat_seq if last is None else last
+                    elif kind == "chat" and last is not None:
+                        chat = wire.decode(models.ChatFrame, frame)
+                        if chat.chat_seq <= last:
+                            continue  # seen already
+                        yield chat
+                        last = chat.chat_seq
         except (OSError, TimeoutError, InvalidHandshake) as e:
             _handshake_failure(e, close)
         await link.reopen(close)

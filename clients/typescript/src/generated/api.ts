@@ -24,6 +24,16 @@ export class Api extends Transport {
     return this.call<M.Challenge>({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/accept`, auth: "token" }, options);
   }
 
+  /**
+   * Block a player: their chat messages never reach you.
+   *
+   * 201 for a new block, 200 when it existed already. Blocking oneself is 422; an unknown player
+   * 404.
+   */
+  blockPlayer(playerId: string, options: CallOptions = {}): Promise<M.PlayerBlock> {
+    return this.call<M.PlayerBlock>({ method: "POST", path: `/v1/players/me/blocks/${enc(playerId)}`, auth: "token" }, options);
+  }
+
   /** Cancel an open seek. */
   cancelSeek(seekId: string, options: CallOptions = {}): Promise<M.Seek> {
     return this.call<M.Seek>({ method: "DELETE", path: `/v1/seeks/${enc(seekId)}`, auth: "token" }, options);
@@ -103,6 +113,17 @@ export class Api extends Transport {
    */
   exportPlayerMatches(playerId: string, query: { status?: "finished"; format?: "ndjson"; since?: string | null; until?: string | null } = {}, options: CallOptions = {}): Promise<string> {
     return this.call<string>({ method: "GET", path: `/v1/players/${enc(playerId)}/matches`, query, auth: "token", text: true }, options);
+  }
+
+  /**
+   * The messages of the chat rooms the caller may read, after a cursor.
+   *
+   * Without `room`: every room the caller may read now; a room it may not read is 403 (a
+   * switched-off spectators' room reads empty). Messages of players the caller blocks, and of
+   * banned players, are left out. Without a credential: an anonymous spectator.
+   */
+  getChat(matchId: string, query: { room?: "players" | "spectators" | null; after?: number; limit?: number } = {}, options: CallOptions = {}): Promise<M.ChatPage> {
+    return this.call<M.ChatPage>({ method: "GET", path: `/v1/matches/${enc(matchId)}/chat`, query, auth: "token" }, options);
   }
 
   /** A game: player counts, payload schemas, drawing data. */
@@ -186,6 +207,11 @@ export class Api extends Transport {
     return this.call<M.SeatToken>({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);
   }
 
+  /** The players you block. */
+  listBlocks(options: CallOptions = {}): Promise<M.PlayerBlockPage> {
+    return this.call<M.PlayerBlockPage>({ method: "GET", path: `/v1/players/me/blocks`, auth: "token" }, options);
+  }
+
   /** The webhook's last delivery attempts, newest first. */
   listDeliveries(webhookId: string, query: { limit?: number } = {}, options: CallOptions = {}): Promise<M.DeliveryPage> {
     return this.call<M.DeliveryPage>({ method: "GET", path: `/v1/players/me/webhooks/${enc(webhookId)}/deliveries`, query, auth: "token" }, options);
@@ -240,6 +266,18 @@ export class Api extends Transport {
     return this.call<M.PlayerMatchPage>({ method: "GET", path: `/v1/players/me/matches`, query, auth: "token" }, options);
   }
 
+  /**
+   * Write a message in one of the match's chat rooms.
+   *
+   * `players`: the seated players (seat token or player key); `spectators`: a player key without a
+   * seat, and after the end also the players. Text is trimmed; 1–500 characters, no control
+   * characters. At most `DRAGO_CHAT_RATE_MESSAGES` per `DRAGO_CHAT_RATE_SECONDS` per author (429
+   * `rate_limited` with `Retry-After`). See docs/chat.md.
+   */
+  postChat(matchId: string, body: M.PostChat, options: CallOptions = {}): Promise<M.ChatMessage> {
+    return this.call<M.ChatMessage>({ method: "POST", path: `/v1/matches/${enc(matchId)}/chat`, body, auth: "token" }, options);
+  }
+
   /** Readiness: the database is reachable and migrated to the newest schema. */
   readyz(options: CallOptions = {}): Promise<M.Health> {
     return this.call<M.Health>({ method: "GET", path: `/readyz` }, options);
@@ -252,6 +290,15 @@ export class Api extends Transport {
    */
   reissueSeatToken(matchId: string, seat: number, hostToken: string, options: CallOptions = {}): Promise<M.SeatToken> {
     return this.call<M.SeatToken>({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}/token`, auth: "host", token: hostToken }, options);
+  }
+
+  /**
+   * Report a message to the operators.
+   *
+   * With a player key or a seat token; the message must be one the caller may read.
+   */
+  reportChat(matchId: string, messageId: string, body: M.ReportChat, options: CallOptions = {}): Promise<M.ChatReport> {
+    return this.call<M.ChatReport>({ method: "POST", path: `/v1/matches/${enc(matchId)}/chat/${enc(messageId)}/report`, body, auth: "token" }, options);
   }
 
   /**
@@ -300,6 +347,11 @@ export class Api extends Transport {
    */
   submitAction(matchId: string, body: M.SubmitAction, options: CallOptions = {}): Promise<M.ActionReply> {
     return this.call<M.ActionReply>({ method: "POST", path: `/v1/matches/${enc(matchId)}/actions`, body, auth: "token", keyed: true }, options);
+  }
+
+  /** Lift a block. */
+  unblockPlayer(playerId: string, options: CallOptions = {}): Promise<string> {
+    return this.call<string>({ method: "DELETE", path: `/v1/players/me/blocks/${enc(playerId)}`, auth: "token", text: true }, options);
   }
 
   /**

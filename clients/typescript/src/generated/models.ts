@@ -83,6 +83,49 @@ export interface ChallengePage {
   items: Challenge[];
 }
 
+export interface ChatAuthor {
+  name: string | null;
+  /** The author's player; null for a seat token without one. */
+  player_id: string | null;
+  /** The author's seat; null for a spectator. */
+  seat: number | null;
+}
+
+/**
+ * One chat message of a room the viewer may read now, at its `chat_seq` (docs/chat.md); resume with
+ * `?chat_after=` the last one received.
+ */
+export interface ChatFrame {
+  chat_seq: number;
+  message: ChatMessage;
+  type: "chat";
+}
+
+export interface ChatMessage {
+  /** When it was written (UTC, `Z`). */
+  at: string;
+  author: ChatAuthor;
+  /** The match's chat cursor at this message (both rooms share it). */
+  chat_seq: number;
+  id: string;
+  room: "players" | "spectators";
+  text: string;
+}
+
+export interface ChatPage {
+  messages: ChatMessage[];
+  /** Read on with `after=next`; null when the page was not full (nothing more now). */
+  next: number | null;
+}
+
+export interface ChatReport {
+  created_at: string;
+  id: string;
+  match_id: string;
+  message_id: string;
+  reason: string;
+}
+
 export type ClientFrame = AuthFrame | ActionFrame | PingFrame | PongFrame;
 
 /**
@@ -154,6 +197,11 @@ export interface CreateMatch {
    * instead of a shuffled one; its format is the game's `schemas.setup`.
    */
   setup?: Setup | Record<string, unknown> | null | null;
+  /**
+   * Whether the match has a spectators' chat room (docs/chat.md); off, writing there is 403
+   * `chat_closed` and reading it gives nothing. The players' room always exists.
+   */
+  spectator_chat?: boolean;
   takeover_after?: number;
   /** `unlisted`: not in the lobby, and seats are joined only with the invite code. */
   visibility?: "public" | "unlisted";
@@ -224,7 +272,7 @@ export interface CreatedMatch {
   seats: Seat[];
   /** The last event's seq. */
   seq: number;
-  /** clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated. */
+  /** clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated, spectator_chat. */
   settings: Record<string, unknown>;
   status: "waiting" | "active" | "finished" | "aborted";
   /** Seats whose decision it is (empty unless active). */
@@ -263,7 +311,7 @@ export interface Draft {
 
 export interface ErrorBody {
   /** Machine code, one of the error tree's (`x-status` gives each one's HTTP status). */
-  code: "already_resigned" | "already_seated" | "challenge_closed" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "name_taken" | "not_found" | "not_your_turn" | "payload_too_large" | "player_key_required" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
+  code: "already_resigned" | "already_seated" | "banned" | "challenge_closed" | "chat_closed" | "forbidden" | "idempotency_key_reused" | "illegal_action" | "internal_error" | "match_not_finished" | "match_not_started" | "match_over" | "match_started" | "method_not_allowed" | "name_taken" | "not_found" | "not_your_turn" | "payload_too_large" | "player_key_required" | "rate_limited" | "seat_not_held" | "seat_taken" | "seek_closed" | "too_many_seeks" | "unauthorized" | "unavailable" | "validation_error" | "version_conflict";
   /** Structured details (e.g. the offending field). */
   details?: unknown | null;
   /** What went wrong, in words for the caller. */
@@ -367,6 +415,11 @@ export interface Health {
 export interface HelloFrame {
   /** Events with a greater seq follow, in order (`after` asked, else `seq`). */
   after: number;
+  /**
+   * The match's newest chat cursor now; `chat` frames follow after `chat_after` (asked), else after
+   * this one (docs/chat.md).
+   */
+  chat_seq: number;
   /** Seconds between the server's `ping` frames. */
   heartbeat: number;
   match_id: string;
@@ -461,7 +514,7 @@ export interface Match {
   seats: Seat[];
   /** The last event's seq. */
   seq: number;
-  /** clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated. */
+  /** clock, on_timeout, takeover_after, visibility, drafts, allow_samples, rated, spectator_chat. */
   settings: Record<string, unknown>;
   status: "waiting" | "active" | "finished" | "aborted";
   /** Seats whose decision it is (empty unless active). */
@@ -541,6 +594,15 @@ export interface Player {
   player_id: string;
 }
 
+export interface PlayerBlock {
+  blocked_at: string;
+  player_id: string;
+}
+
+export interface PlayerBlockPage {
+  items: PlayerBlock[];
+}
+
 export interface PlayerBot {
   bot: boolean;
   name: string;
@@ -589,6 +651,12 @@ export interface PongFrame {
   type: "pong";
 }
 
+export interface PostChat {
+  room: "players" | "spectators";
+  /** 1 to 500 characters once trimmed, no control characters; plain text. */
+  text: string;
+}
+
 export interface Profile {
   bot: boolean;
   name: string;
@@ -600,6 +668,11 @@ export interface RatingHistory {
   game: string;
   player_id: string;
   points: HistoryPoint[];
+}
+
+export interface ReportChat {
+  /** 1 to 500 characters once trimmed. */
+  reason: string;
 }
 
 export interface Reveal {
@@ -706,7 +779,7 @@ export interface SeekPage {
   items: Seek[];
 }
 
-export type ServerFrame = HelloFrame | CommitFrame | AckFrame | ErrorFrame | PingFrame | PongFrame;
+export type ServerFrame = HelloFrame | CommitFrame | ChatFrame | AckFrame | ErrorFrame | PingFrame | PongFrame;
 
 export interface SubmitAction {
   /**
