@@ -115,6 +115,8 @@ class MatchSession(Session):
                 self.spawn(self.heartbeat())
                 if chat is not None:
                     self._chat = watch
+                    if chat.reader.cursor < chat.head:
+                        watch.wake.set()  # the backlog first (else nothing to read until woken)
                     self.spawn(self._send_chat(chat.reader, watch))
                 await self._send_commits(sub, frames)
 

@@ -28,8 +28,7 @@ class ChatWatch:
 
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
-        self.wake = asyncio.Event()
-        self.wake.set()  # the first read happens at once (the backlog)
+        self.wake = asyncio.Event()  # set by the stream itself when it has a backlog to read
 
 
 class ChatWatchers:

@@ -52,9 +52,10 @@ async def test_the_rate_window_is_after_since_and_the_prune_keeps_each_rooms_new
     chat = _chat(store)
     m = await new_match(store)
     key = f"p:{uuid.uuid4().hex}"
-    for seq, (room, age) in enumerate(
-        [("players", 50), ("spectators", 50), ("players", 40), ("players", 30), ("spectators", 5)], start=1
-    ):
+    written: list[tuple[Room, int]] = [
+        ("players", 50), ("spectators", 50), ("players", 40), ("players", 30), ("spectators", 5)
+    ]  # fmt: skip
+    for seq, (room, age) in enumerate(written, start=1):
         await chat.append_chat(message(m, seq, room, key, age))
     assert await chat.recent_chat(key, T0 - timedelta(seconds=40)) == [
         T0 - timedelta(seconds=30),
