@@ -25,6 +25,7 @@ ROOMS = ("players", "spectators")
 async def _check_matrix(table: ChatTable, over: bool) -> None:
     """Every person writes in every room (allowed or refused as the oracle says), then reads."""
     written: dict[str, list[str]] = {room: [] for room in ROOMS}
+    refused: set[str] = set()
     for who in table.everyone:
         for room in ROOMS:
             text = f"{who.label} in {room} ({'after' if over else 'before'} the end)"
@@ -37,10 +38,13 @@ async def _check_matrix(table: ChatTable, over: bool) -> None:
                 written[room].append(text)
             elif who.credential is None:
                 error_of(r, 401, "unauthorized")
+                refused.add(text)
             else:
                 error_of(r, 403, "forbidden")
+                refused.add(text)
     for who in table.everyone:
         seen = await table.read_all(who)
+        assert not refused & {m["text"] for m in seen}, "a refused message was stored"
         rooms = {m["room"] for m in seen}
         assert all(may_read(who, room, over) for room in rooms), (who.label, rooms)
         for room in ROOMS:

@@ -61,7 +61,7 @@ def _session(views: bool = False, unknown: set[int] | None = None) -> tuple[Matc
     session._server_send = server_send
     session._lane = FastLane(server_send)  # no direct wire: not uvicorn
     session._frames = _Frames(unknown or set())  # type: ignore[assignment]
-    session._pending, session._sending = [], None
+    session._pending, session._sending, session._chat = [], None, None
     session.views, session.seat, session._by_token, session.cursor = views, 0, False, 0
     return session, sent
 
