@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -248,3 +249,67 @@ def wait_finished(http: Any, match_id: str, guard_s: float = 120.0) -> dict[str,
             return summary
         time.sleep(0.1)
     raise AssertionError(f"match {match_id} did not finish")
+
+
+def unique(prefix: str) -> str:
+    """A player name no other test takes (names are unique per server)."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def new_player(http: Any, prefix: str) -> tuple[str, str]:
+    """A player created over the API: its id and its key."""
+    reply = http.post("/v1/players", json={"name": unique(prefix)})
+    assert reply.status_code == 201, reply.text
+    return reply.json()["player_id"], reply.json()["key"]
+
+
+def page_player(page: Page, prefix: str) -> str:
+    """Create the page's player with the identity form (on a community page); its name."""
+    name = unique(prefix)
+    page.fill("#player-name", name)
+    page.click("[data-key=player-create]")
+    page.wait_for_selector(f"text={name}")
+    return name
+
+
+def rated_player(http: Any, game: str, matches: int) -> str:
+    """A player with `matches` finished rated matches of `game` against the random server bot (it
+    joins seat 0 with its key and resigns at once: cheap, and rated); its id, once all are applied."""
+    player_id, key = new_player(http, "rated")
+    name = http.get(f"/v1/players/{player_id}").json()["name"]
+    auth = {"Authorization": f"Bearer {key}"}
+    for _ in range(matches):
+        match_id = new_match(http, game, bots=[1], rated=True)
+        joined = http.post(f"/v1/matches/{match_id}/seats/0", json={"name": name}, headers=auth)
+        assert joined.status_code in (200, 201), joined.text
+        resigned = http.post(f"/v1/matches/{match_id}/resign", headers=auth)
+        assert resigned.status_code == 200, resigned.text
+    deadline = time.monotonic() + GUARD_MS / 1000
+    while time.monotonic() < deadline:
+        ratings = http.get(f"/v1/players/{player_id}").json()["ratings"]
+        if any(r["game"] == game and r["games"] == matches for r in ratings):
+            return player_id
+        time.sleep(0.1)
+    raise AssertionError(f"the ratings of {player_id} were not applied")
+
+
+def rivals(http: Any, game: str, matches: int, seed: int = 7) -> list[str]:
+    """Two players with `matches` rated matches of `game` against each other, the loser of each
+    (drawn from `seed`) resigning at once: ratings that go up and down. Their ids."""
+    import random
+
+    draw = random.Random(seed)
+    players = [new_player(http, "rival") for _ in range(2)]
+    names = [http.get(f"/v1/players/{pid}").json()["name"] for pid, _ in players]
+    for _ in range(matches):
+        match_id = new_match(http, game, rated=True)
+        for seat, (_, key) in enumerate(players):
+            auth = {"Authorization": f"Bearer {key}"}
+            joined = http.post(
+                f"/v1/matches/{match_id}/seats/{seat}", json={"name": names[seat]}, headers=auth
+            )
+            assert joined.status_code in (200, 201), joined.text
+        loser = players[draw.randrange(2)][1]
+        resigned = http.post(f"/v1/matches/{match_id}/resign", headers={"Authorization": f"Bearer {loser}"})
+        assert resigned.status_code == 200, resigned.text
+    return [pid for pid, _ in players]

@@ -2,7 +2,9 @@
 or critical violation on the lobby (its create form with every option unfolded, in English and
 German) nor on a match of each game — as a player in the middle of a turn (a Mount Drago hand, a
 Yutakâ card picked with its islands to play on, tiles to reveal), and as a spectator of a finished
-match (the result, the fairness check, the whole history). Every board element has a name.
+match (the result, the fairness check, the whole history); nor on the community pages (quick play,
+my matches with a challenge, a profile with its chart, the leaderboard). Every board element has a
+name.
 """
 
 from __future__ import annotations
@@ -19,8 +21,11 @@ from tests.web.pages import (
     axe_violations,
     click_legal,
     new_match,
+    new_player,
     open_page,
+    page_player,
     pick_after_the_opening,
+    rated_player,
     seat_url,
     unnamed_controls,
     wait_finished,
@@ -97,3 +102,42 @@ def test_a_yutaka_match(browser: Browser, web_server: ServerProcess, axe: Path) 
         watcher = open_page(browser, f"{web_server.url}/#/match/{finished}?as=spectator", bypass_csp=True)
         watcher.wait_for_selector("[data-fair=yes]")
         clean(watcher, axe, "Yutakâ, finished, as a spectator")
+
+
+def test_the_community_pages(browser: Browser, web_server: ServerProcess, axe: Path) -> None:
+    """Quick play (before and after the player is created, a seek waiting), my matches with a
+    challenge received and a match, a profile with its rating chart and a challenge form, and the
+    leaderboard: in English and German."""
+    with httpx.Client(base_url=web_server.url) as http:
+        rated = rated_player(http, "yutaka", 10)
+        _, key = new_player(http, "challenger")
+        for locale in ("en-US", "de-DE"):
+            page = open_page(
+                browser, web_server.url + "/#/play?game=yutaka&bots_after=", bypass_csp=True, locale=locale
+            )
+            page.wait_for_selector("#player-name")
+            page.click(".identity details summary")
+            clean(page, axe, f"quick play, no player yet ({locale})")
+            page_player(page, "a11y")
+            page.click("[data-key=seek-submit]")
+            page.wait_for_selector("[data-seek]")
+            clean(page, axe, f"quick play, a seek waiting ({locale})")
+            page.locator("[data-seek] button").click()
+            me = page.get_attribute("[data-player]", "data-player")
+            auth = {"Authorization": f"Bearer {key}"}
+            for _ in range(2):
+                sent = http.post("/v1/challenges", json={"to": [me], "game": "yutaka"}, headers=auth)
+                assert sent.status_code == 201, sent.text
+            page.goto(f"{web_server.url}/#/me")
+            page.locator("[data-key^=accept-]").first.click()
+            page.wait_for_selector("[data-match]")
+            page.click("details.decline summary")
+            clean(page, axe, f"my matches ({locale})")
+            page.goto(f"{web_server.url}/#/player/{rated}")
+            page.wait_for_selector("svg.rating-chart")
+            page.wait_for_selector("#challenge-game")
+            clean(page, axe, f"a profile ({locale})")
+            page.goto(f"{web_server.url}/#/leaderboard/yutaka")
+            page.wait_for_selector(f"tr[data-player='{rated}']")
+            clean(page, axe, f"the leaderboard ({locale})")
+            page.context.close()

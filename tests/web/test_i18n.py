@@ -4,7 +4,8 @@ language is German gets the page in German with no English string from the catal
 lobby and its whole create form, a match being created, joined and played (waiting for players, the
 host's panel, the clock, a rider choice, resigning asked), a Yutakâ card picked, finished matches of
 both games watched (their whole history, the result, the fairness check, a replayed position) and an
-error. The checker is shown to find English on the English page. The language switch persists.
+error; and the community pages (quick play, my matches and challenges, a profile, the leaderboard).
+The checker is shown to find English on the English page. The language switch persists.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from tests.web.pages import (
     LEGAL_SELECTOR,
     click_legal,
     new_match,
+    new_player,
     open_page,
     page_errors,
+    page_player,
     page_text,
     pick_after_the_opening,
+    rated_player,
     seat_url,
     wait_finished,
 )  # fmt: skip
@@ -185,3 +189,72 @@ def test_the_language_switch_persists(browser: Browser, web_server: ServerProces
     assert page.evaluate("() => localStorage.getItem('drago:lang')") == "de"
     page.select_option("#lang", "en")
     page.wait_for_function("() => document.getElementById('create-title')?.textContent === 'New match'")
+
+
+@pytest.mark.slow
+def test_the_community_pages_in_german_show_no_english_string(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """Quick play (no player yet, a taken name, the form, a seek waiting and cancelled), my matches
+    (challenges received, one accepted, one declined with a reason, the match listed), a profile with
+    its chart and challenge form, a challenge sent, the leaderboard."""
+    texts: list[str] = []
+    with httpx.Client(base_url=web_server.url) as http:
+        rated = rated_player(http, "yutaka", 10)
+        taken = http.get(f"/v1/players/{rated}").json()["name"]
+        _, key = new_player(http, "herausforderer")
+        page = open_page(browser, web_server.url + "/#/play?game=mount_drago&bots_after=", locale="de-DE")
+        page.wait_for_selector("#player-name")
+        page.click(".identity details summary")
+        page.fill("#player-name", taken)
+        page.click("[data-key=player-create]")
+        page.wait_for_selector("text=Dieser Name ist vergeben")
+        collect(page, texts)
+        page_player(page, "deutsch")
+        page.select_option("#create-clock", index=2)
+        page.click("[data-key=seek-submit]")
+        page.wait_for_selector("[data-seek]")
+        page.click(".identity details summary")
+        collect(page, texts)
+        page.locator("[data-seek] button").click()
+        page.wait_for_selector("[data-seek]", state="detached")
+        collect(page, texts)
+
+        me = page.get_attribute("[data-player]", "data-player")
+        auth = {"Authorization": f"Bearer {key}"}
+        ids = [
+            http.post("/v1/challenges", json={"to": [me], "game": game}, headers=auth).json()["challenge_id"]
+            for game in ("yutaka", "mount_drago")
+        ]
+        page.goto(f"{web_server.url}/#/me")
+        page.click(f"[data-key=accept-{ids[0]}]")
+        page.wait_for_selector("[data-match]")
+        page.click("details.decline summary")
+        collect(page, texts)
+        page.fill(f"#reason-{ids[1]}", "keine Zeit")
+        page.click(f"[data-key=decline-{ids[1]}]")
+        page.wait_for_selector(f"[data-challenge='{ids[1]}'][data-status=declined]")
+        collect(page, texts)
+
+        page.goto(f"{web_server.url}/#/player/{rated}")
+        page.wait_for_selector("svg.rating-chart")
+        page.click("[data-key=challenge-send]")
+        page.wait_for_selector("text=Herausforderung gesendet")
+        texts.append(
+            page.evaluate(
+                "() => [...document.querySelectorAll('svg title')].map((e) => e.textContent).join('\\n')"
+            )
+        )
+        collect(page, texts)
+        page.goto(f"{web_server.url}/#/leaderboard/yutaka")
+        page.wait_for_selector(f"tr[data-player='{rated}']")
+        collect(page, texts)
+        page.goto(f"{web_server.url}/#/leaderboard/yutaka?offset=1000")
+        page.wait_for_selector("text=Hier folgen keine Spieler mehr.")
+        collect(page, texts)
+    assert page_errors(page) == []
+    # the players' names are theirs (the built-in bots' names are English words)
+    names = re.compile(r"\b(random|greedy|ismcts)\b|[a-z]+-[0-9a-f]{8}")
+    fragments = english_fragments()
+    found = {f for text in texts for f in english_in(names.sub("", text), fragments)}
+    assert not found, f"English on the German community pages: {sorted(found)}"

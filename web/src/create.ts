@@ -52,7 +52,8 @@ function duration(id: string, seconds: number, min: number): { element: HTMLElem
   };
 }
 
-function clockFields(): { element: HTMLElement; value(): CreateMatch["clock"]; on(): boolean } {
+/** The clock choice (none, per decision, a bank), as quick play offers it too. */
+export function clockFields(): { element: HTMLElement; value(): CreateMatch["clock"]; on(): boolean } {
   const kind = h("select", { id: "create-clock", "data-key": "create-clock" },
     h("option", { value: "" }, t("create.clock.none")),
     h("option", { value: "decision" }, t("create.clock.decision")),

@@ -4,10 +4,14 @@
  * URL's fragment (route.ts). Everything a page shows comes from the public API and the match
  * streams, through the TypeScript client in clients/typescript, in words from the catalogues.
  *
- * A new page (quick play, my matches, a profile, the leaderboards) is one entry in PAGES and, if
- * it belongs in the navigation, one in NAV.
+ * A page is one entry in PAGES and, if it belongs in the navigation, one in NAV: the community
+ * pages (quick play, my matches, a player's profile, the leaderboards) live in community/.
  */
 
+import { leaderboardPage } from "./community/leaderboard.js";
+import { myMatchesPage } from "./community/mine.js";
+import { profilePage } from "./community/profile.js";
+import { quickPlayPage } from "./community/quickplay.js";
 import { h, replaceChildren } from "./dom.js";
 import { lang, LANGS, setLang, t, type Key, type Lang } from "./i18n/index.js";
 import { lobbyPage } from "./lobby.js";
@@ -24,10 +28,19 @@ function notFound(root: HTMLElement): Page {
 const PAGES: Record<string, Open> = {
   "": (root) => lobbyPage(root),
   match: (root, route) => (route.args[0] ? matchPage(root, route.args[0], route.params) : notFound(root)),
+  play: (root, route) => quickPlayPage(root, route),
+  me: (root) => myMatchesPage(root),
+  player: (root, route) => (route.args[0] ? profilePage(root, route.args[0]) : notFound(root)),
+  leaderboard: (root, route) => leaderboardPage(root, route),
 };
 
 /** The main navigation, in order. */
-const NAV: readonly { href: string; page: string; label: Key }[] = [{ href: "#/", page: "", label: "nav.lobby" }];
+const NAV: readonly { href: string; page: string; label: Key }[] = [
+  { href: "#/", page: "", label: "nav.lobby" },
+  { href: "#/play", page: "play", label: "nav.play" },
+  { href: "#/me", page: "me", label: "nav.mine" },
+  { href: "#/leaderboard", page: "leaderboard", label: "nav.leaderboards" },
+];
 
 const LANG_NAMES: Record<Lang, string> = { en: "English", de: "Deutsch" };
 

@@ -1,81 +1,1111 @@
-// src/dom.ts
-var SVG = "http://www.w3.org/2000/svg";
-function apply(element, props) {
-  for (const [name, value] of Object.entries(props)) {
-    if (value === null || value === void 0 || value === false) continue;
-    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
-    else if (name === "value" && "value" in element) element.value = String(value);
-    else if (name === "checked" && element instanceof HTMLInputElement) element.checked = Boolean(value);
-    else element.setAttribute(name, value === true ? "" : String(value));
+// ../clients/typescript/src/errors.ts
+var DragoError = class extends Error {
+  name = "DragoError";
+};
+var TransportError = class extends DragoError {
+  name = "TransportError";
+};
+var StreamClosed = class extends DragoError {
+  constructor(code, reason = "") {
+    super(reason ? `stream closed with ${code}: ${reason}` : `stream closed with ${code}`);
+    this.code = code;
+    this.reason = reason;
   }
-}
-function h(tag, props = {}, ...children) {
-  const element = document.createElement(tag);
-  apply(element, props);
-  append(element, children);
-  return element;
-}
-function s(tag, props = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  apply(element, props);
-  append(element, children);
-  return element;
-}
-function append(parent, children) {
-  for (const child of children) {
-    if (child === null || child === void 0 || child === false) continue;
-    if (Array.isArray(child)) append(parent, child);
-    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  code;
+  reason;
+  name = "StreamClosed";
+};
+var ApiError = class extends DragoError {
+  constructor(message, details = null, status, code) {
+    super(message);
+    this.details = details;
+    const cls = this.constructor;
+    this.code = code ?? cls.code;
+    this.status = status ?? cls.status;
+    this.name = new.target.name;
   }
+  details;
+  static code = "error";
+  static status = 400;
+  name = "ApiError";
+  code;
+  status;
+};
+function error(code, status) {
+  return class extends ApiError {
+    static code = code;
+    static status = status;
+  };
 }
-function button(label, onClick, props = {}) {
-  return h("button", { type: "button", ...props, onclick: () => onClick() }, label);
+var ValidationError = class extends error("validation_error", 422) {
+};
+var IdempotencyKeyReused = class extends error("idempotency_key_reused", 422) {
+};
+var Unauthorized = class extends error("unauthorized", 401) {
+};
+var Forbidden = class extends error("forbidden", 403) {
+};
+var PlayerKeyRequired = class extends error("player_key_required", 403) {
+};
+var Banned = class extends error("banned", 403) {
+};
+var ChatClosed = class extends error("chat_closed", 403) {
+};
+var NotFound = class extends error("not_found", 404) {
+};
+var MethodNotAllowed = class extends error("method_not_allowed", 405) {
+};
+var Conflict = class extends error("conflict", 409) {
+};
+var IllegalAction = class extends Conflict {
+  static code = "illegal_action";
+};
+var NotYourTurn = class extends Conflict {
+  static code = "not_your_turn";
+};
+var MatchOver = class extends Conflict {
+  static code = "match_over";
+};
+var VersionConflict = class extends Conflict {
+  static code = "version_conflict";
+};
+var SeatTaken = class extends Conflict {
+  static code = "seat_taken";
+};
+var SeatNotHeld = class extends Conflict {
+  static code = "seat_not_held";
+};
+var AlreadySeated = class extends Conflict {
+  static code = "already_seated";
+};
+var AlreadyResigned = class extends Conflict {
+  static code = "already_resigned";
+};
+var MatchNotStarted = class extends Conflict {
+  static code = "match_not_started";
+};
+var MatchStarted = class extends Conflict {
+  static code = "match_started";
+};
+var NameTaken = class extends Conflict {
+  static code = "name_taken";
+};
+var MatchNotFinished = class extends Conflict {
+  static code = "match_not_finished";
+};
+var TooManySeeks = class extends Conflict {
+  static code = "too_many_seeks";
+};
+var SeekClosed = class extends Conflict {
+  static code = "seek_closed";
+};
+var ChallengeClosed = class extends Conflict {
+  static code = "challenge_closed";
+};
+var PayloadTooLarge = class extends error("payload_too_large", 413) {
+};
+var RateLimited = class extends error("rate_limited", 429) {
+  retryAfter = null;
+};
+var InternalError = class extends error("internal_error", 500) {
+};
+var Unavailable = class extends error("unavailable", 503) {
+};
+var BY_CODE = Object.fromEntries(
+  [
+    ValidationError,
+    IdempotencyKeyReused,
+    Unauthorized,
+    Forbidden,
+    PlayerKeyRequired,
+    Banned,
+    ChatClosed,
+    NotFound,
+    MethodNotAllowed,
+    IllegalAction,
+    NotYourTurn,
+    MatchOver,
+    VersionConflict,
+    SeatTaken,
+    SeatNotHeld,
+    AlreadySeated,
+    AlreadyResigned,
+    MatchNotStarted,
+    MatchStarted,
+    NameTaken,
+    MatchNotFinished,
+    TooManySeeks,
+    SeekClosed,
+    ChallengeClosed,
+    PayloadTooLarge,
+    RateLimited,
+    InternalError,
+    Unavailable
+  ].map((cls) => [cls.code, cls])
+);
+function apiError(body, status, retryAfter2 = null) {
+  const envelope = body?.error;
+  let code = `http_${status}`;
+  let message = `HTTP ${status}`;
+  let details = body;
+  if (envelope && typeof envelope.code === "string") {
+    code = envelope.code;
+    message = typeof envelope.message === "string" ? envelope.message : code;
+    details = envelope.details ?? null;
+  }
+  const cls = BY_CODE[code] ?? (status === 409 ? Conflict : ApiError);
+  const error2 = new cls(message, details, status, code);
+  if (error2 instanceof RateLimited) error2.retryAfter = retryAfter2;
+  return error2;
 }
-function svgButton(element, onClick) {
-  element.addEventListener("click", () => onClick());
-  element.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      onClick();
-    }
-  });
-  return element;
+
+// ../clients/typescript/src/retry.ts
+var DEFAULT_RETRY = { attempts: 6, backoff: 0.25, maxBackoff: 10, maxRetryAfter: 60 };
+var STREAM_RETRY = { attempts: 20, backoff: 0.5, maxBackoff: 30, maxRetryAfter: 300 };
+var RETRY_STATUSES = /* @__PURE__ */ new Set([429, 502, 503, 504]);
+function delay(policy, retry, retryAfter2 = null) {
+  const base = Math.min(policy.maxBackoff, policy.backoff * 2 ** retry);
+  return Math.max(base * (0.5 + Math.random() / 2), retryAfter2 ?? 0);
 }
-var focusable = (e) => e instanceof HTMLElement || e instanceof SVGElement;
-var focusedKey;
-var focusedGroup;
-document.addEventListener("focusin", (event) => {
-  const target = event.target;
-  focusedKey = focusable(target) ? target.dataset.key : void 0;
-  focusedGroup = focusable(target) ? target.dataset.group : void 0;
+function retryableStatus(status, safe) {
+  return status === 429 || safe && RETRY_STATUSES.has(status);
+}
+function retryableFailure(error2, safe) {
+  if (safe) return true;
+  const code = error2?.cause?.code;
+  return code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
+}
+function retryAfter(headers) {
+  const value = headers.get("retry-after");
+  if (value === null) return null;
+  const seconds = Number(value);
+  if (!Number.isNaN(seconds)) return Math.max(0, seconds);
+  const when = Date.parse(value);
+  return Number.isNaN(when) ? null : Math.max(0, (when - Date.now()) / 1e3);
+}
+var sleep = (seconds, signal) => new Promise((resolve, reject) => {
+  if (signal?.aborted) return reject(signal.reason);
+  const timer = setTimeout(resolve, seconds * 1e3);
+  signal?.addEventListener("abort", () => {
+    clearTimeout(timer);
+    reject(signal.reason);
+  }, { once: true });
 });
-var ENABLED = ':not([aria-disabled="true"])';
-function refocus(parent, key3, group) {
-  if (!key3) return;
-  const find = (selector) => parent.querySelector(selector);
-  const same4 = find(`[data-key="${CSS.escape(key3)}"]`);
-  const focus = (target) => target?.focus({ preventScroll: target === same4 });
-  if (!group) return focus(same4);
-  const inGroup = `[data-group="${CSS.escape(group)}"]`;
-  const usable = same4 && same4.getAttribute("aria-disabled") !== "true" ? same4 : null;
-  focus(usable ?? find(inGroup + ENABLED) ?? find(`[data-legal]${ENABLED}`) ?? same4 ?? find(inGroup) ?? find('[data-group="hand"]'));
+
+// ../clients/typescript/src/transport.ts
+function newKey() {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return "ts-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
-function replaceChildren(parent, ...children) {
-  const active = document.activeElement;
-  const inside = focusable(active) && parent.contains(active);
-  const idle = active === document.body || active === null;
-  const key3 = inside ? active.dataset.key : idle ? focusedKey : void 0;
-  const group = inside ? active.dataset.group : idle ? focusedGroup : void 0;
-  parent.replaceChildren();
-  append(parent, children);
-  if (!parent.isConnected) return;
-  refocus(parent, key3, group);
+var Transport = class {
+  baseUrl;
+  token;
+  retry;
+  streamRetry;
+  timeoutMs;
+  fetch;
+  WebSocket;
+  constructor(baseUrl, options = {}) {
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.token = options.token ?? null;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.streamRetry = { ...STREAM_RETRY, ...options.streamRetry };
+    this.timeoutMs = options.timeoutMs ?? 1e4;
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
+  }
+  /** Waits before a retry (tests replace it). */
+  sleep(seconds, signal) {
+    return sleep(seconds, signal);
+  }
+  async call(spec, options = {}) {
+    const headers = { Accept: "application/json" };
+    const token = spec.auth === "host" ? spec.token : spec.auth === "explicit" ? options.token : options.token ?? this.token;
+    if ((spec.auth ?? "none") !== "none" && token) headers["Authorization"] = `Bearer ${token}`;
+    const key3 = options.idempotencyKey ?? (spec.keyed ? newKey() : void 0);
+    if (key3 !== void 0) headers["Idempotency-Key"] = key3;
+    let body;
+    if (spec.body !== void 0) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(spec.body);
+    }
+    const url = new URL(this.baseUrl + spec.path);
+    for (const [name, value] of Object.entries(spec.query ?? {})) {
+      if (value !== void 0 && value !== null) url.searchParams.set(name, String(value));
+    }
+    const safe = spec.method === "GET" || key3 !== void 0;
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt + 1 >= this.retry.attempts;
+      let response;
+      try {
+        response = await this.fetch(url, { method: spec.method, headers, body, signal: this.signal(options.signal) });
+      } catch (error2) {
+        if (options.signal?.aborted) throw error2;
+        if (last || !retryableFailure(error2, safe)) {
+          throw new TransportError(`${spec.method} ${spec.path}: ${String(error2?.message ?? error2)}`, { cause: error2 });
+        }
+        await this.sleep(delay(this.retry, attempt), options.signal);
+        continue;
+      }
+      if (response.ok) return spec.text ? await response.text() : await response.json();
+      const wait = retryAfter(response.headers);
+      if (!last && retryableStatus(response.status, safe) && (wait === null || wait <= this.retry.maxRetryAfter)) {
+        await response.body?.cancel();
+        await this.sleep(delay(this.retry, attempt, wait), options.signal);
+        continue;
+      }
+      throw await errorOf(response, wait);
+    }
+  }
+  signal(user) {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    if (!user) return timeout;
+    if (typeof AbortSignal.any === "function") return AbortSignal.any([user, timeout]);
+    const both = new AbortController();
+    for (const signal of [user, timeout]) signal.addEventListener("abort", () => both.abort(signal.reason), { once: true });
+    return both.signal;
+  }
+};
+async function errorOf(response, wait) {
+  const text2 = await response.text();
+  let body = text2.slice(0, 500);
+  try {
+    body = JSON.parse(text2);
+  } catch {
+  }
+  return apiError(body, response.status, wait);
 }
-function field(text2, control2, hint) {
-  const id = control2.id;
-  if (!id) return h("label", { class: "field" }, h("span", { class: "label" }, text2), control2, hint ? h("small", {}, hint) : null);
-  if (hint) control2.setAttribute("aria-describedby", `${id}-hint`);
-  return h("div", { class: "field" }, h("label", { for: id, class: "label" }, text2), control2, hint ? h("small", { id: `${id}-hint` }, hint) : null);
+
+// ../clients/typescript/src/generated/api.ts
+var enc = (value) => encodeURIComponent(String(value));
+var Api = class extends Transport {
+  /**
+   * The host cancels a match before it starts.
+   *
+   * Needs the host token. Appends `match_aborted` and `match_ended` (reason `aborted`); a started
+   * match is 409 `match_started`.
+   */
+  abortMatch(matchId, hostToken, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/abort`, auth: "host", token: hostToken }, options);
+  }
+  /** Accept a challenge (the last acceptance starts the match). */
+  acceptChallenge(challengeId, options = {}) {
+    return this.call({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/accept`, auth: "token" }, options);
+  }
+  /**
+   * Block a player: their chat messages never reach you.
+   *
+   * 201 for a new block, 200 when it existed already. Blocking oneself is 422; an unknown player
+   * 404.
+   */
+  blockPlayer(playerId, options = {}) {
+    return this.call({ method: "POST", path: `/v1/players/me/blocks/${enc(playerId)}`, auth: "token" }, options);
+  }
+  /** Cancel an open seek. */
+  cancelSeek(seekId, options = {}) {
+    return this.call({ method: "DELETE", path: `/v1/seeks/${enc(seekId)}`, auth: "token" }, options);
+  }
+  /**
+   * Challenge named players to a match.
+   *
+   * Each invited player is told on its personal stream (`challenge_received`) and sees the
+   * challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
+   * expires after a day unless `expires_s` says otherwise.
+   */
+  createChallenge(body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/challenges`, body, auth: "token" }, options);
+  }
+  /**
+   * Create a match.
+   *
+   * Deals the match and seats its server bots, in one commit. The match is `waiting` until its last
+   * seat is filled, then `active` (a `match_started` event). The reply carries the host token (and,
+   * for an unlisted match, the invite code) once. `seed` and `setup` are development features.
+   */
+  createMatch(body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches`, body, auth: "token" }, options);
+  }
+  /**
+   * Create a player; returns its secret key, once.
+   *
+   * No password, no e-mail: the key (`pk_…`) is the identity, like a personal API token. Join seats
+   * with it (`Authorization: Bearer <key>`) and it authorizes them in every match.
+   */
+  createPlayer(body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/players`, body }, options);
+  }
+  /**
+   * Seek a match (quick play).
+   *
+   * The seek waits in the database until the matcher seats it in a match with compatible seekers
+   * (the same game, options and settings, a common player count, opponents each accepts), it is
+   * cancelled, or it expires. The player learns of the match on its personal stream
+   * (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
+   * `too_many_seeks`); see docs/matchmaking.md.
+   */
+  createSeek(body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/seeks`, body, auth: "token" }, options);
+  }
+  /**
+   * Register a webhook; returns its signing secret, once.
+   *
+   * Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
+   * signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on loopback,
+   * private or link-local addresses are refused unless the operator allows them.
+   */
+  createWebhook(body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/players/me/webhooks`, body, auth: "token" }, options);
+  }
+  /** Decline a challenge, with an optional reason. */
+  declineChallenge(challengeId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/decline`, body, auth: "token" }, options);
+  }
+  /** Remove a webhook. */
+  deleteWebhook(webhookId, options = {}) {
+    return this.call({ method: "DELETE", path: `/v1/players/me/webhooks/${enc(webhookId)}`, auth: "token", text: true }, options);
+  }
+  /**
+   * A player's finished matches, one JSON object per line (NDJSON), streamed.
+   *
+   * Newest first; `since`/`until` bound the end time (`since` inclusive). Public matches for
+   * anybody; with the player's own key also its unlisted ones. Each line is an `ExportLine`.
+   */
+  exportPlayerMatches(playerId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}/matches`, query, auth: "token", text: true }, options);
+  }
+  /**
+   * The messages of the chat rooms the caller may read, after a cursor.
+   *
+   * Without `room`: every room the caller may read now; a room it may not read is 403 (a
+   * switched-off spectators' room reads empty). Messages of players the caller blocks, and of
+   * banned players, are left out. Without a credential: an anonymous spectator.
+   */
+  getChat(matchId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/chat`, query, auth: "token" }, options);
+  }
+  /** A game: player counts, payload schemas, drawing data. */
+  getGame(game, options = {}) {
+    return this.call({ method: "GET", path: `/v1/games/${enc(game)}` }, options);
+  }
+  /**
+   * A game's leaderboard: non-provisional players, best first.
+   *
+   * Ordered by the displayed rating, then player id (stable under ties). `limit` over 100 is
+   * capped; a page past the end is empty.
+   */
+  getLeaderboard(game, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/games/${enc(game)}/leaderboard`, query }, options);
+  }
+  /** A match's public summary. */
+  getMatch(matchId, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}` }, options);
+  }
+  /** Each seat's rating before and after a finished rated match. */
+  getMatchRatings(matchId, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/ratings` }, options);
+  }
+  /** The player of the key. */
+  getMe(options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me`, auth: "token" }, options);
+  }
+  /** Prometheus metrics. */
+  getMetrics(options = {}) {
+    return this.call({ method: "GET", path: `/metrics`, text: true }, options);
+  }
+  /** A player's public profile: name, bot flag, rating per game. */
+  getPlayerProfile(playerId, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}` }, options);
+  }
+  /** A player's rating history in a game: one point per rated match. */
+  getRatingHistory(playerId, game, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}/ratings/${enc(game)}` }, options);
+  }
+  /**
+   * The caller's view (seat token or player key) or the spectator view (no credential).
+   *
+   * With `at`, the view as it was when the match was at that seq (a replay); `at` must end a commit
+   * (the `commit` of its event), else 422 naming the nearest valid seqs.
+   */
+  getView(matchId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/view`, query, auth: "token" }, options);
+  }
+  /**
+   * The host hands a silent seat to a server bot for the rest of the match.
+   *
+   * Needs the host token. Appends `seat_taken_over` (reason `host`).
+   */
+  handSeatToBot(matchId, seat, hostToken, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}/bot`, auth: "host", token: hostToken }, options);
+  }
+  /** Liveness. */
+  healthz(options = {}) {
+    return this.call({ method: "GET", path: `/healthz` }, options);
+  }
+  /**
+   * Join a free seat; returns its secret token, once.
+   *
+   * The match starts when its last seat is filled. With `Authorization: Bearer <player key>` the
+   * seat is bound to that player (one seat per match), whose key then works as the seat's token. An
+   * unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal
+   * (docs/fairness.md); the reply returns it, or the one the server chose.
+   */
+  joinSeat(matchId, seat, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);
+  }
+  /** The players you block. */
+  listBlocks(options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/blocks`, auth: "token" }, options);
+  }
+  /** The webhook's last delivery attempts, newest first. */
+  listDeliveries(webhookId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/webhooks/${enc(webhookId)}/deliveries`, query, auth: "token" }, options);
+  }
+  /** The event log redacted for the caller (history). */
+  listEvents(matchId, query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/events`, query, auth: "token" }, options);
+  }
+  /** List the games. */
+  listGames(options = {}) {
+    return this.call({ method: "GET", path: `/v1/games` }, options);
+  }
+  /**
+   * The lobby: public matches, newest first, paged.
+   *
+   * Unlisted matches never appear. `open=true`: waiting matches with a free seat; each item lists
+   * its seats, so a lobby needs one request.
+   */
+  listMatches(query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches`, query }, options);
+  }
+  /** Challenges the player sent or received, newest first. */
+  listMyChallenges(query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/challenges`, query, auth: "token" }, options);
+  }
+  /** The player's seeks in every status, newest first. */
+  listMySeeks(query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/seeks`, query, auth: "token" }, options);
+  }
+  /** Open seeks, oldest first (public). */
+  listSeeks(query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/seeks`, query }, options);
+  }
+  /** The player's webhooks (never their secrets). */
+  listWebhooks(options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/webhooks`, auth: "token" }, options);
+  }
+  /**
+   * The player's matches, newest activity first.
+   *
+   * `to_act=me`: only matches where the player must act now.
+   */
+  myMatches(query = {}, options = {}) {
+    return this.call({ method: "GET", path: `/v1/players/me/matches`, query, auth: "token" }, options);
+  }
+  /**
+   * Write a message in one of the match's chat rooms.
+   *
+   * `players`: the seated players (seat token or player key); `spectators`: a player key without a
+   * seat, and after the end also the players. Text is trimmed; 1–500 characters, no control
+   * characters. At most `DRAGO_CHAT_RATE_MESSAGES` per `DRAGO_CHAT_RATE_SECONDS` per author (429
+   * `rate_limited` with `Retry-After`). See docs/chat.md.
+   */
+  postChat(matchId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/chat`, body, auth: "token" }, options);
+  }
+  /** Readiness: the database is reachable and migrated to the newest schema. */
+  readyz(options = {}) {
+    return this.call({ method: "GET", path: `/readyz` }, options);
+  }
+  /**
+   * The host issues a seat a new token (the old one stops working at once).
+   *
+   * Needs the host token. Appends `seat_token_reissued` (which holds no token).
+   */
+  reissueSeatToken(matchId, seat, hostToken, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}/token`, auth: "host", token: hostToken }, options);
+  }
+  /**
+   * Report a message to the operators.
+   *
+   * With a player key or a seat token; the message must be one the caller may read.
+   */
+  reportChat(matchId, messageId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/chat/${enc(messageId)}/report`, body, auth: "token" }, options);
+  }
+  /**
+   * The caller's seat resigns.
+   *
+   * Two players: the other wins (`match_ended`, reason `resigned`). More: a server bot plays the
+   * seat on and it is ranked last. A second resignation is 409 `already_resigned` (or
+   * `match_over`); with the same `Idempotency-Key` a retry gets the first reply.
+   */
+  resign(matchId, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/resign`, auth: "token", keyed: true }, options);
+  }
+  /**
+   * After the end: the secret, the commitment and the full unredacted log.
+   *
+   * Anyone may read it once the match is over; before that: 409 `match_not_finished`. Check:
+   * `sha256(canonical_json({"deal": events[0].data, "secret": secret})) == commitment`.
+   */
+  revealMatch(matchId, options = {}) {
+    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/reveal` }, options);
+  }
+  /** A new key for the player (the old one stops working at once). */
+  rotateKey(options = {}) {
+    return this.call({ method: "POST", path: `/v1/players/me/keys`, auth: "token" }, options);
+  }
+  /**
+   * Determinizations: complete hidden states consistent with the caller's information.
+   *
+   * Drawn with a fresh RNG independent of the match's secret (seeded by `seed` if given), from what
+   * the caller's seat knows only — never from the real hidden state. A per-seat budget per match
+   * (429 when spent) and the match setting `allow_samples` (403 when off) apply.
+   */
+  sampleHiddenState(matchId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/samples`, body, auth: "token" }, options);
+  }
+  /**
+   * Send an action for the caller's seat.
+   *
+   * Returns the new seq, the events of this commit (redacted for the caller) and the caller's new
+   * view. A retry with the same `Idempotency-Key` and body returns the first reply and never
+   * applies the action twice; the same key with another body is 422 `idempotency_key_reused`.
+   */
+  submitAction(matchId, body, options = {}) {
+    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/actions`, body, auth: "token", keyed: true }, options);
+  }
+  /** Lift a block. */
+  unblockPlayer(playerId, options = {}) {
+    return this.call({ method: "DELETE", path: `/v1/players/me/blocks/${enc(playerId)}`, auth: "token", text: true }, options);
+  }
+  /**
+   * Say whether this player is a bot.
+   *
+   * `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and seeks
+   * choose whether they accept bots as opponents.
+   */
+  updateMe(body, options = {}) {
+    return this.call({ method: "PATCH", path: `/v1/players/me`, body, auth: "token" }, options);
+  }
+};
+
+// ../clients/typescript/src/streams.ts
+var RETRYABLE = /* @__PURE__ */ new Set([1001, 1006, 1011, 1012, 1013, 4008]);
+var RATE_LIMITED = 4429;
+var FIRST_FRAME_S = 15;
+var OVER = /* @__PURE__ */ new Set(["finished", "aborted"]);
+var Connection = class {
+  ws;
+  items = [];
+  wake = null;
+  timer;
+  silenceS = FIRST_FRAME_S;
+  closed = false;
+  constructor(WS, url, first) {
+    this.ws = new WS(url);
+    this.ws.onopen = () => {
+      if (first !== null) this.ws.send(first);
+    };
+    this.ws.onmessage = (event) => {
+      this.arm();
+      try {
+        this.push({ frame: JSON.parse(String(event.data)) });
+      } catch {
+        this.end(1006, "a frame is not JSON");
+      }
+    };
+    this.ws.onclose = (event) => this.end(event.code || 1006, event.reason ?? "");
+    this.ws.onerror = () => {
+    };
+    this.arm();
+  }
+  /** Expect a frame at least every 2.5 heartbeats (the server pings every heartbeat). */
+  heartbeat(seconds) {
+    this.silenceS = 2.5 * seconds;
+    this.arm();
+  }
+  send(text2) {
+    if (!this.closed) this.ws.send(text2);
+  }
+  async next() {
+    while (this.items.length === 0) await new Promise((resolve) => this.wake = resolve);
+    return this.items.shift();
+  }
+  /** Close it (if still open) and end the queue with `code`. */
+  end(code, reason) {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.timer);
+    try {
+      this.ws.close(1e3);
+    } catch {
+    }
+    this.push({ close: code, reason });
+  }
+  arm() {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    this.timer = setTimeout(() => this.end(1006, "the server went silent"), this.silenceS * 1e3);
+  }
+  push(item2) {
+    this.items.push(item2);
+    this.wake?.();
+    this.wake = null;
+  }
+};
+var Link = class {
+  constructor(transport, retry, signal) {
+    this.transport = transport;
+    this.signal = signal;
+    this.policy = { ...transport.streamRetry, ...retry };
+  }
+  transport;
+  signal;
+  failures = 0;
+  policy;
+  async reopen(code, reason, refusal) {
+    let atLeast = 0;
+    let final;
+    if (code === RATE_LIMITED) {
+      final = refusal ?? new RateLimited(reason, null, 429);
+      const details = refusal?.details ?? {};
+      atLeast = typeof details.retry_after === "number" ? details.retry_after : 1;
+    } else if (RETRYABLE.has(code)) {
+      final = new StreamClosed(code, reason);
+    } else {
+      throw refusal ?? new StreamClosed(code, reason);
+    }
+    if (this.failures + 1 >= this.policy.attempts) throw final;
+    await this.transport.sleep(delay(this.policy, this.failures, atLeast), this.signal);
+    this.failures += 1;
+  }
+};
+var PROTOCOL = 2;
+function streamUrl(base, path, query) {
+  const url = new URL(base.replace(/^http/, "ws") + path);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url.toString();
+}
+function constructor(transport) {
+  if (!transport.WebSocket) throw new TypeError("no WebSocket here: pass one as the client's `WebSocket` option");
+  return transport.WebSocket;
+}
+function refusalOf(frame2) {
+  return apiError(frame2, BY_CODE[String(frame2.error?.code)]?.status ?? 400);
+}
+function abortable(connection, signal) {
+  const stop = () => connection.end(1e3, "aborted");
+  signal?.addEventListener("abort", stop, { once: true });
+  return () => signal?.removeEventListener("abort", stop);
+}
+async function* follow(transport, matchId, options = {}) {
+  const { views = true, hellos = false, untilEnd = true, signal } = options;
+  const WS = constructor(transport);
+  const credential2 = options.token ?? transport.token;
+  const link = new Link(transport, options.retry, signal);
+  let last = options.after ?? null;
+  let chatLast = null;
+  for (; ; ) {
+    const query = { protocol: String(PROTOCOL), views: views ? "1" : "0" };
+    if (last !== null) query.after = String(last);
+    if (options.onChat && chatLast !== null) query.chat_after = String(chatLast);
+    if (!credential2) query.spectate = "1";
+    const path = `/v1/matches/${encodeURIComponent(matchId)}/stream`;
+    const auth = credential2 ? JSON.stringify({ type: "auth", token: credential2 }) : null;
+    const connection = new Connection(WS, streamUrl(transport.baseUrl, path, query), auth);
+    const release = abortable(connection, signal);
+    let refusal = null;
+    let close;
+    try {
+      for (; ; ) {
+        const item2 = await connection.next();
+        if ("close" in item2) {
+          close = { code: item2.close, reason: item2.reason };
+          break;
+        }
+        const frame2 = item2.frame;
+        if (frame2.type === "ping") connection.send('{"type":"pong"}');
+        else if (frame2.type === "error" && frame2.id == null) refusal = refusalOf(frame2);
+        else if (frame2.type === "hello") {
+          const hello = frame2;
+          link.failures = 0;
+          connection.heartbeat(hello.heartbeat);
+          last ??= hello.after;
+          const chatSeq = frame2.chat_seq;
+          if (chatLast === null && typeof chatSeq === "number") chatLast = chatSeq;
+          if (hellos) yield hello;
+          if (untilEnd && OVER.has(hello.view.status) && hello.seq <= last) return;
+        } else if (frame2.type === "commit" && last !== null) {
+          const commit = frame2;
+          if (commit.seq <= last) continue;
+          if ((commit.events[0]?.seq ?? commit.seq) !== last + 1) {
+            connection.end(1006, `gap after seq ${last}`);
+            continue;
+          }
+          yield commit;
+          last = commit.seq;
+          if (untilEnd && commit.events.some((e) => e.type === "match_ended")) return;
+        } else if (frame2.type === "chat" && options.onChat) {
+          const chat = frame2;
+          if (chatLast !== null && chat.chat_seq <= chatLast) continue;
+          chatLast = chat.chat_seq;
+          options.onChat(chat);
+        }
+      }
+    } finally {
+      release();
+      connection.end(1e3, "done");
+    }
+    signal?.throwIfAborted();
+    await link.reopen(close.code, close.reason, refusal);
+  }
+}
+async function* followPlayer(transport, options = {}) {
+  const { hellos = false, signal } = options;
+  const WS = constructor(transport);
+  const key3 = options.key ?? transport.token;
+  if (!key3) throw new TypeError("followPlayer needs a player key");
+  const link = new Link(transport, options.retry, signal);
+  let last = options.after ?? null;
+  for (; ; ) {
+    const query = { protocol: String(PROTOCOL) };
+    if (last !== null) query.after = String(last);
+    const url = streamUrl(transport.baseUrl, "/v1/players/me/stream", query);
+    const connection = new Connection(WS, url, JSON.stringify({ type: "auth", token: key3 }));
+    const release = abortable(connection, signal);
+    let refusal = null;
+    let close;
+    try {
+      for (; ; ) {
+        const item2 = await connection.next();
+        if ("close" in item2) {
+          close = { code: item2.close, reason: item2.reason };
+          break;
+        }
+        const frame2 = item2.frame;
+        if (frame2.type === "ping") connection.send('{"type":"pong"}');
+        else if (frame2.type === "error" && frame2.id == null) refusal = refusalOf(frame2);
+        else if (frame2.type === "hello") {
+          const hello = frame2;
+          link.failures = 0;
+          connection.heartbeat(hello.heartbeat);
+          last ??= hello.after;
+          if (hellos) yield hello;
+        } else if (frame2.type === "notice" && last !== null) {
+          const notice = frame2;
+          if (notice.cursor <= last) continue;
+          if (notice.cursor !== last + 1) {
+            connection.end(1006, `gap after cursor ${last}`);
+            continue;
+          }
+          yield notice;
+          last = notice.cursor;
+        }
+      }
+    } finally {
+      release();
+      connection.end(1e3, "done");
+    }
+    signal?.throwIfAborted();
+    await link.reopen(close.code, close.reason, refusal);
+  }
+}
+
+// ../clients/typescript/src/client.ts
+var DragoClient = class extends Api {
+  follow(matchId, options = {}) {
+    return follow(this, matchId, options);
+  }
+  followPlayer(options = {}) {
+    return followPlayer(this, options);
+  }
+};
+
+// ../clients/typescript/src/fairness.ts
+var ALGORITHM = "drago-fair-2";
+var HAND = 6;
+var SLOTS = 4;
+var U32 = 2 ** 32;
+var Mismatch = class extends Error {
+  constructor(field2, message) {
+    super(message);
+    this.field = field2;
+  }
+  field;
+};
+var encoder = new TextEncoder();
+function u32(n) {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n, false);
+  return out;
+}
+function text(s2) {
+  const raw = encoder.encode(s2);
+  return concat(u32(raw.length), raw);
+}
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+function toHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+function fromHex(hex) {
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) return null;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+async function hmac(key3, message) {
+  const k = await crypto.subtle.importKey("raw", key3, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", k, message));
+}
+async function commitment(serverSeed) {
+  const digest = await crypto.subtle.digest("SHA-256", concat(serverSeed, encoder.encode(ALGORITHM)));
+  return toHex(new Uint8Array(digest));
+}
+async function combinedSeed(serverSeed, matchId, seeds) {
+  return hmac(serverSeed, concat(text(matchId), u32(seeds.length), ...seeds.map(text)));
+}
+var Stream = class {
+  counter = 0;
+  buffer = new Uint8Array(0);
+  pos = 0;
+  key;
+  context;
+  constructor(combined, context) {
+    this.context = text(context);
+    this.key = crypto.subtle.importKey("raw", combined, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  }
+  async block(counter) {
+    return new Uint8Array(await crypto.subtle.sign("HMAC", await this.key, concat(this.context, u32(counter))));
+  }
+  async word() {
+    if (this.pos + 4 > this.buffer.length) {
+      this.buffer = await this.block(this.counter++);
+      this.pos = 0;
+    }
+    const w = new DataView(this.buffer.buffer, this.buffer.byteOffset + this.pos, 4).getUint32(0, false);
+    this.pos += 4;
+    return w;
+  }
+  /** A uniform integer in 0 … n−1 by rejection sampling (1 ≤ n ≤ 2³²). */
+  async uniform(n) {
+    const limit = U32 - U32 % n;
+    for (; ; ) {
+      const w = await this.word();
+      if (w < limit) return w % n;
+    }
+  }
+  /** Fisher–Yates from the last index down. */
+  async shuffle(items) {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = await this.uniform(i + 1);
+      [items[i], items[j]] = [items[j], items[i]];
+    }
+  }
+};
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+function firstDifference(path, expected, got) {
+  if (Array.isArray(expected) && Array.isArray(got)) {
+    for (let i = 0; i < Math.min(expected.length, got.length); i++) {
+      const d = firstDifference(`${path}[${i}]`, expected[i], got[i]);
+      if (d !== null) return d;
+    }
+    return expected.length === got.length ? null : path;
+  }
+  if (expected && typeof expected === "object" && got && typeof got === "object") {
+    for (const key3 of Object.keys(expected)) {
+      const d = firstDifference(`${path}.${key3}`, expected[key3], got[key3]);
+      if (d !== null) return d;
+    }
+    return null;
+  }
+  return same(expected, got) ? null : path;
+}
+async function dealDrago(s2, players2, options, cat) {
+  const values = [...cat.cards.values_per_dragon].sort((a, b) => a - b);
+  const deck = cat.dragons.flatMap((d) => values.map((v) => ({ dragon: d, value: v })));
+  await s2.shuffle(deck);
+  const riders2 = [];
+  const aside = [];
+  let i = 0;
+  while (riders2.length < players2) {
+    const card = deck[i++];
+    (riders2.some((r) => r.dragon === card.dragon) ? aside : riders2).push(card);
+  }
+  const rest = [...deck.slice(i), ...aside];
+  if (aside.length) await s2.shuffle(rest);
+  const hands = Array.from({ length: players2 }, (_, k) => rest.slice(k * HAND, (k + 1) * HAND));
+  const first = options.first_player ?? null;
+  return {
+    riders: riders2,
+    hands,
+    draw_pile: rest.slice(players2 * HAND),
+    first_player: first === null ? await s2.uniform(players2) : first
+  };
+}
+async function dealYutaka(s2, players2, options, cat) {
+  const decks = [];
+  for (let p = 0; p < players2; p++) {
+    const deck = cat.deck.map((c) => ({ ...c }));
+    await s2.shuffle(deck);
+    decks.push(deck);
+  }
+  const tiles = cat.tile_types.flatMap(
+    (t2) => [...options.tile_values[t2.type]].sort((a, b) => a - b).map((v) => ({ type: t2.type, value: v }))
+  );
+  await s2.shuffle(tiles);
+  const islands = cat.islands.length;
+  return {
+    decks,
+    islands: Array.from({ length: islands }, (_, k) => tiles.slice(k * SLOTS, (k + 1) * SLOTS)),
+    set_aside: tiles.slice(islands * SLOTS),
+    first_player: options.first_player === "random" ? await s2.uniform(players2) : options.first_player
+  };
+}
+async function deal(game, combined, players2, options, catalogue) {
+  const s2 = new Stream(combined, "deal");
+  if (game === "mount_drago") return dealDrago(s2, players2, options, catalogue);
+  if (game === "yutaka") return dealYutaka(s2, players2, options, catalogue);
+  throw new Mismatch("game", `no deal is specified for ${game}`);
+}
+async function verifyMatch(reveal, catalogue) {
+  const algorithm = String(reveal.algorithm);
+  try {
+    await check(reveal, catalogue);
+  } catch (e) {
+    if (e instanceof Mismatch) return { ok: false, algorithm, field: e.field, message: e.message };
+    throw e;
+  }
+  return { ok: true, algorithm, field: null, message: "deal verified" };
+}
+async function check(reveal, catalogue) {
+  if (reveal.algorithm !== ALGORITHM) throw new Mismatch("algorithm", `only ${ALGORITHM} matches can be re-dealt`);
+  const server = fromHex(String(reveal.secret));
+  if (server === null || server.length !== 32 || await commitment(server) !== reveal.commitment) {
+    throw new Mismatch("secret", "the server seed does not match the commitment");
+  }
+  const players2 = reveal.players;
+  const seeds = reveal.seat_seeds;
+  if (!Array.isArray(seeds) || seeds.length !== players2) throw new Mismatch("seat_seeds", `expected ${players2} seeds`);
+  const events = reveal.events;
+  const joined = /* @__PURE__ */ new Set();
+  let start = -1;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (e.type === "seat_joined") {
+      if (e.data.seed !== seeds[e.data.seat]) {
+        throw new Mismatch(`seat_seeds[${e.data.seat}]`, `seat ${e.data.seat}'s seed differs from its seat_joined (seq ${e.seq})`);
+      }
+      joined.add(e.data.seat);
+    } else if (e.type === "game_started") {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) {
+    if (reveal.outcome?.reason === "aborted") return;
+    throw new Mismatch("events", "no game_started event");
+  }
+  const started = events[start];
+  if (joined.size !== players2) throw new Mismatch(`seq ${started.seq} game_started`, "the deal came before every seat had joined");
+  const combined = await combinedSeed(server, reveal.match_id, seeds);
+  const expected = await deal(reveal.game, combined, players2, started.data.options, catalogue);
+  const got = {};
+  for (const key3 of Object.keys(expected)) got[key3] = started.data[key3];
+  const where = firstDifference("game_started", expected, got);
+  if (where !== null) throw new Mismatch(where, `the deal differs from the one the seeds give (${where})`);
+  const later = events.slice(start + 1);
+  if (reveal.game === "mount_drago") await followDrago(later, events, started.data, combined, catalogue);
+  else followYutaka(later, started.data);
+}
+var key = (c) => `${c.dragon}:${c.value}`;
+function add(t2, k, n = 1) {
+  t2.set(k, (t2.get(k) ?? 0) + n);
+}
+async function followDrago(later, all, dealt2, combined, cat) {
+  const order = new Map(cat.dragons.map((d, i) => [d, i]));
+  const full = /* @__PURE__ */ new Map();
+  for (const c of [...dealt2.riders, ...dealt2.hands.flat(), ...dealt2.draw_pile]) add(full, key(c));
+  let pile = [...dealt2.draw_pile];
+  const hands = dealt2.hands.map((h2) => {
+    const t2 = /* @__PURE__ */ new Map();
+    for (const c of h2) add(t2, key(c));
+    return t2;
+  });
+  const tops = dealt2.riders.map(key);
+  let discards = /* @__PURE__ */ new Map();
+  const firsts = /* @__PURE__ */ new Map();
+  for (const e of all) if (!firsts.has(e.commit)) firsts.set(e.commit, e.seq);
+  const streams = /* @__PURE__ */ new Map();
+  for (const e of later) {
+    const d = e.data;
+    if (e.type === "card_played") add(hands[d.seat], key(d.card), -1);
+    else if (e.type === "rider_settled" && (d.result === "on_top" || d.result === "switched")) tops[d.seat] = key(d.card);
+    else if (e.type === "cards_discarded") {
+      for (const c of d.cards) {
+        add(hands[d.seat], key(c), -1);
+        add(discards, key(c));
+      }
+    } else if (e.type === "cards_drawn") {
+      d.cards.forEach((c, i) => {
+        if (!pile.length || !same(pile[0], c)) {
+          throw new Mismatch(`seq ${e.seq} cards_drawn.cards[${i}]`, "a drawn card is not the top of the draw pile");
+        }
+        pile.shift();
+        add(hands[d.seat], key(c));
+      });
+    } else if (e.type === "draw_pile_reshuffled") {
+      const got = d.draw_pile;
+      const pool = new Map(full);
+      for (const h2 of hands) for (const [k, n] of h2) add(pool, k, -n);
+      for (const k of tops) add(pool, k, -1);
+      for (const c of pile) add(pool, key(c), -1);
+      if (!d.summit_discards) for (const [k, n] of discards) add(pool, k, -n);
+      const gotTally = /* @__PURE__ */ new Map();
+      for (const c of got) add(gotTally, key(c));
+      const keys = /* @__PURE__ */ new Set([...pool.keys(), ...gotTally.keys()]);
+      if ([...keys].some((k) => (pool.get(k) ?? 0) !== (gotTally.get(k) ?? 0))) {
+        throw new Mismatch(`seq ${e.seq} draw_pile_reshuffled.draw_pile`, "the reshuffled cards are not the pool");
+      }
+      const canonical2 = got.map((c) => ({ dragon: c.dragon, value: c.value })).sort((a, b) => order.get(a.dragon) - order.get(b.dragon) || a.value - b.value);
+      let stream = streams.get(e.commit);
+      if (!stream) {
+        stream = new Stream(combined, `seq:${firsts.get(e.commit) - 1}`);
+        streams.set(e.commit, stream);
+      }
+      await stream.shuffle(canonical2);
+      const where = firstDifference(`seq ${e.seq} draw_pile_reshuffled.draw_pile`, canonical2, got);
+      if (where !== null) throw new Mismatch(where, "the reshuffle's order is not the one the seeds give");
+      pile = [...got];
+      if (d.summit_discards) discards = /* @__PURE__ */ new Map();
+    }
+  }
+}
+function followYutaka(later, dealt2) {
+  const drawn = dealt2.decks.map(() => HAND);
+  for (const e of later) {
+    const d = e.data;
+    if (e.type === "card_drawn") {
+      const deck = dealt2.decks[d.seat];
+      if (drawn[d.seat] >= deck.length || !same(deck[drawn[d.seat]], d.card)) {
+        throw new Mismatch(`seq ${e.seq} card_drawn.card`, `seat ${d.seat} drew a card that is not the next of its deck`);
+      }
+      drawn[d.seat]++;
+    } else if (e.type === "tile_revealed" && !same(dealt2.islands[d.island][d.slot], d.tile)) {
+      throw new Mismatch(`seq ${e.seq} tile_revealed.tile`, "a revealed tile is not the one dealt there");
+    }
+  }
 }
 
 // src/i18n/de.json
@@ -505,7 +1535,134 @@ var de_default = {
   "yu.turn.you_reveal": "Decke ein verdecktes Plättchen deiner Wahl auf.",
   "yu.turn.reveals": "{name} deckt ein Plättchen auf.",
   "yu.turn.wait": "Einen Moment…",
-  "yu.turn.over": "Das Spiel ist zu Ende."
+  "yu.turn.over": "Das Spiel ist zu Ende.",
+  "nav.play": "Schnell spielen",
+  "nav.mine": "Meine Partien",
+  "nav.leaderboards": "Bestenlisten",
+  "error.player_key_required": "Dafür braucht es einen Spieler: lege unter „Schnell spielen“ einen an.",
+  "error.name_taken": "Dieser Name ist vergeben: wähle einen anderen.",
+  "error.too_many_seeks": "Du suchst schon so viele Partien wie erlaubt: brich zuerst eine Suche ab.",
+  "error.seek_closed": "Diese Suche ist schon beendet.",
+  "error.challenge_closed": "Diese Herausforderung ist nicht mehr offen.",
+  "player.title": "Dein Spieler",
+  "player.none": "Schnelles Spielen, Herausforderungen und Wertungen brauchen einen Spieler: einen Namen und einen Schlüssel, den nur dieser Browser aufbewahrt.",
+  "player.name": "Name",
+  "player.name_hint": "1 bis 32 Zeichen, für andere sichtbar.",
+  "player.create": "Spieler anlegen",
+  "player.creating": "Der Spieler wird angelegt …",
+  "player.have_key": "Ich habe einen Spielerschlüssel",
+  "player.key": "Spielerschlüssel",
+  "player.key_hint": "Der Schlüssel (pk_…), der beim Anlegen anderswo angezeigt wurde.",
+  "player.use_key": "Diesen Schlüssel nutzen",
+  "player.playing_as": "Du spielst als {name}.",
+  "player.profile_link": "Dein Profil",
+  "player.forget": "Diesen Spieler vergessen",
+  "player.forget_hint": "Sein Schlüssel liegt nur in diesem Browser: vergessen, lässt sich der Spieler hier nicht mehr nutzen, und sein Name bleibt vergeben.",
+  "player.forget_confirm": "Vergessen",
+  "play.title": "Schnell spielen",
+  "play.lead": "Sag, was du spielen möchtest: Der Server setzt dich zu anderen, die dasselbe suchen, oder nach einer Wartezeit deiner Wahl zu seinen Bots. Die Seite darf solange geschlossen werden.",
+  "play.new": "Partie suchen",
+  "play.players_any": "beliebig viele",
+  "play.players_any_of": "{list} Spieler",
+  "play.opponents": "Gegner",
+  "play.opponents_hint": "Als Bot markierte Spieler triffst du nur, wenn du es erlaubst.",
+  "play.opponents.humans": "Nur Menschen",
+  "play.opponents.any": "Menschen oder Bot-Spieler",
+  "play.opponents.bots": "Nur Bot-Spieler",
+  "play.bots_after": "Server-Bots füllen die Plätze",
+  "play.bots_after_hint": "Findet sich niemand rechtzeitig, besetzen die Bots des Servers die freien Plätze.",
+  "play.bots_never": "nie",
+  "play.bots_now": "sofort",
+  "play.bots_after_n_one": "nach {n} Sekunde",
+  "play.bots_after_n_other": "nach {n} Sekunden",
+  "play.submit": "Partie suchen",
+  "play.opening": "Suche läuft …",
+  "play.opened": "Warte auf eine Partie: Diese Seite öffnet sie, sobald sie gefunden ist.",
+  "play.failed": "Die Suche ließ sich nicht starten: {error}",
+  "play.waiting_title": "Wartend",
+  "play.waiting": "wartet",
+  "play.since": "seit {time}",
+  "play.cancel": "Abbrechen",
+  "play.cancel_label": "Abbrechen: Suche nach {seek}",
+  "play.cancelled": "Die Suche ist abgebrochen.",
+  "play.stream_lost": "Die Live-Verbindung für deine Nachrichten ist abgerissen: {error}",
+  "me.title": "Meine Partien",
+  "me.matches": "Partien",
+  "me.challenges": "Herausforderungen",
+  "me.your_turn": "Du bist dran",
+  "me.against": "gegen {names}",
+  "me.deadline": "deine Zeit läuft ab: {time}",
+  "me.open": "Öffnen",
+  "me.open_label": "Öffnen: {game}-Partie {id}",
+  "me.no_matches": "Keine laufende Partie: Finde eine mit „Schnell spielen“.",
+  "me.received": "Herausforderungen an dich",
+  "me.sent": "Deine Herausforderungen",
+  "me.none_received": "Niemand hat dich herausgefordert.",
+  "me.none_sent": "Fordere Spieler auf ihrem Profil heraus.",
+  "me.from": "von {name}",
+  "me.to": "an {names}",
+  "me.challenge.open": "offen",
+  "me.challenge.accepted": "angenommen",
+  "me.challenge.declined": "abgelehnt",
+  "me.challenge.expired": "abgelaufen",
+  "me.answer.accepted": "{name} hat angenommen",
+  "me.answer.declined": "{name} hat abgelehnt",
+  "me.answer.none": "{name} hat nicht geantwortet",
+  "me.reason": "Grund: {reason}",
+  "me.expires": "offen bis {time}",
+  "me.accept": "Annehmen",
+  "me.accept_label": "Annehmen: {game}-Herausforderung von {name}",
+  "me.decline": "Ablehnen",
+  "me.decline_reason": "Grund (freiwillig)",
+  "me.decline_send": "Herausforderung ablehnen",
+  "me.decline_label": "Herausforderung ablehnen: {name} ({game})",
+  "me.accepted": "Angenommen: Die Partie beginnt, wenn alle angenommen haben.",
+  "me.declined": "Abgelehnt.",
+  "me.watch": "Zuschauen",
+  "profile.title": "Spieler",
+  "profile.bot": "Bot",
+  "profile.bot_hint": "Dieser Spieler ist ein Programm: Er sagt es selbst, oder er ist einer der Bots des Servers.",
+  "profile.no_ratings": "Noch keine gewertete Partie.",
+  "profile.rating": "Wertung",
+  "profile.provisional": "(vorläufig: weniger als 10 gewertete Partien)",
+  "profile.games": "Partien",
+  "profile.wins": "Siege",
+  "profile.last_played": "Zuletzt gespielt",
+  "profile.chart_title": "Wertung in {game}",
+  "profile.chart_summary_one": "von {from} auf {to} in {n} gewerteten Partie, bestens {best}",
+  "profile.chart_summary_other": "von {from} auf {to} in {n} gewerteten Partien, bestens {best}",
+  "profile.chart_start": "Beginn: {rating}",
+  "profile.chart_point": "{rating} nach der Partie vom {time} (Platz {rank})",
+  "profile.challenge_title": "{name} herausfordern",
+  "profile.challenge": "Herausforderung senden",
+  "profile.challenging": "Wird gesendet …",
+  "profile.challenged": "Herausforderung gesendet: Die Antwort erscheint unter",
+  "board.title": "Bestenlisten",
+  "board.lead": "Die gewerteten Spieler jedes Spiels, die beste Wertung zuerst. Die Wertung ist eine vorsichtige Schätzung, die wächst, je sicherer sich der Server bei einem Spieler ist.",
+  "board.caption": "{game}: die besten Spieler",
+  "board.rank": "Platz",
+  "board.player": "Spieler",
+  "board.pages": "Seiten",
+  "board.previous": "Zurück",
+  "board.next": "Weiter",
+  "board.past_end": "Hier folgen keine Spieler mehr.",
+  "board.empty_one": "Noch niemand steht hier: Ein Spieler erscheint nach {n} gewerteten Partie.",
+  "board.empty_other": "Noch niemand steht hier: Ein Spieler erscheint nach {n} gewerteten Partien.",
+  "board.provisional_note_one": "Spieler mit weniger als {n} gewerteten Partie stehen noch nicht hier.",
+  "board.provisional_note_other": "Spieler mit weniger als {n} gewerteten Partien stehen noch nicht hier.",
+  "error.chat_closed": "Diese Partie hat keinen Zuschauer-Chat.",
+  "chat.title": "Chat",
+  "chat.rooms": "Chaträume",
+  "chat.room.players": "Spieler",
+  "chat.room.spectators": "Zuschauer",
+  "chat.messages": "Nachrichten",
+  "chat.empty": "Noch keine Nachricht.",
+  "chat.spectator": "ein Zuschauer",
+  "chat.said": "{name} schreibt: {text}",
+  "chat.message_label": "Nachricht an die {room}",
+  "chat.send": "Senden",
+  "chat.players_only": "Hier schreiben nur die Spieler.",
+  "chat.need_player": "Zuschauer schreiben mit einem Spieler:"
 };
 
 // src/i18n/en.json
@@ -935,7 +2092,134 @@ var en_default = {
   "yu.turn.you_reveal": "Reveal a face-down tile of your choice.",
   "yu.turn.reveals": "{name} reveals a tile.",
   "yu.turn.wait": "One moment…",
-  "yu.turn.over": "The game is over."
+  "yu.turn.over": "The game is over.",
+  "nav.play": "Quick play",
+  "nav.mine": "My matches",
+  "nav.leaderboards": "Leaderboards",
+  "error.player_key_required": "This needs a player: create one under quick play.",
+  "error.name_taken": "That name is taken: choose another.",
+  "error.too_many_seeks": "You are already looking for as many matches as allowed: cancel one first.",
+  "error.seek_closed": "That search is over already.",
+  "error.challenge_closed": "That challenge is no longer open.",
+  "player.title": "Your player",
+  "player.none": "Quick play, challenges and ratings need a player: a name, and a key that only this browser keeps.",
+  "player.name": "Name",
+  "player.name_hint": "1 to 32 characters, shown to other players.",
+  "player.create": "Create player",
+  "player.creating": "Creating the player…",
+  "player.have_key": "I have a player key",
+  "player.key": "Player key",
+  "player.key_hint": "The key (pk_…) shown when the player was created elsewhere.",
+  "player.use_key": "Use this key",
+  "player.playing_as": "You play as {name}.",
+  "player.profile_link": "Your profile",
+  "player.forget": "Forget this player",
+  "player.forget_hint": "Its key is kept only in this browser: once forgotten, the player cannot be used again here and its name stays taken.",
+  "player.forget_confirm": "Forget it",
+  "play.title": "Quick play",
+  "play.lead": "Say what you would like to play: the server seats you with others looking for the same, or with its bots after a wait you choose. You may close the page meanwhile.",
+  "play.new": "Find a match",
+  "play.players_any": "any number",
+  "play.players_any_of": "{list} players",
+  "play.opponents": "Opponents",
+  "play.opponents_hint": "Players marked as bots are met only if you allow them.",
+  "play.opponents.humans": "People only",
+  "play.opponents.any": "People or bot players",
+  "play.opponents.bots": "Bot players only",
+  "play.bots_after": "Server bots fill the seats",
+  "play.bots_after_hint": "If nobody else is found in time, the server's bots take the missing seats.",
+  "play.bots_never": "never",
+  "play.bots_now": "at once",
+  "play.bots_after_n_one": "after {n} second",
+  "play.bots_after_n_other": "after {n} seconds",
+  "play.submit": "Look for a match",
+  "play.opening": "Looking…",
+  "play.opened": "Waiting for a match: this page opens it when it is found.",
+  "play.failed": "The search could not start: {error}",
+  "play.waiting_title": "Waiting",
+  "play.waiting": "waiting",
+  "play.since": "since {time}",
+  "play.cancel": "Cancel",
+  "play.cancel_label": "Cancel the search: {seek}",
+  "play.cancelled": "The search is cancelled.",
+  "play.stream_lost": "The live connection for your notices was lost: {error}",
+  "me.title": "My matches",
+  "me.matches": "Matches",
+  "me.challenges": "Challenges",
+  "me.your_turn": "Your turn",
+  "me.against": "against {names}",
+  "me.deadline": "your time runs out {time}",
+  "me.open": "Open",
+  "me.open_label": "Open {game} match {id}",
+  "me.no_matches": "No match in play: find one with quick play.",
+  "me.received": "Challenges to you",
+  "me.sent": "Your challenges",
+  "me.none_received": "Nobody has challenged you.",
+  "me.none_sent": "Challenge players from their profile.",
+  "me.from": "from {name}",
+  "me.to": "to {names}",
+  "me.challenge.open": "open",
+  "me.challenge.accepted": "accepted",
+  "me.challenge.declined": "declined",
+  "me.challenge.expired": "expired",
+  "me.answer.accepted": "{name} accepted",
+  "me.answer.declined": "{name} declined",
+  "me.answer.none": "{name} has not answered",
+  "me.reason": "reason: {reason}",
+  "me.expires": "open until {time}",
+  "me.accept": "Accept",
+  "me.accept_label": "Accept the {game} challenge from {name}",
+  "me.decline": "Decline",
+  "me.decline_reason": "Reason (optional)",
+  "me.decline_send": "Decline the challenge",
+  "me.decline_label": "Decline the challenge from {name} ({game})",
+  "me.accepted": "Accepted: the match starts when everyone has accepted.",
+  "me.declined": "Declined.",
+  "me.watch": "Watch",
+  "profile.title": "Player",
+  "profile.bot": "bot",
+  "profile.bot_hint": "This player is a program: it says so itself, or it is one of the server's bots.",
+  "profile.no_ratings": "No rated match yet.",
+  "profile.rating": "Rating",
+  "profile.provisional": "(provisional: fewer than 10 rated matches)",
+  "profile.games": "Matches",
+  "profile.wins": "Wins",
+  "profile.last_played": "Last played",
+  "profile.chart_title": "Rating in {game}",
+  "profile.chart_summary_one": "from {from} to {to} over {n} rated match, best {best}",
+  "profile.chart_summary_other": "from {from} to {to} over {n} rated matches, best {best}",
+  "profile.chart_start": "start: {rating}",
+  "profile.chart_point": "{rating} after the match of {time} (place {rank})",
+  "profile.challenge_title": "Challenge {name}",
+  "profile.challenge": "Send the challenge",
+  "profile.challenging": "Sending…",
+  "profile.challenged": "Challenge sent: its answer appears under",
+  "board.title": "Leaderboards",
+  "board.lead": "The rated players of each game, best rating first. The rating is a careful estimate that grows as the server grows sure of a player.",
+  "board.caption": "{game}: the best players",
+  "board.rank": "Place",
+  "board.player": "Player",
+  "board.pages": "Pages",
+  "board.previous": "Previous",
+  "board.next": "Next",
+  "board.past_end": "No more players here.",
+  "board.empty_one": "Nobody is listed yet: a player is listed after {n} rated match.",
+  "board.empty_other": "Nobody is listed yet: a player is listed after {n} rated matches.",
+  "board.provisional_note_one": "Players with fewer than {n} rated match are not listed yet.",
+  "board.provisional_note_other": "Players with fewer than {n} rated matches are not listed yet.",
+  "error.chat_closed": "This match has no spectators' chat.",
+  "chat.title": "Chat",
+  "chat.rooms": "Chat rooms",
+  "chat.room.players": "players",
+  "chat.room.spectators": "spectators",
+  "chat.messages": "Messages",
+  "chat.empty": "No message yet.",
+  "chat.spectator": "a spectator",
+  "chat.said": "{name} writes: {text}",
+  "chat.message_label": "Message to the {room}",
+  "chat.send": "Send",
+  "chat.players_only": "Only the players write here.",
+  "chat.need_player": "Spectators write with a player:"
 };
 
 // src/i18n/index.ts
@@ -1004,1055 +2288,6 @@ function list(items) {
   return new Intl.ListFormat(current, { type: "conjunction" }).format(items);
 }
 
-// ../clients/typescript/src/errors.ts
-var DragoError = class extends Error {
-  name = "DragoError";
-};
-var TransportError = class extends DragoError {
-  name = "TransportError";
-};
-var StreamClosed = class extends DragoError {
-  constructor(code, reason = "") {
-    super(reason ? `stream closed with ${code}: ${reason}` : `stream closed with ${code}`);
-    this.code = code;
-    this.reason = reason;
-  }
-  code;
-  reason;
-  name = "StreamClosed";
-};
-var ApiError = class extends DragoError {
-  constructor(message, details = null, status, code) {
-    super(message);
-    this.details = details;
-    const cls = this.constructor;
-    this.code = code ?? cls.code;
-    this.status = status ?? cls.status;
-    this.name = new.target.name;
-  }
-  details;
-  static code = "error";
-  static status = 400;
-  name = "ApiError";
-  code;
-  status;
-};
-function error(code, status) {
-  return class extends ApiError {
-    static code = code;
-    static status = status;
-  };
-}
-var ValidationError = class extends error("validation_error", 422) {
-};
-var IdempotencyKeyReused = class extends error("idempotency_key_reused", 422) {
-};
-var Unauthorized = class extends error("unauthorized", 401) {
-};
-var Forbidden = class extends error("forbidden", 403) {
-};
-var PlayerKeyRequired = class extends error("player_key_required", 403) {
-};
-var NotFound = class extends error("not_found", 404) {
-};
-var MethodNotAllowed = class extends error("method_not_allowed", 405) {
-};
-var Conflict = class extends error("conflict", 409) {
-};
-var IllegalAction = class extends Conflict {
-  static code = "illegal_action";
-};
-var NotYourTurn = class extends Conflict {
-  static code = "not_your_turn";
-};
-var MatchOver = class extends Conflict {
-  static code = "match_over";
-};
-var VersionConflict = class extends Conflict {
-  static code = "version_conflict";
-};
-var SeatTaken = class extends Conflict {
-  static code = "seat_taken";
-};
-var SeatNotHeld = class extends Conflict {
-  static code = "seat_not_held";
-};
-var AlreadySeated = class extends Conflict {
-  static code = "already_seated";
-};
-var AlreadyResigned = class extends Conflict {
-  static code = "already_resigned";
-};
-var MatchNotStarted = class extends Conflict {
-  static code = "match_not_started";
-};
-var MatchStarted = class extends Conflict {
-  static code = "match_started";
-};
-var NameTaken = class extends Conflict {
-  static code = "name_taken";
-};
-var MatchNotFinished = class extends Conflict {
-  static code = "match_not_finished";
-};
-var TooManySeeks = class extends Conflict {
-  static code = "too_many_seeks";
-};
-var SeekClosed = class extends Conflict {
-  static code = "seek_closed";
-};
-var ChallengeClosed = class extends Conflict {
-  static code = "challenge_closed";
-};
-var PayloadTooLarge = class extends error("payload_too_large", 413) {
-};
-var RateLimited = class extends error("rate_limited", 429) {
-  retryAfter = null;
-};
-var InternalError = class extends error("internal_error", 500) {
-};
-var Unavailable = class extends error("unavailable", 503) {
-};
-var BY_CODE = Object.fromEntries(
-  [
-    ValidationError,
-    IdempotencyKeyReused,
-    Unauthorized,
-    Forbidden,
-    PlayerKeyRequired,
-    NotFound,
-    MethodNotAllowed,
-    IllegalAction,
-    NotYourTurn,
-    MatchOver,
-    VersionConflict,
-    SeatTaken,
-    SeatNotHeld,
-    AlreadySeated,
-    AlreadyResigned,
-    MatchNotStarted,
-    MatchStarted,
-    NameTaken,
-    MatchNotFinished,
-    TooManySeeks,
-    SeekClosed,
-    ChallengeClosed,
-    PayloadTooLarge,
-    RateLimited,
-    InternalError,
-    Unavailable
-  ].map((cls) => [cls.code, cls])
-);
-function apiError(body, status, retryAfter2 = null) {
-  const envelope = body?.error;
-  let code = `http_${status}`;
-  let message = `HTTP ${status}`;
-  let details = body;
-  if (envelope && typeof envelope.code === "string") {
-    code = envelope.code;
-    message = typeof envelope.message === "string" ? envelope.message : code;
-    details = envelope.details ?? null;
-  }
-  const cls = BY_CODE[code] ?? (status === 409 ? Conflict : ApiError);
-  const error2 = new cls(message, details, status, code);
-  if (error2 instanceof RateLimited) error2.retryAfter = retryAfter2;
-  return error2;
-}
-
-// ../clients/typescript/src/retry.ts
-var DEFAULT_RETRY = { attempts: 6, backoff: 0.25, maxBackoff: 10, maxRetryAfter: 60 };
-var STREAM_RETRY = { attempts: 20, backoff: 0.5, maxBackoff: 30, maxRetryAfter: 300 };
-var RETRY_STATUSES = /* @__PURE__ */ new Set([429, 502, 503, 504]);
-function delay(policy, retry, retryAfter2 = null) {
-  const base = Math.min(policy.maxBackoff, policy.backoff * 2 ** retry);
-  return Math.max(base * (0.5 + Math.random() / 2), retryAfter2 ?? 0);
-}
-function retryableStatus(status, safe) {
-  return status === 429 || safe && RETRY_STATUSES.has(status);
-}
-function retryableFailure(error2, safe) {
-  if (safe) return true;
-  const code = error2?.cause?.code;
-  return code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
-}
-function retryAfter(headers) {
-  const value = headers.get("retry-after");
-  if (value === null) return null;
-  const seconds = Number(value);
-  if (!Number.isNaN(seconds)) return Math.max(0, seconds);
-  const when = Date.parse(value);
-  return Number.isNaN(when) ? null : Math.max(0, (when - Date.now()) / 1e3);
-}
-var sleep = (seconds, signal) => new Promise((resolve, reject) => {
-  if (signal?.aborted) return reject(signal.reason);
-  const timer = setTimeout(resolve, seconds * 1e3);
-  signal?.addEventListener("abort", () => {
-    clearTimeout(timer);
-    reject(signal.reason);
-  }, { once: true });
-});
-
-// ../clients/typescript/src/transport.ts
-function newKey() {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  return "ts-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-var Transport = class {
-  baseUrl;
-  token;
-  retry;
-  streamRetry;
-  timeoutMs;
-  fetch;
-  WebSocket;
-  constructor(baseUrl, options = {}) {
-    this.baseUrl = baseUrl.replace(/\/+$/, "");
-    this.token = options.token ?? null;
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.streamRetry = { ...STREAM_RETRY, ...options.streamRetry };
-    this.timeoutMs = options.timeoutMs ?? 1e4;
-    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
-  }
-  /** Waits before a retry (tests replace it). */
-  sleep(seconds, signal) {
-    return sleep(seconds, signal);
-  }
-  async call(spec, options = {}) {
-    const headers = { Accept: "application/json" };
-    const token = spec.auth === "host" ? spec.token : spec.auth === "explicit" ? options.token : options.token ?? this.token;
-    if ((spec.auth ?? "none") !== "none" && token) headers["Authorization"] = `Bearer ${token}`;
-    const key3 = options.idempotencyKey ?? (spec.keyed ? newKey() : void 0);
-    if (key3 !== void 0) headers["Idempotency-Key"] = key3;
-    let body;
-    if (spec.body !== void 0) {
-      headers["Content-Type"] = "application/json";
-      body = JSON.stringify(spec.body);
-    }
-    const url = new URL(this.baseUrl + spec.path);
-    for (const [name, value] of Object.entries(spec.query ?? {})) {
-      if (value !== void 0 && value !== null) url.searchParams.set(name, String(value));
-    }
-    const safe = spec.method === "GET" || key3 !== void 0;
-    for (let attempt = 0; ; attempt++) {
-      const last = attempt + 1 >= this.retry.attempts;
-      let response;
-      try {
-        response = await this.fetch(url, { method: spec.method, headers, body, signal: this.signal(options.signal) });
-      } catch (error2) {
-        if (options.signal?.aborted) throw error2;
-        if (last || !retryableFailure(error2, safe)) {
-          throw new TransportError(`${spec.method} ${spec.path}: ${String(error2?.message ?? error2)}`, { cause: error2 });
-        }
-        await this.sleep(delay(this.retry, attempt), options.signal);
-        continue;
-      }
-      if (response.ok) return spec.text ? await response.text() : await response.json();
-      const wait = retryAfter(response.headers);
-      if (!last && retryableStatus(response.status, safe) && (wait === null || wait <= this.retry.maxRetryAfter)) {
-        await response.body?.cancel();
-        await this.sleep(delay(this.retry, attempt, wait), options.signal);
-        continue;
-      }
-      throw await errorOf(response, wait);
-    }
-  }
-  signal(user) {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    if (!user) return timeout;
-    if (typeof AbortSignal.any === "function") return AbortSignal.any([user, timeout]);
-    const both = new AbortController();
-    for (const signal of [user, timeout]) signal.addEventListener("abort", () => both.abort(signal.reason), { once: true });
-    return both.signal;
-  }
-};
-async function errorOf(response, wait) {
-  const text2 = await response.text();
-  let body = text2.slice(0, 500);
-  try {
-    body = JSON.parse(text2);
-  } catch {
-  }
-  return apiError(body, response.status, wait);
-}
-
-// ../clients/typescript/src/generated/api.ts
-var enc = (value) => encodeURIComponent(String(value));
-var Api = class extends Transport {
-  /**
-   * The host cancels a match before it starts.
-   *
-   * Needs the host token. Appends `match_aborted` and `match_ended` (reason `aborted`); a started
-   * match is 409 `match_started`.
-   */
-  abortMatch(matchId, hostToken, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/abort`, auth: "host", token: hostToken }, options);
-  }
-  /** Accept a challenge (the last acceptance starts the match). */
-  acceptChallenge(challengeId, options = {}) {
-    return this.call({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/accept`, auth: "token" }, options);
-  }
-  /** Cancel an open seek. */
-  cancelSeek(seekId, options = {}) {
-    return this.call({ method: "DELETE", path: `/v1/seeks/${enc(seekId)}`, auth: "token" }, options);
-  }
-  /**
-   * Challenge named players to a match.
-   *
-   * Each invited player is told on its personal stream (`challenge_received`) and sees the
-   * challenge in `listMyChallenges`; the match starts when every one has accepted. A challenge
-   * expires after a day unless `expires_s` says otherwise.
-   */
-  createChallenge(body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/challenges`, body, auth: "token" }, options);
-  }
-  /**
-   * Create a match.
-   *
-   * Deals the match and seats its server bots, in one commit. The match is `waiting` until its last
-   * seat is filled, then `active` (a `match_started` event). The reply carries the host token (and,
-   * for an unlisted match, the invite code) once. `seed` and `setup` are development features.
-   */
-  createMatch(body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches`, body, auth: "token" }, options);
-  }
-  /**
-   * Create a player; returns its secret key, once.
-   *
-   * No password, no e-mail: the key (`pk_…`) is the identity, like a personal API token. Join seats
-   * with it (`Authorization: Bearer <key>`) and it authorizes them in every match.
-   */
-  createPlayer(body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/players`, body }, options);
-  }
-  /**
-   * Seek a match (quick play).
-   *
-   * The seek waits in the database until the matcher seats it in a match with compatible seekers
-   * (the same game, options and settings, a common player count, opponents each accepts), it is
-   * cancelled, or it expires. The player learns of the match on its personal stream
-   * (`seek_matched`) and in `listMySeeks`. A player holds at most a few open seeks (409
-   * `too_many_seeks`); see docs/matchmaking.md.
-   */
-  createSeek(body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/seeks`, body, auth: "token" }, options);
-  }
-  /**
-   * Register a webhook; returns its signing secret, once.
-   *
-   * Each of the player's notices of the chosen types is POSTed to `url` as JSON, at least once,
-   * signed with HMAC-SHA256 (`Drago-Webhook-Signature`); see docs/matchmaking.md. URLs on loopback,
-   * private or link-local addresses are refused unless the operator allows them.
-   */
-  createWebhook(body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/players/me/webhooks`, body, auth: "token" }, options);
-  }
-  /** Decline a challenge, with an optional reason. */
-  declineChallenge(challengeId, body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/challenges/${enc(challengeId)}/decline`, body, auth: "token" }, options);
-  }
-  /** Remove a webhook. */
-  deleteWebhook(webhookId, options = {}) {
-    return this.call({ method: "DELETE", path: `/v1/players/me/webhooks/${enc(webhookId)}`, auth: "token", text: true }, options);
-  }
-  /**
-   * A player's finished matches, one JSON object per line (NDJSON), streamed.
-   *
-   * Newest first; `since`/`until` bound the end time (`since` inclusive). Public matches for
-   * anybody; with the player's own key also its unlisted ones. Each line is an `ExportLine`.
-   */
-  exportPlayerMatches(playerId, query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}/matches`, query, auth: "token", text: true }, options);
-  }
-  /** A game: player counts, payload schemas, drawing data. */
-  getGame(game, options = {}) {
-    return this.call({ method: "GET", path: `/v1/games/${enc(game)}` }, options);
-  }
-  /**
-   * A game's leaderboard: non-provisional players, best first.
-   *
-   * Ordered by the displayed rating, then player id (stable under ties). `limit` over 100 is
-   * capped; a page past the end is empty.
-   */
-  getLeaderboard(game, query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/games/${enc(game)}/leaderboard`, query }, options);
-  }
-  /** A match's public summary. */
-  getMatch(matchId, options = {}) {
-    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}` }, options);
-  }
-  /** Each seat's rating before and after a finished rated match. */
-  getMatchRatings(matchId, options = {}) {
-    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/ratings` }, options);
-  }
-  /** The player of the key. */
-  getMe(options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/me`, auth: "token" }, options);
-  }
-  /** Prometheus metrics. */
-  getMetrics(options = {}) {
-    return this.call({ method: "GET", path: `/metrics`, text: true }, options);
-  }
-  /** A player's public profile: name, bot flag, rating per game. */
-  getPlayerProfile(playerId, options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}` }, options);
-  }
-  /** A player's rating history in a game: one point per rated match. */
-  getRatingHistory(playerId, game, options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/${enc(playerId)}/ratings/${enc(game)}` }, options);
-  }
-  /**
-   * The caller's view (seat token or player key) or the spectator view (no credential).
-   *
-   * With `at`, the view as it was when the match was at that seq (a replay); `at` must end a commit
-   * (the `commit` of its event), else 422 naming the nearest valid seqs.
-   */
-  getView(matchId, query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/view`, query, auth: "token" }, options);
-  }
-  /**
-   * The host hands a silent seat to a server bot for the rest of the match.
-   *
-   * Needs the host token. Appends `seat_taken_over` (reason `host`).
-   */
-  handSeatToBot(matchId, seat, hostToken, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}/bot`, auth: "host", token: hostToken }, options);
-  }
-  /** Liveness. */
-  healthz(options = {}) {
-    return this.call({ method: "GET", path: `/healthz` }, options);
-  }
-  /**
-   * Join a free seat; returns its secret token, once.
-   *
-   * The match starts when its last seat is filled. With `Authorization: Bearer <player key>` the
-   * seat is bound to that player (one seat per match), whose key then works as the seat's token. An
-   * unlisted match needs its `invite` code. `client_seed` is the seat's own seed for the deal
-   * (docs/fairness.md); the reply returns it, or the one the server chose.
-   */
-  joinSeat(matchId, seat, body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}`, body, auth: "explicit" }, options);
-  }
-  /** The webhook's last delivery attempts, newest first. */
-  listDeliveries(webhookId, query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/me/webhooks/${enc(webhookId)}/deliveries`, query, auth: "token" }, options);
-  }
-  /** The event log redacted for the caller (history). */
-  listEvents(matchId, query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/events`, query, auth: "token" }, options);
-  }
-  /** List the games. */
-  listGames(options = {}) {
-    return this.call({ method: "GET", path: `/v1/games` }, options);
-  }
-  /**
-   * The lobby: public matches, newest first, paged.
-   *
-   * Unlisted matches never appear. `open=true`: waiting matches with a free seat; each item lists
-   * its seats, so a lobby needs one request.
-   */
-  listMatches(query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/matches`, query }, options);
-  }
-  /** Challenges the player sent or received, newest first. */
-  listMyChallenges(query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/me/challenges`, query, auth: "token" }, options);
-  }
-  /** The player's seeks in every status, newest first. */
-  listMySeeks(query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/me/seeks`, query, auth: "token" }, options);
-  }
-  /** Open seeks, oldest first (public). */
-  listSeeks(query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/seeks`, query }, options);
-  }
-  /** The player's webhooks (never their secrets). */
-  listWebhooks(options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/me/webhooks`, auth: "token" }, options);
-  }
-  /**
-   * The player's matches, newest activity first.
-   *
-   * `to_act=me`: only matches where the player must act now.
-   */
-  myMatches(query = {}, options = {}) {
-    return this.call({ method: "GET", path: `/v1/players/me/matches`, query, auth: "token" }, options);
-  }
-  /** Readiness: the database is reachable and migrated to the newest schema. */
-  readyz(options = {}) {
-    return this.call({ method: "GET", path: `/readyz` }, options);
-  }
-  /**
-   * The host issues a seat a new token (the old one stops working at once).
-   *
-   * Needs the host token. Appends `seat_token_reissued` (which holds no token).
-   */
-  reissueSeatToken(matchId, seat, hostToken, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/seats/${enc(seat)}/token`, auth: "host", token: hostToken }, options);
-  }
-  /**
-   * The caller's seat resigns.
-   *
-   * Two players: the other wins (`match_ended`, reason `resigned`). More: a server bot plays the
-   * seat on and it is ranked last. A second resignation is 409 `already_resigned` (or
-   * `match_over`); with the same `Idempotency-Key` a retry gets the first reply.
-   */
-  resign(matchId, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/resign`, auth: "token", keyed: true }, options);
-  }
-  /**
-   * After the end: the secret, the commitment and the full unredacted log.
-   *
-   * Anyone may read it once the match is over; before that: 409 `match_not_finished`. Check:
-   * `sha256(canonical_json({"deal": events[0].data, "secret": secret})) == commitment`.
-   */
-  revealMatch(matchId, options = {}) {
-    return this.call({ method: "GET", path: `/v1/matches/${enc(matchId)}/reveal` }, options);
-  }
-  /** A new key for the player (the old one stops working at once). */
-  rotateKey(options = {}) {
-    return this.call({ method: "POST", path: `/v1/players/me/keys`, auth: "token" }, options);
-  }
-  /**
-   * Determinizations: complete hidden states consistent with the caller's information.
-   *
-   * Drawn with a fresh RNG independent of the match's secret (seeded by `seed` if given), from what
-   * the caller's seat knows only — never from the real hidden state. A per-seat budget per match
-   * (429 when spent) and the match setting `allow_samples` (403 when off) apply.
-   */
-  sampleHiddenState(matchId, body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/samples`, body, auth: "token" }, options);
-  }
-  /**
-   * Send an action for the caller's seat.
-   *
-   * Returns the new seq, the events of this commit (redacted for the caller) and the caller's new
-   * view. A retry with the same `Idempotency-Key` and body returns the first reply and never
-   * applies the action twice; the same key with another body is 422 `idempotency_key_reused`.
-   */
-  submitAction(matchId, body, options = {}) {
-    return this.call({ method: "POST", path: `/v1/matches/${enc(matchId)}/actions`, body, auth: "token", keyed: true }, options);
-  }
-  /**
-   * Say whether this player is a bot.
-   *
-   * `{"bot": true}` marks the player as a bot: its profile, seeks and challenges show it, and seeks
-   * choose whether they accept bots as opponents.
-   */
-  updateMe(body, options = {}) {
-    return this.call({ method: "PATCH", path: `/v1/players/me`, body, auth: "token" }, options);
-  }
-};
-
-// ../clients/typescript/src/streams.ts
-var RETRYABLE = /* @__PURE__ */ new Set([1001, 1006, 1011, 1012, 1013, 4008]);
-var RATE_LIMITED = 4429;
-var FIRST_FRAME_S = 15;
-var OVER = /* @__PURE__ */ new Set(["finished", "aborted"]);
-var Connection = class {
-  ws;
-  items = [];
-  wake = null;
-  timer;
-  silenceS = FIRST_FRAME_S;
-  closed = false;
-  constructor(WS, url, first) {
-    this.ws = new WS(url);
-    this.ws.onopen = () => {
-      if (first !== null) this.ws.send(first);
-    };
-    this.ws.onmessage = (event) => {
-      this.arm();
-      try {
-        this.push({ frame: JSON.parse(String(event.data)) });
-      } catch {
-        this.end(1006, "a frame is not JSON");
-      }
-    };
-    this.ws.onclose = (event) => this.end(event.code || 1006, event.reason ?? "");
-    this.ws.onerror = () => {
-    };
-    this.arm();
-  }
-  /** Expect a frame at least every 2.5 heartbeats (the server pings every heartbeat). */
-  heartbeat(seconds) {
-    this.silenceS = 2.5 * seconds;
-    this.arm();
-  }
-  send(text2) {
-    if (!this.closed) this.ws.send(text2);
-  }
-  async next() {
-    while (this.items.length === 0) await new Promise((resolve) => this.wake = resolve);
-    return this.items.shift();
-  }
-  /** Close it (if still open) and end the queue with `code`. */
-  end(code, reason) {
-    if (this.closed) return;
-    this.closed = true;
-    clearTimeout(this.timer);
-    try {
-      this.ws.close(1e3);
-    } catch {
-    }
-    this.push({ close: code, reason });
-  }
-  arm() {
-    clearTimeout(this.timer);
-    if (this.closed) return;
-    this.timer = setTimeout(() => this.end(1006, "the server went silent"), this.silenceS * 1e3);
-  }
-  push(item2) {
-    this.items.push(item2);
-    this.wake?.();
-    this.wake = null;
-  }
-};
-var Link = class {
-  constructor(transport, retry, signal) {
-    this.transport = transport;
-    this.signal = signal;
-    this.policy = { ...transport.streamRetry, ...retry };
-  }
-  transport;
-  signal;
-  failures = 0;
-  policy;
-  async reopen(code, reason, refusal) {
-    let atLeast = 0;
-    let final;
-    if (code === RATE_LIMITED) {
-      final = refusal ?? new RateLimited(reason, null, 429);
-      const details = refusal?.details ?? {};
-      atLeast = typeof details.retry_after === "number" ? details.retry_after : 1;
-    } else if (RETRYABLE.has(code)) {
-      final = new StreamClosed(code, reason);
-    } else {
-      throw refusal ?? new StreamClosed(code, reason);
-    }
-    if (this.failures + 1 >= this.policy.attempts) throw final;
-    await this.transport.sleep(delay(this.policy, this.failures, atLeast), this.signal);
-    this.failures += 1;
-  }
-};
-var PROTOCOL = 2;
-function streamUrl(base, path, query) {
-  const url = new URL(base.replace(/^http/, "ws") + path);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  return url.toString();
-}
-function constructor(transport) {
-  if (!transport.WebSocket) throw new TypeError("no WebSocket here: pass one as the client's `WebSocket` option");
-  return transport.WebSocket;
-}
-function refusalOf(frame2) {
-  return apiError(frame2, BY_CODE[String(frame2.error?.code)]?.status ?? 400);
-}
-function abortable(connection, signal) {
-  const stop = () => connection.end(1e3, "aborted");
-  signal?.addEventListener("abort", stop, { once: true });
-  return () => signal?.removeEventListener("abort", stop);
-}
-async function* follow(transport, matchId, options = {}) {
-  const { views = true, hellos = false, untilEnd = true, signal } = options;
-  const WS = constructor(transport);
-  const credential = options.token ?? transport.token;
-  const link = new Link(transport, options.retry, signal);
-  let last = options.after ?? null;
-  for (; ; ) {
-    const query = { protocol: String(PROTOCOL), views: views ? "1" : "0" };
-    if (last !== null) query.after = String(last);
-    if (!credential) query.spectate = "1";
-    const path = `/v1/matches/${encodeURIComponent(matchId)}/stream`;
-    const auth = credential ? JSON.stringify({ type: "auth", token: credential }) : null;
-    const connection = new Connection(WS, streamUrl(transport.baseUrl, path, query), auth);
-    const release = abortable(connection, signal);
-    let refusal = null;
-    let close;
-    try {
-      for (; ; ) {
-        const item2 = await connection.next();
-        if ("close" in item2) {
-          close = { code: item2.close, reason: item2.reason };
-          break;
-        }
-        const frame2 = item2.frame;
-        if (frame2.type === "ping") connection.send('{"type":"pong"}');
-        else if (frame2.type === "error" && frame2.id == null) refusal = refusalOf(frame2);
-        else if (frame2.type === "hello") {
-          const hello = frame2;
-          link.failures = 0;
-          connection.heartbeat(hello.heartbeat);
-          last ??= hello.after;
-          if (hellos) yield hello;
-          if (untilEnd && OVER.has(hello.view.status) && hello.seq <= last) return;
-        } else if (frame2.type === "commit" && last !== null) {
-          const commit = frame2;
-          if (commit.seq <= last) continue;
-          if ((commit.events[0]?.seq ?? commit.seq) !== last + 1) {
-            connection.end(1006, `gap after seq ${last}`);
-            continue;
-          }
-          yield commit;
-          last = commit.seq;
-          if (untilEnd && commit.events.some((e) => e.type === "match_ended")) return;
-        }
-      }
-    } finally {
-      release();
-      connection.end(1e3, "done");
-    }
-    signal?.throwIfAborted();
-    await link.reopen(close.code, close.reason, refusal);
-  }
-}
-async function* followPlayer(transport, options = {}) {
-  const { hellos = false, signal } = options;
-  const WS = constructor(transport);
-  const key3 = options.key ?? transport.token;
-  if (!key3) throw new TypeError("followPlayer needs a player key");
-  const link = new Link(transport, options.retry, signal);
-  let last = options.after ?? null;
-  for (; ; ) {
-    const query = { protocol: String(PROTOCOL) };
-    if (last !== null) query.after = String(last);
-    const url = streamUrl(transport.baseUrl, "/v1/players/me/stream", query);
-    const connection = new Connection(WS, url, JSON.stringify({ type: "auth", token: key3 }));
-    const release = abortable(connection, signal);
-    let refusal = null;
-    let close;
-    try {
-      for (; ; ) {
-        const item2 = await connection.next();
-        if ("close" in item2) {
-          close = { code: item2.close, reason: item2.reason };
-          break;
-        }
-        const frame2 = item2.frame;
-        if (frame2.type === "ping") connection.send('{"type":"pong"}');
-        else if (frame2.type === "error" && frame2.id == null) refusal = refusalOf(frame2);
-        else if (frame2.type === "hello") {
-          const hello = frame2;
-          link.failures = 0;
-          connection.heartbeat(hello.heartbeat);
-          last ??= hello.after;
-          if (hellos) yield hello;
-        } else if (frame2.type === "notice" && last !== null) {
-          const notice = frame2;
-          if (notice.cursor <= last) continue;
-          if (notice.cursor !== last + 1) {
-            connection.end(1006, `gap after cursor ${last}`);
-            continue;
-          }
-          yield notice;
-          last = notice.cursor;
-        }
-      }
-    } finally {
-      release();
-      connection.end(1e3, "done");
-    }
-    signal?.throwIfAborted();
-    await link.reopen(close.code, close.reason, refusal);
-  }
-}
-
-// ../clients/typescript/src/client.ts
-var DragoClient = class extends Api {
-  follow(matchId, options = {}) {
-    return follow(this, matchId, options);
-  }
-  followPlayer(options = {}) {
-    return followPlayer(this, options);
-  }
-};
-
-// ../clients/typescript/src/fairness.ts
-var ALGORITHM = "drago-fair-2";
-var HAND = 6;
-var SLOTS = 4;
-var U32 = 2 ** 32;
-var Mismatch = class extends Error {
-  constructor(field2, message) {
-    super(message);
-    this.field = field2;
-  }
-  field;
-};
-var encoder = new TextEncoder();
-function u32(n) {
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, n, false);
-  return out;
-}
-function text(s2) {
-  const raw = encoder.encode(s2);
-  return concat(u32(raw.length), raw);
-}
-function concat(...parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-function toHex(bytes) {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-function fromHex(hex) {
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) return null;
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}
-async function hmac(key3, message) {
-  const k = await crypto.subtle.importKey("raw", key3, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", k, message));
-}
-async function commitment(serverSeed) {
-  const digest = await crypto.subtle.digest("SHA-256", concat(serverSeed, encoder.encode(ALGORITHM)));
-  return toHex(new Uint8Array(digest));
-}
-async function combinedSeed(serverSeed, matchId, seeds) {
-  return hmac(serverSeed, concat(text(matchId), u32(seeds.length), ...seeds.map(text)));
-}
-var Stream = class {
-  counter = 0;
-  buffer = new Uint8Array(0);
-  pos = 0;
-  key;
-  context;
-  constructor(combined, context) {
-    this.context = text(context);
-    this.key = crypto.subtle.importKey("raw", combined, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  }
-  async block(counter) {
-    return new Uint8Array(await crypto.subtle.sign("HMAC", await this.key, concat(this.context, u32(counter))));
-  }
-  async word() {
-    if (this.pos + 4 > this.buffer.length) {
-      this.buffer = await this.block(this.counter++);
-      this.pos = 0;
-    }
-    const w = new DataView(this.buffer.buffer, this.buffer.byteOffset + this.pos, 4).getUint32(0, false);
-    this.pos += 4;
-    return w;
-  }
-  /** A uniform integer in 0 … n−1 by rejection sampling (1 ≤ n ≤ 2³²). */
-  async uniform(n) {
-    const limit = U32 - U32 % n;
-    for (; ; ) {
-      const w = await this.word();
-      if (w < limit) return w % n;
-    }
-  }
-  /** Fisher–Yates from the last index down. */
-  async shuffle(items) {
-    for (let i = items.length - 1; i > 0; i--) {
-      const j = await this.uniform(i + 1);
-      [items[i], items[j]] = [items[j], items[i]];
-    }
-  }
-};
-function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-function firstDifference(path, expected, got) {
-  if (Array.isArray(expected) && Array.isArray(got)) {
-    for (let i = 0; i < Math.min(expected.length, got.length); i++) {
-      const d = firstDifference(`${path}[${i}]`, expected[i], got[i]);
-      if (d !== null) return d;
-    }
-    return expected.length === got.length ? null : path;
-  }
-  if (expected && typeof expected === "object" && got && typeof got === "object") {
-    for (const key3 of Object.keys(expected)) {
-      const d = firstDifference(`${path}.${key3}`, expected[key3], got[key3]);
-      if (d !== null) return d;
-    }
-    return null;
-  }
-  return same(expected, got) ? null : path;
-}
-async function dealDrago(s2, players2, options, cat) {
-  const values = [...cat.cards.values_per_dragon].sort((a, b) => a - b);
-  const deck = cat.dragons.flatMap((d) => values.map((v) => ({ dragon: d, value: v })));
-  await s2.shuffle(deck);
-  const riders2 = [];
-  const aside = [];
-  let i = 0;
-  while (riders2.length < players2) {
-    const card = deck[i++];
-    (riders2.some((r) => r.dragon === card.dragon) ? aside : riders2).push(card);
-  }
-  const rest = [...deck.slice(i), ...aside];
-  if (aside.length) await s2.shuffle(rest);
-  const hands = Array.from({ length: players2 }, (_, k) => rest.slice(k * HAND, (k + 1) * HAND));
-  const first = options.first_player ?? null;
-  return {
-    riders: riders2,
-    hands,
-    draw_pile: rest.slice(players2 * HAND),
-    first_player: first === null ? await s2.uniform(players2) : first
-  };
-}
-async function dealYutaka(s2, players2, options, cat) {
-  const decks = [];
-  for (let p = 0; p < players2; p++) {
-    const deck = cat.deck.map((c) => ({ ...c }));
-    await s2.shuffle(deck);
-    decks.push(deck);
-  }
-  const tiles = cat.tile_types.flatMap(
-    (t2) => [...options.tile_values[t2.type]].sort((a, b) => a - b).map((v) => ({ type: t2.type, value: v }))
-  );
-  await s2.shuffle(tiles);
-  const islands = cat.islands.length;
-  return {
-    decks,
-    islands: Array.from({ length: islands }, (_, k) => tiles.slice(k * SLOTS, (k + 1) * SLOTS)),
-    set_aside: tiles.slice(islands * SLOTS),
-    first_player: options.first_player === "random" ? await s2.uniform(players2) : options.first_player
-  };
-}
-async function deal(game, combined, players2, options, catalogue) {
-  const s2 = new Stream(combined, "deal");
-  if (game === "mount_drago") return dealDrago(s2, players2, options, catalogue);
-  if (game === "yutaka") return dealYutaka(s2, players2, options, catalogue);
-  throw new Mismatch("game", `no deal is specified for ${game}`);
-}
-async function verifyMatch(reveal, catalogue) {
-  const algorithm = String(reveal.algorithm);
-  try {
-    await check(reveal, catalogue);
-  } catch (e) {
-    if (e instanceof Mismatch) return { ok: false, algorithm, field: e.field, message: e.message };
-    throw e;
-  }
-  return { ok: true, algorithm, field: null, message: "deal verified" };
-}
-async function check(reveal, catalogue) {
-  if (reveal.algorithm !== ALGORITHM) throw new Mismatch("algorithm", `only ${ALGORITHM} matches can be re-dealt`);
-  const server = fromHex(String(reveal.secret));
-  if (server === null || server.length !== 32 || await commitment(server) !== reveal.commitment) {
-    throw new Mismatch("secret", "the server seed does not match the commitment");
-  }
-  const players2 = reveal.players;
-  const seeds = reveal.seat_seeds;
-  if (!Array.isArray(seeds) || seeds.length !== players2) throw new Mismatch("seat_seeds", `expected ${players2} seeds`);
-  const events = reveal.events;
-  const joined = /* @__PURE__ */ new Set();
-  let start = -1;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (e.type === "seat_joined") {
-      if (e.data.seed !== seeds[e.data.seat]) {
-        throw new Mismatch(`seat_seeds[${e.data.seat}]`, `seat ${e.data.seat}'s seed differs from its seat_joined (seq ${e.seq})`);
-      }
-      joined.add(e.data.seat);
-    } else if (e.type === "game_started") {
-      start = i;
-      break;
-    }
-  }
-  if (start < 0) {
-    if (reveal.outcome?.reason === "aborted") return;
-    throw new Mismatch("events", "no game_started event");
-  }
-  const started = events[start];
-  if (joined.size !== players2) throw new Mismatch(`seq ${started.seq} game_started`, "the deal came before every seat had joined");
-  const combined = await combinedSeed(server, reveal.match_id, seeds);
-  const expected = await deal(reveal.game, combined, players2, started.data.options, catalogue);
-  const got = {};
-  for (const key3 of Object.keys(expected)) got[key3] = started.data[key3];
-  const where = firstDifference("game_started", expected, got);
-  if (where !== null) throw new Mismatch(where, `the deal differs from the one the seeds give (${where})`);
-  const later = events.slice(start + 1);
-  if (reveal.game === "mount_drago") await followDrago(later, events, started.data, combined, catalogue);
-  else followYutaka(later, started.data);
-}
-var key = (c) => `${c.dragon}:${c.value}`;
-function add(t2, k, n = 1) {
-  t2.set(k, (t2.get(k) ?? 0) + n);
-}
-async function followDrago(later, all, dealt2, combined, cat) {
-  const order = new Map(cat.dragons.map((d, i) => [d, i]));
-  const full = /* @__PURE__ */ new Map();
-  for (const c of [...dealt2.riders, ...dealt2.hands.flat(), ...dealt2.draw_pile]) add(full, key(c));
-  let pile = [...dealt2.draw_pile];
-  const hands = dealt2.hands.map((h2) => {
-    const t2 = /* @__PURE__ */ new Map();
-    for (const c of h2) add(t2, key(c));
-    return t2;
-  });
-  const tops = dealt2.riders.map(key);
-  let discards = /* @__PURE__ */ new Map();
-  const firsts = /* @__PURE__ */ new Map();
-  for (const e of all) if (!firsts.has(e.commit)) firsts.set(e.commit, e.seq);
-  const streams = /* @__PURE__ */ new Map();
-  for (const e of later) {
-    const d = e.data;
-    if (e.type === "card_played") add(hands[d.seat], key(d.card), -1);
-    else if (e.type === "rider_settled" && (d.result === "on_top" || d.result === "switched")) tops[d.seat] = key(d.card);
-    else if (e.type === "cards_discarded") {
-      for (const c of d.cards) {
-        add(hands[d.seat], key(c), -1);
-        add(discards, key(c));
-      }
-    } else if (e.type === "cards_drawn") {
-      d.cards.forEach((c, i) => {
-        if (!pile.length || !same(pile[0], c)) {
-          throw new Mismatch(`seq ${e.seq} cards_drawn.cards[${i}]`, "a drawn card is not the top of the draw pile");
-        }
-        pile.shift();
-        add(hands[d.seat], key(c));
-      });
-    } else if (e.type === "draw_pile_reshuffled") {
-      const got = d.draw_pile;
-      const pool = new Map(full);
-      for (const h2 of hands) for (const [k, n] of h2) add(pool, k, -n);
-      for (const k of tops) add(pool, k, -1);
-      for (const c of pile) add(pool, key(c), -1);
-      if (!d.summit_discards) for (const [k, n] of discards) add(pool, k, -n);
-      const gotTally = /* @__PURE__ */ new Map();
-      for (const c of got) add(gotTally, key(c));
-      const keys = /* @__PURE__ */ new Set([...pool.keys(), ...gotTally.keys()]);
-      if ([...keys].some((k) => (pool.get(k) ?? 0) !== (gotTally.get(k) ?? 0))) {
-        throw new Mismatch(`seq ${e.seq} draw_pile_reshuffled.draw_pile`, "the reshuffled cards are not the pool");
-      }
-      const canonical2 = got.map((c) => ({ dragon: c.dragon, value: c.value })).sort((a, b) => order.get(a.dragon) - order.get(b.dragon) || a.value - b.value);
-      let stream = streams.get(e.commit);
-      if (!stream) {
-        stream = new Stream(combined, `seq:${firsts.get(e.commit) - 1}`);
-        streams.set(e.commit, stream);
-      }
-      await stream.shuffle(canonical2);
-      const where = firstDifference(`seq ${e.seq} draw_pile_reshuffled.draw_pile`, canonical2, got);
-      if (where !== null) throw new Mismatch(where, "the reshuffle's order is not the one the seeds give");
-      pile = [...got];
-      if (d.summit_discards) discards = /* @__PURE__ */ new Map();
-    }
-  }
-}
-function followYutaka(later, dealt2) {
-  const drawn = dealt2.decks.map(() => HAND);
-  for (const e of later) {
-    const d = e.data;
-    if (e.type === "card_drawn") {
-      const deck = dealt2.decks[d.seat];
-      if (drawn[d.seat] >= deck.length || !same(deck[drawn[d.seat]], d.card)) {
-        throw new Mismatch(`seq ${e.seq} card_drawn.card`, `seat ${d.seat} drew a card that is not the next of its deck`);
-      }
-      drawn[d.seat]++;
-    } else if (e.type === "tile_revealed" && !same(dealt2.islands[d.island][d.slot], d.tile)) {
-      throw new Mismatch(`seq ${e.seq} tile_revealed.tile`, "a revealed tile is not the one dealt there");
-    }
-  }
-}
-
 // src/api.ts
 var api = new DragoClient(location.origin, { retry: { attempts: 3 } });
 function describeError(error2) {
@@ -2074,6 +2309,547 @@ function gameDetail(name) {
     games.set(name, detail);
   }
   return detail;
+}
+
+// src/dom.ts
+var SVG = "http://www.w3.org/2000/svg";
+function apply(element, props) {
+  for (const [name, value] of Object.entries(props)) {
+    if (value === null || value === void 0 || value === false) continue;
+    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
+    else if (name === "value" && "value" in element) element.value = String(value);
+    else if (name === "checked" && element instanceof HTMLInputElement) element.checked = Boolean(value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+}
+function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  apply(element, props);
+  append(element, children);
+  return element;
+}
+function s(tag, props = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  apply(element, props);
+  append(element, children);
+  return element;
+}
+function append(parent, children) {
+  for (const child of children) {
+    if (child === null || child === void 0 || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+function button(label, onClick, props = {}) {
+  return h("button", { type: "button", ...props, onclick: () => onClick() }, label);
+}
+function svgButton(element, onClick) {
+  element.addEventListener("click", () => onClick());
+  element.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      onClick();
+    }
+  });
+  return element;
+}
+var focusable = (e) => e instanceof HTMLElement || e instanceof SVGElement;
+var focusedKey;
+var focusedGroup;
+document.addEventListener("focusin", (event) => {
+  const target = event.target;
+  focusedKey = focusable(target) ? target.dataset.key : void 0;
+  focusedGroup = focusable(target) ? target.dataset.group : void 0;
+});
+var ENABLED = ':not([aria-disabled="true"])';
+function refocus(parent, key3, group) {
+  if (!key3) return;
+  const find = (selector) => parent.querySelector(selector);
+  const same4 = find(`[data-key="${CSS.escape(key3)}"]`);
+  const focus = (target) => target?.focus({ preventScroll: target === same4 });
+  if (!group) return focus(same4);
+  const inGroup = `[data-group="${CSS.escape(group)}"]`;
+  const usable = same4 && same4.getAttribute("aria-disabled") !== "true" ? same4 : null;
+  focus(usable ?? find(inGroup + ENABLED) ?? find(`[data-legal]${ENABLED}`) ?? same4 ?? find(inGroup) ?? find('[data-group="hand"]'));
+}
+function replaceChildren(parent, ...children) {
+  const active = document.activeElement;
+  const inside = focusable(active) && parent.contains(active);
+  const idle = active === document.body || active === null;
+  const key3 = inside ? active.dataset.key : idle ? focusedKey : void 0;
+  const group = inside ? active.dataset.group : idle ? focusedGroup : void 0;
+  parent.replaceChildren();
+  append(parent, children);
+  if (!parent.isConnected) return;
+  refocus(parent, key3, group);
+}
+function field(text2, control2, hint) {
+  const id = control2.id;
+  if (!id) return h("label", { class: "field" }, h("span", { class: "label" }, text2), control2, hint ? h("small", {}, hint) : null);
+  if (hint) control2.setAttribute("aria-describedby", `${id}-hint`);
+  return h("div", { class: "field" }, h("label", { for: id, class: "label" }, text2), control2, hint ? h("small", { id: `${id}-hint` }, hint) : null);
+}
+
+// src/route.ts
+function parseRoute(hash = location.hash) {
+  const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
+  const [page = "", ...args] = path.split("/").filter(Boolean).map(decodeURIComponent);
+  return { page, args, params: new URLSearchParams(query) };
+}
+function matchHref(matchId, params = {}) {
+  const query = new URLSearchParams(params).toString();
+  return `#/match/${encodeURIComponent(matchId)}${query ? `?${query}` : ""}`;
+}
+function absoluteLink(fragment) {
+  return `${location.origin}${location.pathname}${fragment}`;
+}
+
+// src/session.ts
+var key2 = (matchId) => `drago:match:${matchId}`;
+function credentials(matchId) {
+  try {
+    const raw = localStorage.getItem(key2(matchId));
+    const parsed = raw ? JSON.parse(raw) : {};
+    return { seats: parsed.seats ?? {}, ...parsed.host ? { host: parsed.host } : {}, invite: parsed.invite ?? null };
+  } catch {
+    return { seats: {} };
+  }
+}
+function save(matchId, value) {
+  localStorage.setItem(key2(matchId), JSON.stringify(value));
+}
+function saveSeat(matchId, seat, credential2) {
+  const current3 = credentials(matchId);
+  current3.seats[String(seat)] = credential2;
+  save(matchId, current3);
+}
+function forgetSeat(matchId, seat) {
+  const current3 = credentials(matchId);
+  delete current3.seats[String(seat)];
+  save(matchId, current3);
+}
+function saveHost(matchId, token, invite) {
+  save(matchId, { ...credentials(matchId), host: { token, invite }, invite });
+}
+function saveInvite(matchId, invite) {
+  save(matchId, { ...credentials(matchId), invite });
+}
+function heldSeats(matchId) {
+  return Object.keys(credentials(matchId).seats).map(Number).sort((a, b) => a - b);
+}
+function lastName() {
+  return localStorage.getItem("drago:name") ?? "";
+}
+function rememberName(name) {
+  localStorage.setItem("drago:name", name);
+}
+
+// src/community/player.ts
+var STORED2 = "drago:player";
+function identity() {
+  try {
+    const raw = localStorage.getItem(STORED2);
+    const value = raw ? JSON.parse(raw) : null;
+    return value?.player_id && value.key && typeof value.name === "string" ? { player_id: value.player_id, name: value.name, key: value.key } : null;
+  } catch {
+    return null;
+  }
+}
+function save2(value) {
+  if (value) localStorage.setItem(STORED2, JSON.stringify(value));
+  else localStorage.removeItem(STORED2);
+}
+var profileHref = (playerId) => `#/player/${encodeURIComponent(playerId)}`;
+function reopen() {
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
+}
+function openSeated(me, matchId, seat) {
+  saveSeat(matchId, seat, { token: me.key, name: me.name });
+  location.hash = matchHref(matchId, { as: String(seat) });
+}
+function seatedLink(me, matchId, seat, text2, label) {
+  const link = h("a", { href: matchHref(matchId, { as: String(seat) }), class: "button-link", "aria-label": label }, text2);
+  link.addEventListener("click", () => saveSeat(matchId, seat, { token: me.key, name: me.name }));
+  return link;
+}
+function identityPanel(changed) {
+  const me = identity();
+  const message = h("p", { class: "message", role: "status" });
+  const panel = h("section", { class: "panel identity", "aria-labelledby": "identity-title" });
+  if (me) {
+    replaceChildren(
+      panel,
+      h("h2", { id: "identity-title" }, t("player.title")),
+      h(
+        "p",
+        { "data-player": me.player_id },
+        t("player.playing_as", { name: me.name }),
+        " ",
+        h("a", { href: profileHref(me.player_id) }, t("player.profile_link"))
+      ),
+      h(
+        "details",
+        {},
+        h("summary", {}, t("player.forget")),
+        h("p", { class: "hint" }, t("player.forget_hint")),
+        button(t("player.forget_confirm"), () => {
+          save2(null);
+          changed();
+        }, { class: "danger", "data-key": "player-forget" })
+      )
+    );
+    return panel;
+  }
+  const name = h("input", { type: "text", id: "player-name", maxlength: 32, autocomplete: "nickname", required: true, "data-key": "player-name" });
+  const key3 = h("input", { type: "text", id: "player-key", autocomplete: "off", spellcheck: "false", "data-key": "player-key" });
+  const create = h("form", {
+    class: "inline",
+    onsubmit: (event) => {
+      event.preventDefault();
+      message.textContent = t("player.creating");
+      api.createPlayer({ name: name.value.trim() }).then(
+        (created) => {
+          save2({ player_id: created.player_id, name: created.name, key: created.key });
+          changed();
+        },
+        (error2) => {
+          message.textContent = describeError(error2);
+        }
+      );
+    }
+  }, field(t("player.name"), name, t("player.name_hint")), h("button", { type: "submit", class: "primary", "data-key": "player-create" }, t("player.create")));
+  const bring = h("form", {
+    class: "inline",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const value = key3.value.trim();
+      api.getMe({ token: value }).then(
+        (player) => {
+          save2({ player_id: player.player_id, name: player.name, key: value });
+          changed();
+        },
+        (error2) => {
+          message.textContent = describeError(error2);
+        }
+      );
+    }
+  }, field(t("player.key"), key3, t("player.key_hint")), h("button", { type: "submit", "data-key": "player-use-key" }, t("player.use_key")));
+  replaceChildren(
+    panel,
+    h("h2", { id: "identity-title" }, t("player.title")),
+    h("p", {}, t("player.none")),
+    create,
+    h("details", {}, h("summary", {}, t("player.have_key")), bring),
+    message
+  );
+  return panel;
+}
+
+// src/community/leaderboard.ts
+var PAGE = 20;
+var href = (game, offset) => `#/leaderboard/${encodeURIComponent(game)}${offset ? `?offset=${offset}` : ""}`;
+function leaderboardPage(root2, route) {
+  const offset = Math.max(0, Number(route.params.get("offset")) || 0);
+  const table = h("div", { "aria-live": "polite" }, h("p", {}, t("match.loading")));
+  const pick = h("select", { id: "board-game", "data-key": "board-game" });
+  pick.addEventListener("change", () => {
+    location.hash = href(pick.value, 0);
+  });
+  replaceChildren(root2, h(
+    "main",
+    { id: "main", class: "leaderboard" },
+    h("h1", {}, t("board.title")),
+    h("p", { class: "lead" }, t("board.lead")),
+    h("div", { class: "filters" }, field(t("lobby.game"), pick)),
+    table
+  ));
+  void api.listGames().then(async (games2) => {
+    const list2 = games2.items;
+    const game = list2.find((g) => g.name === route.args[0]) ?? list2[0];
+    if (!game) return;
+    replaceChildren(pick, list2.map((g) => h("option", { value: g.name, selected: g.name === game.name }, g.title)));
+    const board2 = await api.getLeaderboard(game.name, { limit: PAGE + 1, offset });
+    const entries = board2.entries.slice(0, PAGE);
+    const more = board2.entries.length > PAGE;
+    replaceChildren(
+      table,
+      entries.length === 0 ? h("p", { class: "empty" }, offset ? t("board.past_end") : tn("board.empty", board2.min_games)) : h(
+        "table",
+        { class: "ranking", "data-game": game.name },
+        h("caption", {}, t("board.caption", { game: game.title })),
+        h("thead", {}, h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("board.rank")),
+          h("th", { scope: "col" }, t("board.player")),
+          h("th", { scope: "col" }, t("profile.rating")),
+          h("th", { scope: "col" }, t("profile.games")),
+          h("th", { scope: "col" }, t("profile.wins"))
+        )),
+        h("tbody", {}, entries.map((e) => h(
+          "tr",
+          { "data-player": e.player_id },
+          h("td", {}, String(e.rank)),
+          h("td", {}, h("a", { href: profileHref(e.player_id) }, e.name), e.bot ? [" ", h("small", { class: "bot-flag" }, t("profile.bot"))] : null),
+          h("td", {}, e.rating.toFixed(1)),
+          h("td", {}, String(e.games)),
+          h("td", {}, String(e.wins))
+        )))
+      ),
+      h(
+        "nav",
+        { class: "pager", "aria-label": t("board.pages") },
+        offset > 0 ? h("a", { href: href(game.name, Math.max(0, offset - PAGE)), class: "button-link", rel: "prev" }, t("board.previous")) : null,
+        more ? h("a", { href: href(game.name, offset + PAGE), class: "button-link", rel: "next" }, t("board.next")) : null
+      ),
+      h("p", { class: "hint" }, tn("board.provisional_note", board2.min_games))
+    );
+  }).catch((error2) => replaceChildren(table, h("p", { role: "alert", class: "message error" }, describeError(error2))));
+  return {};
+}
+
+// src/community/mine.ts
+var SHOWN = 50;
+function others(me, challenge) {
+  const names = [challenge.name, ...challenge.to.map((p) => p.name)];
+  return names.filter((name) => name !== me.name);
+}
+function myMatchesPage(root2) {
+  const stop = new AbortController();
+  const me = identity();
+  const titles = /* @__PURE__ */ new Map();
+  const message = h("p", { class: "message", role: "status" });
+  const challengesSlot = h("div", { "aria-live": "polite" });
+  const matchesSlot = h("div");
+  const title = (game) => titles.get(game) ?? game;
+  function challengeItem(player, c) {
+    const received = c.player_id !== player.player_id;
+    const mine = c.to.find((p) => p.player_id === player.player_id);
+    const open = c.status === "open";
+    const reason = h("input", { type: "text", id: `reason-${c.challenge_id}`, maxlength: 200, "data-key": `reason-${c.challenge_id}` });
+    const answers = c.to.filter((p) => p.player_id !== player.player_id).map((p) => t(p.answer === "accepted" ? "me.answer.accepted" : p.answer === "declined" ? "me.answer.declined" : "me.answer.none", { name: p.name }));
+    return h(
+      "li",
+      { class: "match-item challenge", "data-challenge": c.challenge_id, "data-status": c.status },
+      h(
+        "span",
+        {},
+        h("strong", {}, title(c.game)),
+        " ",
+        h("small", {}, tn("create.players_n", c.players)),
+        " · ",
+        received ? t("me.from", { name: c.name }) : t("me.to", { names: list(others(player, c)) })
+      ),
+      h("span", { class: `status status-${open ? "waiting" : "finished"}` }, t(`me.challenge.${c.status}`)),
+      h(
+        "span",
+        { class: "seats-text" },
+        [answers.join(" · "), c.reason ? t("me.reason", { reason: c.reason }) : ""].filter(Boolean).join(" · "),
+        open ? [" ", t("me.expires", { time: dateTime(c.expires_at) })] : null
+      ),
+      h(
+        "span",
+        { class: "links" },
+        received && open && mine?.answer == null ? [
+          button(t("me.accept"), () => void answer(player, c, true, ""), { class: "primary", "data-key": `accept-${c.challenge_id}`, "aria-label": t("me.accept_label", { name: c.name, game: title(c.game) }) }),
+          h(
+            "details",
+            { class: "decline" },
+            h("summary", {}, t("me.decline")),
+            field(t("me.decline_reason"), reason),
+            button(t("me.decline_send"), () => void answer(player, c, false, reason.value.trim()), { "data-key": `decline-${c.challenge_id}`, "aria-label": t("me.decline_label", { name: c.name, game: title(c.game) }) })
+          )
+        ] : null,
+        c.match_id ? h("a", { href: `#/match/${c.match_id}?as=spectator`, class: "button-link" }, t("me.watch")) : null
+      )
+    );
+  }
+  async function answer(player, c, accept, reason) {
+    try {
+      if (accept) await api.acceptChallenge(c.challenge_id, { token: player.key });
+      else await api.declineChallenge(c.challenge_id, reason ? { reason } : {}, { token: player.key });
+      message.textContent = accept ? t("me.accepted") : t("me.declined");
+    } catch (error2) {
+      message.textContent = describeError(error2);
+    }
+    await load(player);
+  }
+  function matchItem(player, item2) {
+    const m = item2.match;
+    const opponents = m.seats.filter((s2) => s2.seat !== item2.seat).map((s2) => !s2.taken ? t("seats.free") : s2.bot ? t("lobby.bot_name", { name: s2.name ?? "" }) : s2.name ?? "");
+    const short = m.id.slice(0, 6);
+    return h(
+      "li",
+      { class: `match-item${item2.my_turn ? " my-turn" : ""}`, "data-match": m.id, "data-my-turn": item2.my_turn ? "yes" : "no" },
+      h("span", { class: "game" }, h("strong", {}, title(m.game)), " ", h("small", {}, t("me.against", { names: list(opponents) }))),
+      h("span", { class: `status status-${m.status}` }, item2.my_turn ? t("me.your_turn") : t(`match.status.${m.status}`)),
+      h("span", { class: "seats-text" }, item2.deadline ? t("me.deadline", { time: dateTime(item2.deadline) }) : t("match.seat", { n: item2.seat + 1 })),
+      h("span", { class: "links" }, seatedLink(player, m.id, item2.seat, t("me.open"), t("me.open_label", { game: title(m.game), id: short })))
+    );
+  }
+  async function load(player) {
+    try {
+      const [challenges, active, waiting] = await Promise.all([
+        api.listMyChallenges({ limit: SHOWN }, { token: player.key }),
+        api.myMatches({ status: "active", limit: SHOWN }, { token: player.key }),
+        api.myMatches({ status: "waiting", limit: SHOWN }, { token: player.key })
+      ]);
+      const received = challenges.items.filter((c) => c.player_id !== player.player_id);
+      const sent = challenges.items.filter((c) => c.player_id === player.player_id);
+      replaceChildren(
+        challengesSlot,
+        h("h2", { id: "received-title" }, t("me.received")),
+        received.length ? h("ul", { class: "matches", "aria-labelledby": "received-title" }, received.map((c) => challengeItem(player, c))) : h("p", { class: "empty" }, t("me.none_received")),
+        h("h2", { id: "sent-title" }, t("me.sent")),
+        sent.length ? h("ul", { class: "matches", "aria-labelledby": "sent-title" }, sent.map((c) => challengeItem(player, c))) : h("p", { class: "empty" }, t("me.none_sent"))
+      );
+      const items = [...active.items, ...waiting.items].sort((a, b) => Number(b.my_turn) - Number(a.my_turn));
+      replaceChildren(
+        matchesSlot,
+        h("h2", { id: "mine-title" }, t("me.matches")),
+        items.length ? h("ul", { class: "matches", "aria-labelledby": "mine-title" }, items.map((item2) => matchItem(player, item2))) : h("p", { class: "empty" }, t("me.no_matches"))
+      );
+    } catch (error2) {
+      message.textContent = describeError(error2);
+    }
+  }
+  async function listen(player) {
+    for await (const _frame of api.followPlayer({ key: player.key, hellos: true, signal: stop.signal })) await load(player);
+  }
+  replaceChildren(root2, h(
+    "main",
+    { id: "main", class: "mine" },
+    h("h1", {}, t("me.title")),
+    identityPanel(reopen),
+    message,
+    me ? h(
+      "div",
+      { class: "lobby-grid" },
+      h("section", { class: "panel", "aria-label": t("me.matches") }, matchesSlot),
+      h("section", { class: "panel", "aria-label": t("me.challenges") }, challengesSlot)
+    ) : null,
+    me ? h("p", {}, h("a", { href: profileHref(me.player_id) }, t("player.profile_link"))) : null
+  ));
+  if (me) {
+    void api.listGames().then((games2) => {
+      for (const g of games2.items) titles.set(g.name, g.title);
+      void load(me);
+    });
+    listen(me).catch((error2) => {
+      if (!stop.signal.aborted) message.textContent = t("play.stream_lost", { error: describeError(error2) });
+    });
+  }
+  return { dispose: () => stop.abort() };
+}
+
+// src/community/chart.ts
+var W = 480;
+var H = 160;
+var LEFT = 44;
+var RIGHT = 10;
+var TOP = 10;
+var BOTTOM = 26;
+var fixed = (n) => n.toFixed(1);
+function ratingChart(points, title) {
+  const ratings = [points[0]?.rating_before ?? 0, ...points.map((p) => p.rating_after)];
+  const low = Math.floor(Math.min(...ratings));
+  const high = Math.max(Math.ceil(Math.max(...ratings)), low + 1);
+  const x = (i) => LEFT + (W - LEFT - RIGHT) * i / Math.max(ratings.length - 1, 1);
+  const y = (r) => TOP + (H - TOP - BOTTOM) * (high - r) / (high - low);
+  const first = ratings[0];
+  const last = ratings.at(-1);
+  const label = [title, tn("profile.chart_summary", points.length, { from: fixed(first), to: fixed(last), best: fixed(Math.max(...ratings)) })].join(": ");
+  return s(
+    "svg",
+    { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": label },
+    s("line", { x1: LEFT, y1: TOP, x2: LEFT, y2: H - BOTTOM, class: "axis" }),
+    s("line", { x1: LEFT, y1: H - BOTTOM, x2: W - RIGHT, y2: H - BOTTOM, class: "axis" }),
+    s("text", { x: LEFT - 6, y: y(high) + 4, "text-anchor": "end", class: "tick" }, String(high)),
+    s("text", { x: LEFT - 6, y: y(low), "text-anchor": "end", class: "tick" }, String(low)),
+    points.length ? [
+      s("text", { x: LEFT, y: H - 8, class: "tick" }, dateTime(points[0].at)),
+      s("text", { x: W - RIGHT, y: H - 8, "text-anchor": "end", class: "tick" }, dateTime(points.at(-1).at))
+    ] : null,
+    s("polyline", { points: ratings.map((r, i) => `${fixed(x(i))},${fixed(y(r))}`).join(" "), class: "line" }),
+    ratings.map((r, i) => s(
+      "circle",
+      { cx: fixed(x(i)), cy: fixed(y(r)), r: 3, class: "point", "data-rating": fixed(r) },
+      s("title", {}, i === 0 ? t("profile.chart_start", { rating: fixed(r) }) : t("profile.chart_point", { rating: fixed(r), time: dateTime(points[i - 1].at), rank: points[i - 1].rank }))
+    ))
+  );
+}
+
+// src/community/profile.ts
+var fixed2 = (n) => n.toFixed(1);
+function profilePage(root2, playerId) {
+  const titles = /* @__PURE__ */ new Map();
+  const main = h("main", { id: "main", class: "profile" }, h("h1", {}, t("profile.title")), h("p", {}, t("match.loading")));
+  replaceChildren(root2, main);
+  function gameSection(profile, rating) {
+    const title = titles.get(rating.game) ?? rating.game;
+    const chartSlot = h("div", { class: "chart" }, h("p", {}, t("match.loading")));
+    void api.getRatingHistory(profile.player_id, rating.game).then(
+      (history2) => replaceChildren(chartSlot, ratingChart(history2.points, t("profile.chart_title", { game: title }))),
+      (error2) => replaceChildren(chartSlot, h("p", { role: "alert" }, describeError(error2)))
+    );
+    const id = `rating-${rating.game}`;
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": id, "data-game": rating.game },
+      h("h2", { id }, title),
+      h(
+        "dl",
+        { class: "facts" },
+        h("dt", {}, t("profile.rating")),
+        h("dd", { "data-rating": fixed2(rating.rating) }, fixed2(rating.rating), rating.provisional ? [" ", h("small", {}, t("profile.provisional"))] : null),
+        h("dt", {}, t("profile.games")),
+        h("dd", {}, String(rating.games)),
+        h("dt", {}, t("profile.wins")),
+        h("dd", {}, String(rating.wins)),
+        h("dt", {}, t("profile.last_played")),
+        h("dd", {}, dateTime(rating.last_played))
+      ),
+      chartSlot
+    );
+  }
+  function challengeForm(profile, games2) {
+    const me = identity();
+    if (!me || me.player_id === profile.player_id) return null;
+    const game = h("select", { id: "challenge-game", "data-key": "challenge-game" }, games2.map((g) => h("option", { value: g.name }, g.title)));
+    const message = h("p", { class: "message", role: "status" });
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "challenge-title" },
+      h("h2", { id: "challenge-title" }, t("profile.challenge_title", { name: profile.name })),
+      h("form", {
+        class: "inline",
+        onsubmit: (event) => {
+          event.preventDefault();
+          message.textContent = t("profile.challenging");
+          api.createChallenge({ to: [profile.player_id], game: game.value }, { token: me.key }).then(
+            () => replaceChildren(message, t("profile.challenged"), " ", h("a", { href: "#/me" }, t("nav.mine"))),
+            (error2) => {
+              message.textContent = describeError(error2);
+            }
+          );
+        }
+      }, field(t("lobby.game"), game), h("button", { type: "submit", class: "primary", "data-key": "challenge-send" }, t("profile.challenge"))),
+      message
+    );
+  }
+  void Promise.all([api.getPlayerProfile(playerId), api.listGames()]).then(([profile, games2]) => {
+    for (const g of games2.items) titles.set(g.name, g.title);
+    replaceChildren(
+      main,
+      h("h1", { "data-player": profile.player_id }, profile.name, profile.bot ? [" ", h("span", { class: "bot-flag", "data-bot": "yes" }, t("profile.bot"))] : null),
+      profile.bot ? h("p", { class: "hint" }, t("profile.bot_hint")) : null,
+      profile.ratings.length ? profile.ratings.map((rating) => gameSection(profile, rating)) : h("p", { class: "empty" }, t("profile.no_ratings")),
+      challengeForm(profile, games2.items),
+      h("p", {}, h("a", { href: "#/leaderboard" }, t("nav.leaderboards")))
+    );
+  }, (error2) => replaceChildren(main, h("h1", {}, t("profile.title")), h("p", { role: "alert", class: "message error" }, describeError(error2))));
+  return {};
 }
 
 // src/gameoptions.ts
@@ -2168,60 +2944,6 @@ function optionsForm(game, schema, players2) {
     value,
     sync
   };
-}
-
-// src/route.ts
-function parseRoute(hash = location.hash) {
-  const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
-  const [page = "", ...args] = path.split("/").filter(Boolean).map(decodeURIComponent);
-  return { page, args, params: new URLSearchParams(query) };
-}
-function matchHref(matchId, params = {}) {
-  const query = new URLSearchParams(params).toString();
-  return `#/match/${encodeURIComponent(matchId)}${query ? `?${query}` : ""}`;
-}
-function absoluteLink(fragment) {
-  return `${location.origin}${location.pathname}${fragment}`;
-}
-
-// src/session.ts
-var key2 = (matchId) => `drago:match:${matchId}`;
-function credentials(matchId) {
-  try {
-    const raw = localStorage.getItem(key2(matchId));
-    const parsed = raw ? JSON.parse(raw) : {};
-    return { seats: parsed.seats ?? {}, ...parsed.host ? { host: parsed.host } : {}, invite: parsed.invite ?? null };
-  } catch {
-    return { seats: {} };
-  }
-}
-function save(matchId, value) {
-  localStorage.setItem(key2(matchId), JSON.stringify(value));
-}
-function saveSeat(matchId, seat, credential) {
-  const current3 = credentials(matchId);
-  current3.seats[String(seat)] = credential;
-  save(matchId, current3);
-}
-function forgetSeat(matchId, seat) {
-  const current3 = credentials(matchId);
-  delete current3.seats[String(seat)];
-  save(matchId, current3);
-}
-function saveHost(matchId, token, invite) {
-  save(matchId, { ...credentials(matchId), host: { token, invite }, invite });
-}
-function saveInvite(matchId, invite) {
-  save(matchId, { ...credentials(matchId), invite });
-}
-function heldSeats(matchId) {
-  return Object.keys(credentials(matchId).seats).map(Number).sort((a, b) => a - b);
-}
-function lastName() {
-  return localStorage.getItem("drago:name") ?? "";
-}
-function rememberName(name) {
-  localStorage.setItem("drago:name", name);
 }
 
 // src/create.ts
@@ -2464,8 +3186,189 @@ function createForm(root2, games2) {
   syncTimeout();
 }
 
+// src/community/quickplay.ts
+var BOTS_AFTER = ["", "0", "10", "30", "60", "300"];
+var DEFAULT_BOTS_AFTER = "30";
+var OPPONENTS = ["humans", "any", "bots"];
+function botsAfterText(value) {
+  if (value === "") return t("play.bots_never");
+  if (value === "0") return t("play.bots_now");
+  return tn("play.bots_after_n", Number(value));
+}
+function seekText(seek, titles) {
+  const players2 = seek.players.length === 1 ? tn("create.players_n", seek.players[0]) : t("play.players_any_of", { list: seek.players.join(", ") });
+  return [titles.get(seek.game) ?? seek.game, players2, botsAfterText(seek.bots_after_s === null ? "" : String(seek.bots_after_s))].join(" · ");
+}
+function quickPlayPage(root2, route) {
+  const stop = new AbortController();
+  const opened = /* @__PURE__ */ new Set();
+  const titles = /* @__PURE__ */ new Map();
+  let games2 = [];
+  let me = identity();
+  const message = h("p", { class: "message", role: "status" });
+  const waiting = h("div", { class: "seeks", "aria-live": "polite" });
+  const formSlot = h("div");
+  const identitySlot = h("div");
+  async function refresh() {
+    if (!me) return replaceChildren(waiting);
+    try {
+      const seeks = (await api.listMySeeks({ limit: 20 }, { token: me.key })).items;
+      const done = seeks.find((s2) => opened.has(s2.seek_id) && s2.status === "matched" && s2.match_id && s2.seat !== null);
+      if (done) return openSeated(me, done.match_id, done.seat);
+      const open = seeks.filter((s2) => s2.status === "open");
+      replaceChildren(waiting, open.length === 0 ? null : [
+        h("h2", { id: "seeks-title" }, t("play.waiting_title")),
+        h("ul", { class: "matches", "aria-labelledby": "seeks-title" }, open.map((seek) => h(
+          "li",
+          { class: "match-item", "data-seek": seek.seek_id },
+          h("span", {}, h("strong", {}, seekText(seek, titles))),
+          h("span", { class: "status status-waiting" }, t("play.waiting")),
+          h("time", { datetime: seek.created_at, class: "created" }, t("play.since", { time: dateTime(seek.created_at) })),
+          h("span", { class: "links" }, button(t("play.cancel"), () => void cancel(seek), {
+            "data-key": `cancel-${seek.seek_id}`,
+            "aria-label": t("play.cancel_label", { seek: seekText(seek, titles) })
+          }))
+        )))
+      ]);
+    } catch (error2) {
+      message.textContent = describeError(error2);
+    }
+  }
+  async function cancel(seek) {
+    if (!me) return;
+    try {
+      await api.cancelSeek(seek.seek_id, { token: me.key });
+      message.textContent = t("play.cancelled");
+    } catch (error2) {
+      message.textContent = describeError(error2);
+    }
+    await refresh();
+  }
+  async function listen(player) {
+    for await (const frame2 of api.followPlayer({ key: player.key, hellos: true, signal: stop.signal })) {
+      if (frame2.type === "hello") await refresh();
+      else if (frame2.notice.type === "seek_matched" && frame2.notice.match_id && typeof frame2.notice.seat === "number") {
+        return openSeated(player, frame2.notice.match_id, frame2.notice.seat);
+      } else await refresh();
+    }
+  }
+  function form(player) {
+    const params = route.params;
+    const wanted = params.get("game");
+    const gameChoice = h(
+      "fieldset",
+      { class: "game-choice" },
+      h("legend", {}, t("create.game")),
+      games2.map((g, i) => h(
+        "label",
+        { class: "game-option" },
+        h("input", { type: "radio", name: "seek-game", id: `seek-game-${g.name}`, value: g.name, checked: wanted ? g.name === wanted : i === 0, "data-key": `seek-game-${g.name}` }),
+        h("span", { class: "game-title" }, g.title)
+      ))
+    );
+    const players2 = h("select", { id: "seek-players", "data-key": "seek-players" });
+    const playersSlot = h("div");
+    const opponents = h(
+      "select",
+      { id: "seek-opponents", "data-key": "seek-opponents" },
+      OPPONENTS.map((o) => h("option", { value: o }, t(`play.opponents.${o}`)))
+    );
+    const botsAfterChoices = [...BOTS_AFTER];
+    const preset = params.get("bots_after");
+    if (preset !== null && /^\d+$/.test(preset) && !botsAfterChoices.includes(preset)) botsAfterChoices.push(preset);
+    const botsAfter = h(
+      "select",
+      { id: "seek-bots-after", "data-key": "seek-bots-after" },
+      botsAfterChoices.map((v) => h("option", { value: v, selected: v === (preset ?? DEFAULT_BOTS_AFTER) }, botsAfterText(v)))
+    );
+    const clock = clockFields();
+    const game = () => games2.find((g) => gameChoice.querySelector(`#seek-game-${g.name}`)?.checked) ?? games2[0];
+    function selectGame() {
+      const chosen = game();
+      const counts = Array.from({ length: chosen.max_players - chosen.min_players + 1 }, (_, i) => chosen.min_players + i);
+      replaceChildren(
+        players2,
+        counts.map((n) => h("option", { value: n }, tn("create.players_n", n))),
+        counts.length > 1 ? h("option", { value: "any" }, t("play.players_any")) : null
+      );
+      const count = params.get("players");
+      if (count && [...players2.options].some((o) => o.value === count)) players2.value = count;
+      replaceChildren(playersSlot, counts.length === 1 ? h("p", { class: "fixed-players" }, tn("create.players_exactly", chosen.min_players)) : field(t("create.players"), players2));
+    }
+    async function submit(event) {
+      event.preventDefault();
+      const chosen = game();
+      const all = Array.from({ length: chosen.max_players - chosen.min_players + 1 }, (_, i) => chosen.min_players + i);
+      const body = {
+        game: chosen.name,
+        players: players2.value === "any" ? all : Number(players2.value || chosen.min_players),
+        options: {},
+        clock: clock.value(),
+        opponents: opponents.value,
+        bots_after_s: botsAfter.value === "" ? null : Number(botsAfter.value)
+      };
+      message.textContent = t("play.opening");
+      try {
+        const seek = await api.createSeek(body, { token: player.key });
+        opened.add(seek.seek_id);
+        message.textContent = t("play.opened");
+      } catch (error2) {
+        message.textContent = t("play.failed", { error: describeError(error2) });
+      }
+      await refresh();
+    }
+    gameChoice.addEventListener("change", selectGame);
+    clock.element.addEventListener("change", () => clock.on());
+    selectGame();
+    clock.on();
+    return h(
+      "form",
+      { class: "create seek", onsubmit: (event) => void submit(event) },
+      gameChoice,
+      playersSlot,
+      h(
+        "div",
+        { class: "row" },
+        field(t("play.opponents"), opponents, t("play.opponents_hint")),
+        field(t("play.bots_after"), botsAfter, t("play.bots_after_hint"))
+      ),
+      clock.element,
+      h("button", { type: "submit", class: "primary big", "data-key": "seek-submit" }, t("play.submit"))
+    );
+  }
+  function draw() {
+    me = identity();
+    replaceChildren(identitySlot, identityPanel(reopen));
+    replaceChildren(formSlot, me && games2.length ? form(me) : null);
+  }
+  replaceChildren(root2, h(
+    "main",
+    { id: "main", class: "quick-play" },
+    h("h1", {}, t("play.title")),
+    h("p", { class: "lead" }, t("play.lead")),
+    identitySlot,
+    h("section", { class: "panel", "aria-labelledby": "seek-title" }, h("h2", { id: "seek-title" }, t("play.new")), formSlot, message, waiting)
+  ));
+  draw();
+  void api.listGames().then((list2) => {
+    games2 = list2.items;
+    for (const g of games2) titles.set(g.name, g.title);
+    draw();
+    void refresh();
+  }, (error2) => {
+    message.textContent = describeError(error2);
+  });
+  if (me) {
+    const player = me;
+    listen(player).catch((error2) => {
+      if (!stop.signal.aborted) message.textContent = t("play.stream_lost", { error: describeError(error2) });
+    });
+  }
+  return { dispose: () => stop.abort() };
+}
+
 // src/lobby.ts
-var PAGE = 20;
+var PAGE2 = 20;
 var STATUSES = ["waiting", "active", "finished", "aborted"];
 var statusText = (status) => has(`match.status.${status}`) ? t(`match.status.${status}`) : status;
 function seatsText(match) {
@@ -2516,7 +3419,7 @@ function lobbyPage(root2) {
         game: gameFilter.value || null,
         status: statusFilter.value || null,
         open: openFilter.checked ? true : null,
-        limit: PAGE,
+        limit: PAGE2,
         offset
       });
       shown = offset === 0 ? page.items : [...shown, ...page.items];
@@ -2536,8 +3439,8 @@ function lobbyPage(root2) {
     class: "inline open-match",
     onsubmit: (event) => {
       event.preventDefault();
-      const href = openTarget(target.value);
-      if (href) location.hash = href;
+      const href2 = openTarget(target.value);
+      if (href2) location.hash = href2;
       else openMessage.textContent = t("lobby.open_invalid");
     }
   }, field(t("lobby.open"), target), h("button", { type: "submit" }, t("lobby.open_button")), openMessage);
@@ -3494,6 +4397,121 @@ function otherActions(ctx, handled2) {
   );
 }
 
+// src/controls/chat.ts
+var ROOMS = ["players", "spectators"];
+var MAX_TEXT = 500;
+var PAGE3 = 100;
+var newChat = () => ({ messages: [], room: null, draft: "", sending: false, error: null, available: true });
+var over = (ctx) => ctx.state.live?.status === "finished" || ctx.state.live?.status === "aborted";
+function rooms(ctx) {
+  const seated = ctx.state.seat !== null && ctx.state.token !== null;
+  if (over(ctx)) return { read: [...ROOMS], write: seated ? [...ROOMS] : identity() ? ["spectators"] : [] };
+  if (seated) return { read: ["players"], write: ["players"] };
+  return { read: ["spectators"], write: identity() ? ["spectators"] : [] };
+}
+function credential(ctx) {
+  const token = ctx.state.token ?? identity()?.key ?? null;
+  return token ? { token } : {};
+}
+function receive(chat, messages) {
+  const known = new Set(chat.messages.map((m) => m.chat_seq));
+  const fresh = messages.filter((m) => !known.has(m.chat_seq));
+  chat.messages = [...chat.messages, ...fresh].sort((a, b) => a.chat_seq - b.chat_seq);
+  return fresh;
+}
+async function loadChat(ctx, chat, reset = false) {
+  if (!chat.available) return;
+  let after = reset ? 0 : chat.messages.at(-1)?.chat_seq ?? 0;
+  try {
+    for (; ; ) {
+      const page = await api.getChat(ctx.state.matchId, { after, limit: PAGE3 }, credential(ctx));
+      receive(chat, page.messages);
+      if (page.next === null || page.messages.length === 0) break;
+      after = page.next;
+    }
+  } catch (error2) {
+    if (error2 instanceof NotFound && ctx.state.summary) chat.available = false;
+    else chat.error = describeError(error2);
+  }
+  ctx.update();
+}
+function author(ctx, m) {
+  if (m.author.seat !== null && m.author.seat !== void 0) return m.author.name || seatName(ctx, m.author.seat);
+  return m.author.name || t("chat.spectator");
+}
+function spoken(ctx, m) {
+  return t("chat.said", { name: author(ctx, m), text: m.text });
+}
+async function send(ctx, chat, room) {
+  const text2 = chat.draft.trim();
+  if (!text2 || chat.sending) return;
+  chat.sending = true;
+  chat.error = null;
+  ctx.update();
+  try {
+    receive(chat, [await api.postChat(ctx.state.matchId, { room, text: text2 }, credential(ctx))]);
+    chat.draft = "";
+  } catch (error2) {
+    chat.error = describeError(error2);
+  } finally {
+    chat.sending = false;
+    ctx.update();
+  }
+}
+function chatPanel(ctx, chat) {
+  if (!chat.available || !ctx.state.summary) return null;
+  const { read, write } = rooms(ctx);
+  const room = chat.room && read.includes(chat.room) ? chat.room : read[0];
+  const shown = chat.messages.filter((m) => m.room === room);
+  const switcher = read.length > 1 ? h(
+    "div",
+    { class: "chat-rooms", role: "group", "aria-label": t("chat.rooms") },
+    read.map((r) => h("button", {
+      type: "button",
+      "aria-pressed": r === room ? "true" : "false",
+      "data-key": `chat-room-${r}`,
+      "data-room": r,
+      onclick: () => {
+        chat.room = r;
+        ctx.update();
+      }
+    }, t(`chat.room.${r}`)))
+  ) : null;
+  let writer;
+  if (write.includes(room)) {
+    const input = h("input", { type: "text", id: "chat-text", maxlength: MAX_TEXT, value: chat.draft, autocomplete: "off", "data-key": "chat-text", "aria-label": t("chat.message_label", { room: t(`chat.room.${room}`) }) });
+    input.addEventListener("input", () => chat.draft = input.value);
+    writer = h(
+      "form",
+      { class: "inline chat-form", onsubmit: (event) => {
+        event.preventDefault();
+        void send(ctx, chat, room);
+      } },
+      input,
+      h("button", { type: "submit", "data-key": "chat-send", "aria-disabled": chat.sending ? "true" : null }, t("chat.send"))
+    );
+  } else {
+    writer = h("p", { class: "hint" }, room === "players" ? t("chat.players_only") : t("chat.need_player"), room === "spectators" ? [" ", h("a", { href: "#/play" }, t("nav.play"))] : null);
+  }
+  return h(
+    "section",
+    { class: "chat", "aria-labelledby": "chat-title", "data-room": room },
+    h("h2", { id: "chat-title" }, t("chat.title"), " ", h("small", {}, t(`chat.room.${room}`))),
+    switcher,
+    shown.length ? h("ol", { class: "chat-log", "aria-label": t("chat.messages") }, shown.map((m) => h(
+      "li",
+      { "data-chat-seq": m.chat_seq },
+      h("strong", {}, author(ctx, m)),
+      " ",
+      h("time", { datetime: m.at }, dateTime(m.at)),
+      h("br", {}),
+      m.text
+    ))) : h("p", { class: "empty" }, t("chat.empty")),
+    writer,
+    chat.error ? h("p", { class: "message error", role: "alert" }, chat.error) : null
+  );
+}
+
 // src/controls/clock.ts
 function left(deadline) {
   const seconds = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1e3));
@@ -3731,7 +4749,7 @@ function hostPanel(ctx) {
   const summary = ctx.state.summary;
   const host = credentials(ctx.state.matchId).host;
   if (!summary || !host) return null;
-  const over = summary.status === "finished" || summary.status === "aborted";
+  const over2 = summary.status === "finished" || summary.status === "aborted";
   const run2 = async (what, call, after) => {
     try {
       const result = await call();
@@ -3750,7 +4768,7 @@ function hostPanel(ctx) {
     h("h2", { id: "host-title" }, t("host.title")),
     invite ? h("p", {}, h("label", { for: "invite-link" }, t("host.invite")), h("input", { type: "text", id: "invite-link", readonly: true, value: invite, class: "copy" })) : null,
     summary.status === "waiting" ? button(t("host.abort"), () => void run2(t("host.abort"), () => api.abortMatch(summary.id, host.token)), { "data-key": "host-abort" }) : null,
-    over ? null : h("ul", { class: "host-seats" }, summary.seats.filter((s2) => s2.taken && !s2.bot).map((s2) => {
+    over2 ? null : h("ul", { class: "host-seats" }, summary.seats.filter((s2) => s2.taken && !s2.bot).map((s2) => {
       const n = s2.seat + 1;
       const name = s2.name ?? "";
       return h(
@@ -4148,6 +5166,7 @@ function matchPage(root2, matchId, params) {
   };
   const status = h("p", { class: "message", role: "status" });
   const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  const chat = newChat();
   let drawn = null;
   let logged = 0;
   const ctx = {
@@ -4259,6 +5278,7 @@ function matchPage(root2, matchId, params) {
             resignControl(ctx),
             seatsPanel(ctx),
             hostPanel(ctx),
+            chatPanel(ctx, chat),
             replayControl(ctx),
             fairnessPanel(ctx),
             eventLog(ctx)
@@ -4293,15 +5313,21 @@ function matchPage(root2, matchId, params) {
     state.summary = summary;
     state.detail = await gameDetail(summary.game);
     render();
-    const options = { token: state.token, after, hellos: true, signal: stop.signal };
+    const onChat = ({ message }) => {
+      if (receive(chat, [message]).length && message.author.seat !== state.seat) announcer.textContent = spoken(ctx, message);
+      render();
+    };
+    const options = { token: state.token, after, hellos: true, signal: stop.signal, onChat };
     for await (const frame2 of api.follow(matchId, options)) {
       if (frame2.type === "hello") {
         state.connection = "live";
         setView(frame2.view);
+        void loadChat(ctx, chat);
       } else {
         const fresh = addEvents(frame2.events);
         setView(frame2.view);
         if (frame2.events.some((e) => SUMMARY_EVENTS.has(e.type))) state.summary = await api.getMatch(matchId);
+        if (frame2.events.some((e) => e.type === "match_ended")) void loadChat(ctx, chat, true);
         announce(fresh);
       }
       render();
@@ -4310,6 +5336,12 @@ function matchPage(root2, matchId, params) {
     if (!state.live || state.live.seq < state.summary.seq) setView(await api.getView(matchId, {}, state.token ? { token: state.token } : {}));
     state.connection = "closed";
     render();
+    await loadChat(ctx, chat, true);
+    if (chat.available) await chatAfterEnd(onChat);
+  }
+  async function chatAfterEnd(onChat) {
+    const options = { token: state.token, after: state.live?.seq ?? null, views: false, untilEnd: false, hellos: true, signal: stop.signal, onChat };
+    for await (const frame2 of api.follow(matchId, options)) if (frame2.type === "hello") void loadChat(ctx, chat);
   }
   const relayout = () => render();
   NARROW.addEventListener("change", relayout);
@@ -4342,9 +5374,18 @@ function notFound(root2) {
 }
 var PAGES = {
   "": (root2) => lobbyPage(root2),
-  match: (root2, route) => route.args[0] ? matchPage(root2, route.args[0], route.params) : notFound(root2)
+  match: (root2, route) => route.args[0] ? matchPage(root2, route.args[0], route.params) : notFound(root2),
+  play: (root2, route) => quickPlayPage(root2, route),
+  me: (root2) => myMatchesPage(root2),
+  player: (root2, route) => route.args[0] ? profilePage(root2, route.args[0]) : notFound(root2),
+  leaderboard: (root2, route) => leaderboardPage(root2, route)
 };
-var NAV = [{ href: "#/", page: "", label: "nav.lobby" }];
+var NAV = [
+  { href: "#/", page: "", label: "nav.lobby" },
+  { href: "#/play", page: "play", label: "nav.play" },
+  { href: "#/me", page: "me", label: "nav.mine" },
+  { href: "#/leaderboard", page: "leaderboard", label: "nav.leaderboards" }
+];
 var LANG_NAMES = { en: "English", de: "Deutsch" };
 var root = document.getElementById("app");
 var current2 = {};

@@ -15,7 +15,7 @@
  */
 
 import { BY_CODE, ApiError, RateLimited, StreamClosed, apiError } from "./errors.js";
-import type { CommitFrame, HelloFrame, NoticeFrame, PlayerHelloFrame } from "./generated/models.js";
+import type { ChatFrame, CommitFrame, HelloFrame, NoticeFrame, PlayerHelloFrame } from "./generated/models.js";
 import { delay } from "./retry.js";
 import type { RetryPolicy } from "./retry.js";
 import type { Transport, WebSocketConstructor, WebSocketLike } from "./transport.js";
@@ -36,6 +36,9 @@ export interface FollowOptions {
   hellos?: boolean;
   /** Stop after the commit that ends the match (default true). */
   untilEnd?: boolean;
+  /** Called with each `chat` frame (the match's chat messages this viewer may read), in
+   * `chat_seq` order, each once: a reconnect resumes after the last one (`chat_after`). */
+  onChat?: (frame: ChatFrame) => void;
   retry?: Partial<RetryPolicy>;
   signal?: AbortSignal;
 }
@@ -185,9 +188,11 @@ export async function* follow(
   const credential = options.token ?? transport.token;
   const link = new Link(transport, options.retry, signal);
   let last = options.after ?? null;
+  let chatLast: number | null = null; // known once a hello names the chat cursor
   for (;;) {
     const query: Record<string, string> = { protocol: String(PROTOCOL), views: views ? "1" : "0" };
     if (last !== null) query.after = String(last);
+    if (options.onChat && chatLast !== null) query.chat_after = String(chatLast);
     if (!credential) query.spectate = "1";
     const path = `/v1/matches/${encodeURIComponent(matchId)}/stream`;
     const auth = credential ? JSON.stringify({ type: "auth", token: credential }) : null;
@@ -210,6 +215,8 @@ export async function* follow(
           link.failures = 0;
           connection.heartbeat(hello.heartbeat);
           last ??= hello.after;
+          const chatSeq = (frame as { chat_seq?: unknown }).chat_seq;
+          if (chatLast === null && typeof chatSeq === "number") chatLast = chatSeq;
           if (hellos) yield hello;
           if (untilEnd && OVER.has(hello.view.status) && hello.seq <= last) return;
         } else if (frame.type === "commit" && last !== null) {
@@ -222,6 +229,11 @@ export async function* follow(
           yield commit;
           last = commit.seq;
           if (untilEnd && commit.events.some((e) => e.type === "match_ended")) return;
+        } else if (frame.type === "chat" && options.onChat) {
+          const chat = frame as ChatFrame;
+          if (chatLast !== null && chat.chat_seq <= chatLast) continue; // seen already
+          chatLast = chat.chat_seq;
+          options.onChat(chat);
         }
       }
     } finally {

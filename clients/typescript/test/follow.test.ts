@@ -89,6 +89,30 @@ test("follow resumes after the last seq: never twice, never a gap", async () => 
   );
 });
 
+test("onChat gets each chat frame once, and a reconnect resumes after the last (chat_after)", async () => {
+  const chat = (n: number) => JSON.stringify({ type: "chat", chat_seq: n, message: { id: `c${n}`, chat_seq: n, room: "players", text: `m${n}` } });
+  const helloAt = (seq: number, after: number, chatSeq: number) => JSON.stringify({ ...JSON.parse(hello(seq, after)), chat_seq: chatSeq });
+  await scripted(
+    [
+      (ws, q) => {
+        assert.equal(q.get("chat_after"), null); // the first connection starts at the newest message
+        send(ws, helloAt(1, 1, 4), chat(5), commit([2]), chat(6));
+        ws.close(1001, "going away");
+      },
+      (ws, q) => {
+        assert.equal(q.get("after"), "2");
+        assert.equal(q.get("chat_after"), "6");
+        send(ws, helloAt(2, 2, 7), chat(6), chat(7), commit([3], true)); // a repeat, then the next
+      },
+    ],
+    async (api) => {
+      const seen: number[] = [];
+      for await (const _ of api.follow("m", { retry: FAST, onChat: (f) => seen.push(f.chat_seq) }));
+      assert.deepEqual(seen, [5, 6, 7]);
+    },
+  );
+});
+
 test("follow reconnects after every retryable close, and spectates without a token", async () => {
   const closing = (code: number): Script => (ws, q) => {
     send(ws, hello(1, Number(q.get("after") ?? 1)));

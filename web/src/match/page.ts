@@ -11,11 +11,12 @@
  * screen readers, in the history's words.
  */
 
-import { ApiError, StreamClosed, Unauthorized, type Event, type View } from "drago-client";
+import { ApiError, StreamClosed, Unauthorized, type ChatFrame, type Event, type View } from "drago-client";
 import { api, describeError, gameDetail } from "../api.js";
 import * as md from "../boards/mountdrago.js";
 import * as yu from "../boards/yutaka.js";
 import { otherActions } from "../controls/actions.js";
+import { chatPanel, loadChat, newChat, receive, spoken } from "../controls/chat.js";
 import { clockPanel } from "../controls/clock.js";
 import * as draft from "../controls/draft.js";
 import { fairnessPanel } from "../controls/fairness.js";
@@ -96,6 +97,7 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
   };
   const status = h("p", { class: "message", role: "status" });
   const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  const chat = newChat();
   // The board drawn last, what it was drawn from, and the view it showed (for the motion).
   let drawn: { key: string; element: HTMLElement; view: View } | null = null;
   let logged = 0; // the newest seq the history has shown
@@ -185,7 +187,7 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
           view ? otherActions(ctx, handled(view.game)) : null),
         h("aside", { class: "side", "aria-label": t("match.side") },
           resultPanel(ctx), clockPanel(ctx), resignControl(ctx), seatsPanel(ctx), hostPanel(ctx),
-          replayControl(ctx), fairnessPanel(ctx), eventLog(ctx)))),
+          chatPanel(ctx, chat), replayControl(ctx), fairnessPanel(ctx), eventLog(ctx)))),
     );
     status.textContent = state.message?.text ?? (state.busy ? t("match.sending") : "");
     status.className = state.message?.error ? "message error" : "message";
@@ -221,15 +223,21 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     state.summary = summary;
     state.detail = await gameDetail(summary.game);
     render();
-    const options = { token: state.token, after, hellos: true as const, signal: stop.signal };
+    const onChat = ({ message }: ChatFrame) => {
+      if (receive(chat, [message]).length && message.author.seat !== state.seat) announcer.textContent = spoken(ctx, message);
+      render();
+    };
+    const options = { token: state.token, after, hellos: true as const, signal: stop.signal, onChat };
     for await (const frame of api.follow(matchId, options)) {
       if (frame.type === "hello") {
         state.connection = "live";
         setView(frame.view);
+        void loadChat(ctx, chat); // what was written before (or while reconnecting)
       } else {
         const fresh = addEvents(frame.events);
         setView(frame.view);
         if (frame.events.some((e) => SUMMARY_EVENTS.has(e.type))) state.summary = await api.getMatch(matchId);
+        if (frame.events.some((e) => e.type === "match_ended")) void loadChat(ctx, chat, true); // both rooms open now
         announce(fresh);
       }
       render();
@@ -238,6 +246,14 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     if (!state.live || state.live.seq < state.summary.seq) setView(await api.getView(matchId, {}, state.token ? { token: state.token } : {}));
     state.connection = "closed";
     render();
+    await loadChat(ctx, chat, true); // over: both rooms are open now
+    if (chat.available) await chatAfterEnd(onChat);
+  }
+
+  /** After the end the chat goes on (both rooms, for everyone who may watch): keep its frames coming. */
+  async function chatAfterEnd(onChat: (frame: ChatFrame) => void): Promise<void> {
+    const options = { token: state.token, after: state.live?.seq ?? null, views: false, untilEnd: false, hellos: true as const, signal: stop.signal, onChat };
+    for await (const frame of api.follow(matchId, options)) if (frame.type === "hello") void loadChat(ctx, chat);
   }
 
   const relayout = () => render();

@@ -1,0 +1,277 @@
+"""The community pages in Chromium, on a real server: quick play finds a match for a person through
+a seek (with a second seeker over HTTP) and lands seated, where the person plays a move (issue 42's
+page acceptance); a seek with server bots after a short wait becomes a match against bots; a seek is
+cancelled; a challenge received is accepted on "my matches", which then lists the match; a profile
+draws its rating chart from real rated matches and the leaderboard lists the player; the chat
+rooms of a match (issue 43) for a seated page and a spectator's page.
+
+Each page keeps its own player (a name and a key in its localStorage), created through its form.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.clients.servers import ServerProcess
+from tests.web.pages import (
+    GUARD_MS,
+    LEGAL_SELECTOR,
+    click_legal,
+    new_match,
+    new_player,
+    open_page,
+    page_errors,
+    page_player,
+    rated_player,
+    rivals,
+    seat_url,
+    shown_seq,
+)  # fmt: skip
+
+pytestmark = pytest.mark.slow
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def seat_of(page: Page) -> int:
+    page.wait_for_url(re.compile(r"#/match/[0-9a-f]+\?as=\d"), wait_until="commit")
+    return int(page.url.rsplit("as=", 1)[1])
+
+
+def match_of(page: Page) -> str:
+    return page.url.split("#/match/", 1)[1].split("?", 1)[0]
+
+
+def test_quick_play_seats_the_page_with_another_seeker_and_it_plays(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    page = open_page(browser, web_server.url + "/#/play?game=mount_drago&players=2&bots_after=")
+    name = page_player(page, "quick")
+    page.wait_for_selector("#seek-game-mount_drago:checked")
+    assert page.input_value("#seek-bots-after") == ""  # the link's preset: no bots
+
+    page.click("[data-key=seek-submit]")  # opened, shown waiting, cancelled
+    page.wait_for_selector("[data-seek]")
+    page.locator("[data-seek] button").click()
+    page.wait_for_selector("[data-seek]", state="detached")
+
+    page.click("[data-key=seek-submit]")
+    page.wait_for_selector("[data-seek]")
+    with httpx.Client(base_url=web_server.url) as http:
+        _, key = new_player(http, "seeker")
+        auth = {"Authorization": f"Bearer {key}"}
+        mine = http.get("/v1/players/me/seeks", headers=auth)
+        assert mine.status_code == 200
+        seek = http.post("/v1/seeks", json={"game": "mount_drago", "players": 2, "options": {}}, headers=auth)
+        assert seek.status_code == 201, seek.text
+        seat = seat_of(page)  # told by the personal stream, the page opens the match seated
+        match_id = match_of(page)
+        page.wait_for_selector(".board")
+        summary = http.get(f"/v1/matches/{match_id}").json()
+        assert summary["seats"][seat]["name"] == name
+        assert summary["seats"][1 - seat]["taken"] and not summary["seats"][1 - seat]["bot"]
+        played = False
+        deadline = time.monotonic() + GUARD_MS / 1000
+        while not played and time.monotonic() < deadline:
+            view = http.get(f"/v1/matches/{match_id}/view", headers=auth).json()
+            if view["legal_actions"]:  # the other seeker's turn (over HTTP)
+                reply = http.post(
+                    f"/v1/matches/{match_id}/actions",
+                    json={"action": view["legal_actions"][0], "expected_seq": view["seq"]},
+                    headers=auth,
+                )
+                assert reply.status_code == 200, reply.text
+                continue
+            if page.locator(LEGAL_SELECTOR).count():
+                seq = shown_seq(page)
+                click_legal(page, 0)
+                page.wait_for_function(
+                    "seq => Number(document.querySelector('.board').dataset.seq) > seq", arg=seq
+                )
+                played = True
+            else:
+                time.sleep(0.05)
+        assert played, "the page never had a move to play"
+        events = http.get(f"/v1/matches/{match_id}/events").json()["events"]
+        assert any(e["data"].get("seat") == seat and e["type"] == "card_played" for e in events), [
+            e["type"] for e in events
+        ]
+    assert page_errors(page) == []
+
+
+def test_quick_play_with_server_bots_after_a_wait(browser: Browser, web_server: ServerProcess) -> None:
+    page = open_page(browser, web_server.url + "/#/play?game=yutaka&bots_after=2")
+    page_player(page, "botfill")
+    assert page.input_value("#seek-bots-after") == "2"
+    page.click("[data-key=seek-submit]")
+    page.wait_for_selector("[data-seek]")  # waiting until the bots come
+    seat = seat_of(page)
+    page.wait_for_selector(".board")
+    with httpx.Client(base_url=web_server.url) as http:
+        summary = http.get(f"/v1/matches/{match_of(page)}").json()
+    assert summary["status"] == "active"
+    assert [s["bot"] for s in summary["seats"]] == [s != seat for s in range(2)]
+    assert page_errors(page) == []
+
+
+def test_a_challenge_is_accepted_on_my_matches(browser: Browser, web_server: ServerProcess) -> None:
+    page = open_page(browser, web_server.url + "/#/me")
+    page_player(page, "challenged")
+    me = page.get_attribute("[data-player]", "data-player")
+    page.wait_for_selector("text=Nobody has challenged you.")
+    with httpx.Client(base_url=web_server.url) as http:
+        _, key = new_player(http, "challenger")
+        sent = http.post(
+            "/v1/challenges", json={"to": [me], "game": "yutaka"}, headers={"Authorization": f"Bearer {key}"}
+        )
+        assert sent.status_code == 201, sent.text
+        challenge = sent.json()["challenge_id"]
+        page.click(f"[data-key=accept-{challenge}]")  # shown live, through the personal stream
+        page.wait_for_selector(f"[data-challenge='{challenge}'][data-status=accepted]")
+        match_id = http.get("/v1/players/me/challenges", headers={"Authorization": f"Bearer {key}"}).json()[
+            "items"
+        ][0]["match_id"]
+    item = page.locator(f"[data-match='{match_id}']")
+    item.wait_for()
+    mine = page.locator("[data-my-turn]").evaluate_all("els => els.map((e) => e.dataset.myTurn)")
+    assert mine == sorted(mine, reverse=True), "'your turn' is not first"
+    item.locator("a").click()
+    seat_of(page)
+    page.wait_for_selector(".board")
+    assert page_errors(page) == []
+
+
+def test_a_profile_and_the_leaderboard_show_real_ratings(browser: Browser, web_server: ServerProcess) -> None:
+    with httpx.Client(base_url=web_server.url) as http:
+        player = rated_player(http, "yutaka", 10)
+        profile = http.get(f"/v1/players/{player}").json()
+    page = open_page(browser, f"{web_server.url}/#/player/{player}")
+    page.wait_for_selector("svg.rating-chart")
+    assert page.inner_text("h1") == profile["name"]
+    rating = next(r for r in profile["ratings"] if r["game"] == "yutaka")
+    assert page.get_attribute("[data-game=yutaka] [data-rating]", "data-rating") == f"{rating['rating']:.1f}"
+    assert page.locator("svg.rating-chart circle").count() == 11  # the start and one point per match
+    assert "10" in (page.get_attribute("svg.rating-chart", "aria-label") or "")
+
+    page.goto(f"{web_server.url}/#/leaderboard/yutaka")
+    row = page.locator(f"tr[data-player='{player}']")
+    row.wait_for()
+    assert profile["name"] in row.inner_text()
+    bot = page.locator("tr", has_text="random").first
+    assert "bot" in bot.inner_text()  # the built-in bot it played, listed and marked
+    row.locator("a").click()
+    page.wait_for_selector("svg.rating-chart")
+    assert page.locator("[data-bot]").count() == 0
+    page.goto(f"{web_server.url}/#/leaderboard/yutaka")
+    bot.locator("a").click()  # the built-in bot's profile says it is a bot
+    page.wait_for_selector("h1 [data-bot=yes]")
+    page.wait_for_selector("svg.rating-chart")
+    assert page_errors(page) == []
+
+
+def test_the_chat_rooms_of_a_match(browser: Browser, web_server: ServerProcess) -> None:
+    """A seated page reads and writes the players' room, live; a spectator's page reads only the
+    spectators' room, and writes there only with a player; after the end both read both rooms, and
+    messages still arrive live."""
+    with httpx.Client(base_url=web_server.url) as http:
+        match_id = new_match(http, "yutaka")
+        page = open_page(browser, seat_url(web_server.url, http, match_id, 0, "Ada"))
+        other = http.post(f"/v1/matches/{match_id}/seats/1", json={"name": "Bo"}).json()["token"]
+        page.wait_for_selector(".chat[data-room=players] #chat-text")
+        watcher = open_page(browser, f"{web_server.url}/#/match/{match_id}?as=spectator")
+        watcher.wait_for_selector(".chat[data-room=spectators]")
+        assert watcher.locator("#chat-text").count() == 0  # no player in that browser: read only
+        page.wait_for_selector("[data-connection=live]")
+
+        posted = http.post(
+            f"/v1/matches/{match_id}/chat",
+            json={"room": "players", "text": "<b>hello</b> from Bo"},
+            headers={"Authorization": f"Bearer {other}"},
+        )
+        assert posted.status_code == 201, posted.text
+        page.wait_for_selector(".chat-log li:has-text('<b>hello</b> from Bo')")  # live, as text
+        page.fill("#chat-text", "hi Bo")
+        page.click("[data-key=chat-send]")
+        page.wait_for_selector(".chat-log li:has-text('hi Bo')")
+        read = http.get(f"/v1/matches/{match_id}/chat", headers={"Authorization": f"Bearer {other}"}).json()
+        assert [m["text"] for m in read["messages"]] == ["<b>hello</b> from Bo", "hi Bo"]
+        assert read["messages"][1]["author"]["seat"] == 0
+
+        _, key = new_player(http, "zuschauer")
+        said = http.post(
+            f"/v1/matches/{match_id}/chat",
+            json={"room": "spectators", "text": "nice opening"},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        assert said.status_code == 201, said.text
+        watcher.wait_for_selector(".chat-log li:has-text('nice opening')")
+        assert "Bo" not in watcher.inner_text(".chat"), "a spectator reads the players' room"
+        assert "nice opening" not in page.inner_text(".chat"), "a player reads the spectators' room"
+
+        resigned = http.post(f"/v1/matches/{match_id}/resign", headers={"Authorization": f"Bearer {other}"})
+        assert resigned.status_code == 200, resigned.text
+        page.click("[data-key=chat-room-spectators]")  # over: both rooms open to everyone
+        page.wait_for_selector(".chat-log li:has-text('nice opening')")
+        after = http.post(
+            f"/v1/matches/{match_id}/chat",
+            json={"room": "spectators", "text": "well played"},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        assert after.status_code == 201, after.text
+        page.wait_for_selector(".chat-log li:has-text('well played')")  # still live after the end
+        watcher.click("[data-key=chat-room-players]")
+        watcher.wait_for_selector(".chat-log li:has-text('hi Bo')")
+    assert page_errors(page) == [] and page_errors(watcher) == []
+
+
+@pytest.mark.skipif(
+    os.environ.get("DRAGO_WRITE_SCREENSHOTS") != "1", reason="DRAGO_WRITE_SCREENSHOTS=1 writes them"
+)
+def test_screenshots_of_the_community_pages(browser: Browser, web_server: ServerProcess) -> None:
+    """docs/screenshots/: quick play waiting, a profile and the leaderboard (desktop, English), and
+    quick play, my matches and a profile at phone width in German."""
+    with httpx.Client(base_url=web_server.url) as http:
+        first, second = rivals(http, "mount_drago", 14)
+        deadline = time.monotonic() + GUARD_MS / 1000
+        while time.monotonic() < deadline:
+            ratings = http.get(f"/v1/players/{first}").json()["ratings"]
+            if ratings and ratings[0]["games"] == 14:
+                break
+            time.sleep(0.1)
+        for lang, size in (("en", {"width": 1280, "height": 900}), ("de", {"width": 390, "height": 844})):
+            page = open_page(
+                browser,
+                web_server.url + "/#/play?game=mount_drago",
+                locale=f"{lang}-DE" if lang == "de" else "en-US",
+                viewport=size,
+            )
+            page_player(page, "Ada" if lang == "en" else "Bea")
+            page.click("[data-key=seek-submit]")
+            page.wait_for_selector("[data-seek]")
+            kind = "desktop" if lang == "en" else "phone"
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.screenshot(path=str(SCREENSHOTS / f"quickplay-{kind}-{lang}.png"), full_page=lang == "en")
+            me = page.get_attribute("[data-player]", "data-player")
+            page.locator("[data-seek] button").click()
+            _, key = new_player(http, "Cy")
+            http.post(
+                "/v1/challenges",
+                json={"to": [me], "game": "yutaka"},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            page.goto(f"{web_server.url}/#/me")
+            page.wait_for_selector("[data-challenge]")
+            page.screenshot(path=str(SCREENSHOTS / f"mine-{kind}-{lang}.png"), full_page=lang == "en")
+            page.goto(f"{web_server.url}/#/player/{first}")
+            page.wait_for_selector("svg.rating-chart")
+            page.screenshot(path=str(SCREENSHOTS / f"profile-{kind}-{lang}.png"), full_page=lang == "en")
+            page.goto(f"{web_server.url}/#/leaderboard/mount_drago")
+            page.wait_for_selector(f"tr[data-player='{second}']")
+            page.screenshot(path=str(SCREENSHOTS / f"leaderboard-{kind}-{lang}.png"), full_page=lang == "en")
+            page.context.close()
