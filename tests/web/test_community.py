@@ -275,3 +275,41 @@ def test_screenshots_of_the_community_pages(browser: Browser, web_server: Server
             page.wait_for_selector(f"tr[data-player='{second}']")
             page.screenshot(path=str(SCREENSHOTS / f"leaderboard-{kind}-{lang}.png"), full_page=lang == "en")
             page.context.close()
+
+
+def test_a_rated_matchs_history_says_how_the_ratings_changed(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """`ratings_changed` (after a rated match's end) is a line of the history in the page's words, in
+    English and German, never the event's raw type."""
+    with httpx.Client(base_url=web_server.url) as http:
+        players = [new_player(http, "rated-log") for _ in range(2)]
+        match_id = new_match(http, "yutaka", rated=True)
+        for seat, (player_id, key) in enumerate(players):
+            name = http.get(f"/v1/players/{player_id}").json()["name"]
+            joined = http.post(
+                f"/v1/matches/{match_id}/seats/{seat}",
+                json={"name": name},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            assert joined.status_code in (200, 201), joined.text
+        resigned = http.post(
+            f"/v1/matches/{match_id}/resign", headers={"Authorization": f"Bearer {players[0][1]}"}
+        )
+        assert resigned.status_code == 200, resigned.text
+        deadline = time.monotonic() + GUARD_MS / 1000
+        while not any(
+            e["type"] == "ratings_changed"
+            for e in http.get(f"/v1/matches/{match_id}/events").json()["events"]
+        ):
+            assert time.monotonic() < deadline, "no ratings_changed"
+            time.sleep(0.1)
+    for lang, word in (("en", "Ratings:"), ("de", "Wertungen:")):
+        page = open_page(browser, f"{web_server.url}/#/match/{match_id}", locale="de-DE" if lang == "de" else "en-US")
+        page.wait_for_selector(".log li")
+        page.wait_for_function("w => document.querySelector('.log').innerText.includes(w)", arg=word)
+        log = page.inner_text(".log")
+        assert "ratings_changed" not in log
+        assert re.search(r"\d+\.\d → \d+\.\d \([+−±]", log), log
+        assert page_errors(page) == []
+        page.context.close()

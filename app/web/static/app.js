@@ -1382,6 +1382,7 @@ var de_default = {
   "ev.abort.host": "vom Gastgeber",
   "ev.abort.expired": "niemand kam rechtzeitig",
   "ev.match_ended": "Die Partie ist zu Ende: {reason}",
+  "ev.ratings_changed": "Wertungen: {changes}",
   "ev.draft_step": "Dein Entwurf: {action}",
   "ev.draft_undone": "Dein Entwurf: ein Schritt zurückgenommen",
   "ev.draft_changed": "{name} arbeitet an einem Zug",
@@ -1939,6 +1940,7 @@ var en_default = {
   "ev.abort.host": "by the host",
   "ev.abort.expired": "nobody joined in time",
   "ev.match_ended": "The match ended: {reason}",
+  "ev.ratings_changed": "Ratings: {changes}",
   "ev.draft_step": "Your draft: {action}",
   "ev.draft_undone": "Your draft: a step taken back",
   "ev.draft_changed": "{name} is working on a turn",
@@ -5066,6 +5068,11 @@ function lifecycle(type, d, who) {
       return [t("ev.aborted", { reason: word("ev.abort", d.reason) })];
     case "match_ended":
       return [t("ev.match_ended", { reason: word("result.reason", d.reason) })];
+    case "ratings_changed":
+      return [t("ev.ratings_changed", { changes: d.changes.map((c) => {
+        const [before, after] = [c.before.rating, c.after.rating];
+        return `${who(c.seat)} ${before.toFixed(1)} → ${after.toFixed(1)} (${signed(Math.round((after - before) * 10) / 10)})`;
+      }).join(", ") })];
     case "draft_step":
       return [t("ev.draft_step", { action: word("action", d.action.type) })];
     case "draft_undone":

@@ -68,6 +68,10 @@ function lifecycle(type: string, d: Data, who: Who): Child[] {
     case "seat_token_reissued": return [t("ev.reissued", { name: who(d.seat) })];
     case "match_aborted": return [t("ev.aborted", { reason: word("ev.abort", d.reason) })];
     case "match_ended": return [t("ev.match_ended", { reason: word("result.reason", d.reason) })];
+    case "ratings_changed": return [t("ev.ratings_changed", { changes: (d.changes as Data[]).map((c) => {
+      const [before, after] = [c.before.rating as number, c.after.rating as number];
+      return `${who(c.seat)} ${before.toFixed(1)} → ${after.toFixed(1)} (${signed(Math.round((after - before) * 10) / 10)})`;
+    }).join(", ") })];
     case "draft_step": return [t("ev.draft_step", { action: word("action", (d.action as Data).type) })];
     case "draft_undone": return [t("ev.draft_undone")];
     case "draft_changed": return [t("ev.draft_changed", { name: who(d.seat) })];
