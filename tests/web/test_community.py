@@ -305,7 +305,9 @@ def test_a_rated_matchs_history_says_how_the_ratings_changed(
             assert time.monotonic() < deadline, "no ratings_changed"
             time.sleep(0.1)
     for lang, word in (("en", "Ratings:"), ("de", "Wertungen:")):
-        page = open_page(browser, f"{web_server.url}/#/match/{match_id}", locale="de-DE" if lang == "de" else "en-US")
+        page = open_page(
+            browser, f"{web_server.url}/#/match/{match_id}", locale="de-DE" if lang == "de" else "en-US"
+        )
         page.wait_for_selector(".log li")
         page.wait_for_function("w => document.querySelector('.log').innerText.includes(w)", arg=word)
         log = page.inner_text(".log")
@@ -313,3 +315,55 @@ def test_a_rated_matchs_history_says_how_the_ratings_changed(
         assert re.search(r"\d+\.\d → \d+\.\d \([+−±]", log), log
         assert page_errors(page) == []
         page.context.close()
+
+
+def _turn_to(http: httpx.Client, match_id: str, keys: list[str], seat: int) -> None:
+    """Play the match's first legal actions, with the seat to act's key, until `seat` is to act."""
+    for _ in range(20):
+        to_act = http.get(f"/v1/matches/{match_id}").json()["to_act"]
+        if to_act == [seat]:
+            return
+        auth = {"Authorization": f"Bearer {keys[to_act[0]]}"}
+        action = http.get(f"/v1/matches/{match_id}/view", headers=auth).json()["legal_actions"][0]
+        acted = http.post(f"/v1/matches/{match_id}/actions", json={"action": action}, headers=auth)
+        assert acted.status_code == 200, acted.text
+    raise AssertionError(f"seat {seat} never came to act in {match_id}")
+
+
+def test_my_matches_list_the_ones_where_it_is_my_turn_first(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    page = open_page(browser, web_server.url + "/#/me")
+    page_player(page, "turns")
+    me = page.get_attribute("[data-player]", "data-player")
+    my_key = page.evaluate("JSON.parse(localStorage.getItem('drago:player')).key")
+    matches: list[str] = []
+    with httpx.Client(base_url=web_server.url) as http:
+        _, key = new_player(http, "turns-rival")
+        for _ in range(2):
+            sent = http.post(
+                "/v1/challenges",
+                json={"to": [me], "game": "yutaka"},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            assert sent.status_code == 201, sent.text
+            challenge = sent.json()["challenge_id"]
+            accepted = http.post(
+                f"/v1/challenges/{challenge}/accept", headers={"Authorization": f"Bearer {my_key}"}
+            )
+            assert accepted.status_code == 200, accepted.text
+            matches.append(accepted.json()["match_id"])
+        for match_id, mine in zip(matches, (False, True), strict=True):  # the newer one is my turn
+            seats = http.get(f"/v1/matches/{match_id}").json()["seats"]
+            my_seat = next(s["seat"] for s in seats if s.get("player_id") == me)
+            keys = [my_key if s["seat"] == my_seat else key for s in seats]
+            _turn_to(http, match_id, keys, my_seat if mine else 1 - my_seat)
+    page.reload()
+    for match_id in matches:
+        page.locator(f"[data-match='{match_id}']").wait_for()
+    order = page.locator("[data-match]").evaluate_all(
+        "els => els.map((e) => [e.dataset.match, e.dataset.myTurn])"
+    )
+    listed = [(m, turn) for m, turn in order if m in matches]
+    assert listed == [(matches[1], "yes"), (matches[0], "no")], listed
+    assert page_errors(page) == []
