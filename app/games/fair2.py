@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import random
 from collections.abc import MutableSequence, Sequence
+from functools import lru_cache
 from typing import Final, NoReturn, TypeVar
 
 _T = TypeVar("_T")
@@ -44,7 +45,7 @@ def commitment(server_seed: bytes) -> str:
 def combined_seed(server_seed: bytes, match_id: str, seat_seeds: Sequence[str]) -> bytes:
     """HMAC-SHA256 keyed by the server seed over `text(match_id) ‖ u32(seats) ‖ text(seed 0) ‖ …`."""
     message = _text(match_id) + _u32(len(seat_seeds)) + b"".join(_text(s) for s in seat_seeds)
-    return hmac.new(server_seed, message, hashlib.sha256).digest()
+    return hmac.digest(server_seed, message, "sha256")
 
 
 def context_for(seq: int | None) -> str:
@@ -54,7 +55,7 @@ def context_for(seq: int | None) -> str:
 
 def block(combined: bytes, context: str, counter: int) -> bytes:
     """Block `counter` of the stream of `context`: HMAC-SHA256(combined, text(context) ‖ u32(counter))."""
-    return hmac.new(combined, _text(context) + _u32(counter), hashlib.sha256).digest()
+    return hmac.digest(combined, _text(context) + _u32(counter), "sha256")
 
 
 class Stream(random.Random):
@@ -76,7 +77,7 @@ class Stream(random.Random):
         while len(out) < n:
             if self._pos == len(self._buffer):
                 message = self._context + _u32(self._counter)
-                self._buffer = hmac.new(self._combined, message, hashlib.sha256).digest()
+                self._buffer = hmac.digest(self._combined, message, "sha256")
                 self._counter += 1
                 self._pos = 0
             take = min(n - len(out), len(self._buffer) - self._pos)
@@ -112,4 +113,12 @@ class Stream(random.Random):
 
 def stream(server_seed: bytes, match_id: str, seat_seeds: Sequence[str], seq: int | None) -> Stream:
     """The stream of the deal (`seq` None) or of the decision taken at `seq`."""
-    return Stream(combined_seed(server_seed, match_id, seat_seeds), context_for(seq))
+    return Stream(_combined(server_seed, match_id, tuple(seat_seeds)), context_for(seq))
+
+
+@lru_cache(maxsize=4096)
+def _combined(server_seed: bytes, match_id: str, seat_seeds: tuple[str, ...]) -> bytes:
+    """`combined_seed`, remembered: a match's seeds are fixed once its seats are taken, and every
+    decision of the match used to recompute the same HMAC (a pure function of its arguments, so a
+    remembered result is the same bytes; the cache holds the latest few thousand matches)."""
+    return combined_seed(server_seed, match_id, seat_seeds)

@@ -4,6 +4,7 @@ gives, never those of other events."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -40,3 +41,27 @@ def test_a_commits_records_are_built_once_per_viewer_and_match_record_of() -> No
         commit_records(before, stored, 0)  # not the commit that made this state
     with pytest.raises(ValueError, match="do not end"):
         commit_records(after, [], 0)
+
+
+def test_renderings_keep_each_matchs_newest_state_only() -> None:
+    """A newer state replaces its match's older one; an older state asked for afterwards is built
+    again, equal to the first build (renderings are pure), and does not displace the newer one."""
+    rng = random.Random(5)
+    first = started("mount_drago", 2, 3)
+    seat = first.to_act[0]
+    action = to_json(rng.choice(first.game.legal_actions(first.state, seat)))
+    second = advance(first, list(decide.act(first, seat, action, random.Random(2)).events), AT)
+    renderings = Renderings()
+    old = renderings.view(first, 0)
+    assert renderings.view(first, 0) is old  # built once per state and viewer
+    new = renderings.view(second, 0)
+    assert renderings.view(second, 0) is new
+    again = renderings.view(first, 0)  # superseded: built for the asker, not kept
+    assert again is not old and again.json_bytes() == old.json_bytes()
+    assert renderings.view(second, 0) is new  # the newest state stays
+    assert len(renderings) == 1
+    small = Renderings(size=1)
+    small.view(first, 0)
+    other = dataclasses.replace(started("mount_drago", 2, 4), match_id="n")
+    kept = small.view(other, 1)
+    assert small.view(other, 1) is kept and len(small) == 1  # the least recently used match went
