@@ -63,21 +63,22 @@ class Renderings:
     both). A committed `seq` names one state in every process, so an entry is keyed by match id and
     `seq`.
 
-    Only each match's newest state seen is kept (for the `size` matches used most recently): that
-    is the state the actor's reply, its streams' frames and the polls of the view all ask for. A
-    superseded state's renderings go as soon as its match moves on, instead of lingering among
-    thousands of entries until they are the least recently used (they cost the collector and the
-    CPU's caches per action for nothing; `python -m bench.ab` measured 6% of the server's CPU per
-    action). An older state (`GET …/view?at=`, a replayed retry, a stream catching up) is still
-    built for its viewer, as when it is asked for; it is kept only while its match has no newer
-    state here."""
+    Only each match's newest states are kept (`states`: the newest and the one before, for the
+    `size` matches used most recently): what the actor's reply, its streams' frames and the polls
+    of the view ask for, and the commit before it while a burst's frames are still fanned out. An
+    older state's renderings go as its match moves on, instead of lingering among thousands of
+    entries until they are the least recently used (they cost the collector and the CPU's caches
+    per action for nothing; `python -m bench.ab` measured 6% of the server's CPU per action). An
+    older state still (`GET …/view?at=`, a replayed retry, a stream catching up) is built for its
+    viewer when asked for, and not kept."""
 
-    def __init__(self, size: int = 2048) -> None:
+    def __init__(self, size: int = 2048, states: int = 2) -> None:
         self._size = size
-        # match id → (its newest seq seen, that state's renderings by what and viewer)
-        self._entries: OrderedDict[
-            str, tuple[int, dict[Hashable, View | tuple[EventRecord, ...] | bytes]]
-        ] = OrderedDict()
+        self._states = states
+        # match id → its newest `states` seqs seen → that state's renderings by what and viewer
+        self._entries: OrderedDict[str, dict[int, dict[Hashable, View | tuple[EventRecord, ...] | bytes]]] = (
+            OrderedDict()
+        )
 
     def view(self, match: Match, seat: Seat | None) -> View:
         shelf = self._shelf(match)
@@ -128,26 +129,29 @@ class Renderings:
         return encoded
 
     def _shelf(self, match: Match) -> dict[Hashable, View | tuple[EventRecord, ...] | bytes] | None:
-        """The renderings kept for `match`'s state, or None when its match has a newer state here
-        (then nothing of this one is kept). A newer state replaces its match's older one."""
+        """The renderings kept for `match`'s state, or None when its match has `states` newer states
+        here (then nothing of this one is kept). A newer state pushes out its match's oldest one;
+        the one before the newest stays, so that a burst of commits fanned out to many viewers
+        still renders each commit once while its frames are on their way."""
         entries, key, seq = self._entries, match.match_id, match.seq
-        entry = entries.get(key)
-        if entry is not None:
-            if entry[0] == seq:
-                entries.move_to_end(key)
-                return entry[1]
-            if entry[0] > seq:
-                return None
-        shelf: dict[Hashable, View | tuple[EventRecord, ...] | bytes] = {}
-        entries[key] = (seq, shelf)
+        states = entries.get(key)
+        if states is None:
+            states = entries[key] = {}
+            if len(entries) > self._size:
+                entries.popitem(last=False)
         entries.move_to_end(key)
-        if len(entries) > self._size:
-            entries.popitem(last=False)
+        shelf = states.get(seq)
+        if shelf is None:
+            if len(states) >= self._states and seq < min(states):
+                return None
+            shelf = states[seq] = {}
+            if len(states) > self._states:
+                del states[min(states)]
         return shelf
 
     def __len__(self) -> int:
         """Renderings kept, over all matches."""
-        return sum(len(shelf) for _, shelf in self._entries.values())
+        return sum(len(shelf) for states in self._entries.values() for shelf in states.values())
 
 
 _VIEW: Final = "view"

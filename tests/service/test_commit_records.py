@@ -51,7 +51,7 @@ def test_renderings_keep_each_matchs_newest_state_only() -> None:
     seat = first.to_act[0]
     action = to_json(rng.choice(first.game.legal_actions(first.state, seat)))
     second = advance(first, list(decide.act(first, seat, action, random.Random(2)).events), AT)
-    renderings = Renderings()
+    renderings = Renderings(states=1)
     old = renderings.view(first, 0)
     assert renderings.view(first, 0) is old  # built once per state and viewer
     new = renderings.view(second, 0)
@@ -60,6 +60,9 @@ def test_renderings_keep_each_matchs_newest_state_only() -> None:
     assert again is not old and again.json_bytes() == old.json_bytes()
     assert renderings.view(second, 0) is new  # the newest state stays
     assert len(renderings) == 1
+    two = Renderings()  # by default the state before the newest stays too (a burst's fan-out)
+    kept_old, kept_new = two.view(first, 0), two.view(second, 0)
+    assert two.view(first, 0) is kept_old and two.view(second, 0) is kept_new and len(two) == 2
     small = Renderings(size=1)
     small.view(first, 0)
     other = dataclasses.replace(started("mount_drago", 2, 4), match_id="n")
