@@ -75,7 +75,7 @@ class IdempotencyKeyReused(ServiceError, code=ErrorCode.IDEMPOTENCY_KEY_REUSED, 
 
 
 class Unauthorized(ServiceError, code=ErrorCode.UNAUTHORIZED, status=401):
-    default_message = "a valid seat token is required (Authorization: Bearer <token>)"
+    default_message = "a valid seat token or player key is required (Authorization: Bearer <token>)"
 
 
 class Forbidden(ServiceError, code=ErrorCode.FORBIDDEN, status=403):
