@@ -46,7 +46,8 @@ def rating_store(ctx: Context) -> RatingStore:
 
 async def project_ratings(ctx: Context, limit: int = 1000) -> int:
     """Apply pending rated matches (at most `limit`), each followed by its `ratings_changed`;
-    returns how many this call applied."""
+    returns how many this call applied. On return every applied match has its event, also one that
+    another task applied meanwhile."""
     store = rating_store(ctx)
     await announce_last(ctx, store)
     applied = 0
@@ -63,6 +64,9 @@ async def project_ratings(ctx: Context, limit: int = 1000) -> int:
                 progress += 1
         if progress == 0:
             break
+    # A match another task or process applied while this pass looked (it found it applied and
+    # moved on) may still wait for its event: on return, the match at the cursor is announced too.
+    await announce_last(ctx, store)
     return applied
 
 
