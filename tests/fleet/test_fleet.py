@@ -3,8 +3,8 @@ server processes sharing them (database, broadcast, rate-limit counters), and De
 running the committed `deploy/haproxy.cfg` — the same file `deploy/compose.yaml` mounts; only its
 environment differs (`DRAGO_PROXY_BIND`, `DRAGO_SERVER_1..3` name loopback ports here).
 
-Through the proxy, `DRAGO_FLEET_MATCHES` matches (default 30, CI's run; `DRAGO_FLEET_MATCHES=100`
-is the full version; both games, a server bot in every third match), started one after the other
+Through the proxy, `DRAGO_FLEET_MATCHES` matches (default 100, the issue's and CI's run; fewer for a
+quick look; both games, a server bot in every third match), started one after the other
 over the first minute so that play goes on through every failure below, are played by clients
 that follow each match's stream as a spectator, each client from its
 own loopback address (127.0.0.2, 127.0.0.3, …: the servers trust only the proxy, 127.0.0.1, to name
@@ -52,7 +52,7 @@ from tests.stream.servers import free_port
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
 
 ROOT = Path(__file__).resolve().parents[2]
-MATCHES = int(os.environ.get("DRAGO_FLEET_MATCHES", "30"))
+MATCHES = int(os.environ.get("DRAGO_FLEET_MATCHES", "100"))
 SPREAD = 60.0  # match i starts playing i × SPREAD / MATCHES s in: play goes on through all the chaos
 ADDRESSES = 50  # client addresses 127.0.0.2 … 127.0.0.51
 CREATE_BUDGET = 4  # creations per client address and minute (the probe's address goes over it)
