@@ -81,7 +81,7 @@ class MatchSession(Session):
         if len(self.match_id) > 64:
             raise svc.NotFound("no such match")
         after = self.after()
-        chat_after = self.chat_after()
+        chat_after = self.after("chat_after")
         self.views = self.flag("views")
         self.token = await self.credential(spectators=True)
         self.caller = None if self.token is None else await identify(ctx, self.token)

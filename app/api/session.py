@@ -197,20 +197,13 @@ class Session:
             {"field": "protocol", "served": list(PROTOCOLS)},
         )
 
-    def after(self) -> int | None:
-        """The `after` query parameter: the cursor to resume after (None: from now)."""
-        after = self.ws.query_params.get("after")
+    def after(self, name: str = "after") -> int | None:
+        """The cursor query parameter `name` (`after`, or a match stream's `chat_after`): the
+        cursor to resume after (None: from now)."""
+        after = self.ws.query_params.get(name)
         if after is not None and (not _AFTER.fullmatch(after) or int(after) > MAX_SEQ):
-            message = f"after must be a whole number from 0 to {MAX_SEQ}"
-            raise svc.ValidationFailed(message, {"field": "after"})
-        return None if after is None else int(after)
-
-    def chat_after(self) -> int | None:
-        """The `chat_after` query parameter: the chat cursor to resume after (None: from now)."""
-        after = self.ws.query_params.get("chat_after")
-        if after is not None and (not _AFTER.fullmatch(after) or int(after) > MAX_SEQ):
-            message = f"chat_after must be a whole number from 0 to {MAX_SEQ}"
-            raise svc.ValidationFailed(message, {"field": "chat_after"})
+            message = f"{name} must be a whole number from 0 to {MAX_SEQ}"
+            raise svc.ValidationFailed(message, {"field": name})
         return None if after is None else int(after)
 
     def flag(self, name: str) -> bool:
