@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import unicodedata
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Final, cast
@@ -174,15 +174,18 @@ async def read_visible(
     rooms: Sequence[Room],
     after: int,
     limit: int,
+    keep: Collection[Room] | None = None,
 ) -> tuple[list[ChatMessage], int | None, bool]:
-    """Up to `limit` stored messages of `rooms` after `after`, less those hidden from `reader`;
-    the last `chat_seq` read (None: nothing), and whether `limit` were read (there may be more)."""
+    """Up to `limit` stored messages of `rooms` after `after`, less those hidden from `reader`
+    (`keep`: and less those of other rooms, dropped before blocks and bans are looked up); the
+    last `chat_seq` read (None: nothing), and whether `limit` were read (there may be more)."""
     rows = await store.read_chat(loaded.record.id, after, limit, rooms)
     if not rows:
         return [], None, False
-    authors = [m.author_player_id for m in rows if m.author_player_id is not None]
+    kept = rows if keep is None else [m for m in rows if m.room in keep]
+    authors = [m.author_player_id for m in kept if m.author_player_id is not None]
     hidden = await hidden_for(ctx, store, reader, authors) if authors else frozenset()
-    return [m for m in rows if shown(m, hidden)], rows[-1].chat_seq, len(rows) == limit
+    return [m for m in kept if shown(m, hidden)], rows[-1].chat_seq, len(rows) == limit
 
 
 async def read_page(
@@ -230,9 +233,9 @@ class ChatReader:
         out: list[ChatMessage] = []
         while True:
             messages, last, full = await read_visible(
-                self.ctx, self._store, loaded, reader, ROOMS, self.cursor, self.page
+                self.ctx, self._store, loaded, reader, ROOMS, self.cursor, self.page, rooms
             )
-            out.extend(m for m in messages if m.room in rooms)
+            out.extend(messages)
             if last is not None:
                 self.cursor = last
             if not full:
