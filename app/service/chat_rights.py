@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.matches.events import MatchAborted, MatchEnded, SeatJoined, SeatTakenOver
-from app.matches.settings import stored_settings
 from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
 from app.service.chat_ports import ROOMS, ChatMessage, Room
@@ -52,7 +51,8 @@ def reader_of(loaded: Loaded, caller: Caller | None) -> Reader:
 
 
 def spectator_chat(loaded: Loaded) -> bool:
-    return stored_settings(loaded.record.settings).spectator_chat
+    """Whether the match has a spectators' room (its settings, decoded when it was loaded)."""
+    return loaded.match.settings.spectator_chat
 
 
 def readable(loaded: Loaded, reader: Reader) -> tuple[Room, ...]:
