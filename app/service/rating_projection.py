@@ -49,8 +49,7 @@ async def project_ratings(ctx: Context, limit: int = 1000) -> int:
     returns how many this call applied. On return every applied match has its event, also one that
     another task applied meanwhile."""
     store = rating_store(ctx)
-    await announce_last(ctx, store)
-    applied = 0
+    applied = 0  # no opening `announce_last`: each application makes one first, and so does the return
     while applied < limit:
         pending = await store.unrated_ends(BATCH)
         if not pending:
