@@ -35,11 +35,17 @@ log = logging.getLogger("app.ratings")
 ATTEMPTS: Final = 4
 
 
-async def announce_last(ctx: Context, store: RatingStore) -> None:
-    """Announce the match at the projection's cursor if it is not yet (a process died in between)."""
+async def announce_last(ctx: Context, store: RatingStore, known: set[str] | None = None) -> None:
+    """Announce the match at the projection's cursor if it is not yet (a process died in between).
+    `known`: a pass's matches already settled — announced by it, or found with their event (or
+    with none due); they are not read again, and the match announced here joins them. The cursor
+    itself is read every time: another task may have applied a match since."""
     match_id = await store.last_applied()
-    if match_id is not None:
-        await announce(ctx, store, match_id)
+    if match_id is None or (known is not None and match_id in known):
+        return
+    await announce(ctx, store, match_id)
+    if known is not None:
+        known.add(match_id)
 
 
 async def announce(ctx: Context, store: RatingStore, match_id: str) -> bool:

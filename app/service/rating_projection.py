@@ -49,7 +49,9 @@ async def project_ratings(ctx: Context, limit: int = 1000) -> int:
     returns how many this call applied. On return every applied match has its event, also one that
     another task applied meanwhile."""
     store = rating_store(ctx)
-    applied = 0  # no opening `announce_last`: each application makes one first, and so does the return
+    # No opening `announce_last`: each application makes one first, and so does the return.
+    announced: set[str] = set()  # the matches this pass found settled (`announce_last`)
+    applied = 0
     while applied < limit:
         pending = await store.unrated_ends(BATCH)
         if not pending:
@@ -58,25 +60,32 @@ async def project_ratings(ctx: Context, limit: int = 1000) -> int:
         for match_id in pending:
             if applied >= limit:
                 break
-            if await apply_one(ctx, store, match_id, announced=True):
+            if await apply_one(ctx, store, match_id, announced=announced):
                 applied += 1
                 progress += 1
         if progress == 0:
             break
     # A match another task or process applied while this pass looked (it found it applied and
-    # moved on) may still wait for its event: on return, the match at the cursor is announced too.
-    await announce_last(ctx, store)
+    # moved on) may still wait for its event: on return, the match at the cursor is announced too
+    # (skipped only if this pass already saw its event there or appended it).
+    await announce_last(ctx, store, announced)
     return applied
 
 
 async def apply_one(
-    ctx: Context, store: RatingStore, match_id: str, *, ord: int | None = None, announced: bool = False
+    ctx: Context,
+    store: RatingStore,
+    match_id: str,
+    *,
+    ord: int | None = None,
+    announced: set[str] | None = None,
 ) -> bool:
     """Apply one match at the cursor (or at `ord`); False when it is applied already or unrateable.
-    `announced`: the match at the cursor gets its `ratings_changed` before, and this one after."""
+    `announced` (a pass's set of matches settled, see `announce_last`): the match at the cursor
+    gets its `ratings_changed` before, and this one after; None: no events."""
     for _ in range(MAX_ATTEMPTS):
-        if announced:
-            await announce_last(ctx, store)  # its figures hold only until the next application
+        if announced is not None:
+            await announce_last(ctx, store, announced)  # its figures hold only until the next application
         cursor = await store.rating_cursor()
         if await store.is_applied(match_id):
             return False
@@ -87,9 +96,10 @@ async def apply_one(
             await store.apply_rated(rated)
         except RatingConflict:
             continue
-        if announced:
+        if announced is not None:
             try:
                 await announce(ctx, store, match_id)
+                announced.add(match_id)
             except Exception:  # applied all the same: the next application or pass announces it
                 log.exception("announcing the ratings of %s failed", match_id)
         return True
