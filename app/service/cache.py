@@ -76,9 +76,10 @@ class Renderings:
         self._size = size
         self._states = states
         # match id → its newest `states` seqs seen → that state's renderings by what and viewer
-        self._entries: OrderedDict[str, dict[int, dict[Hashable, View | tuple[EventRecord, ...] | bytes]]] = (
-            OrderedDict()
-        )
+        self._entries: OrderedDict[str, dict[int, Shelf]] = OrderedDict()
+        # The last state asked for and its shelf: an action asks for its state several times in a
+        # row (the reply's view and records, then each stream's frame), so most lookups end here.
+        self._last: tuple[Match | None, Shelf | None] = (None, None)
 
     def view(self, match: Match, seat: Seat | None) -> View:
         shelf = self._shelf(match)
@@ -128,11 +129,14 @@ class Renderings:
             shelf[key] = encoded
         return encoded
 
-    def _shelf(self, match: Match) -> dict[Hashable, View | tuple[EventRecord, ...] | bytes] | None:
+    def _shelf(self, match: Match) -> Shelf | None:
         """The renderings kept for `match`'s state, or None when its match has `states` newer states
         here (then nothing of this one is kept). A newer state pushes out its match's oldest one;
         the one before the newest stays, so that a burst of commits fanned out to many viewers
         still renders each commit once while its frames are on their way."""
+        last, last_shelf = self._last
+        if match is last:
+            return last_shelf
         entries, key, seq = self._entries, match.match_id, match.seq
         states = entries.get(key)
         if states is None:
@@ -147,6 +151,7 @@ class Renderings:
             shelf = states[seq] = {}
             if len(states) > self._states:
                 del states[min(states)]
+        self._last = (match, shelf)
         return shelf
 
     def __len__(self) -> int:
@@ -154,6 +159,7 @@ class Renderings:
         return sum(len(shelf) for states in self._entries.values() for shelf in states.values())
 
 
+Shelf = dict[Hashable, View | tuple[EventRecord, ...] | bytes]  # one state's renderings
 _VIEW: Final = "view"
 _RECORDS: Final = "records"
 _RECORDS_JSON: Final = "records_json"

@@ -68,3 +68,21 @@ def test_renderings_keep_each_matchs_newest_state_only() -> None:
     other = dataclasses.replace(started("mount_drago", 2, 4), match_id="n")
     kept = small.view(other, 1)
     assert small.view(other, 1) is kept and len(small) == 1  # the least recently used match went
+
+
+def test_renderings_find_a_state_by_its_match_and_seq_whatever_the_object() -> None:
+    """Another object of the same state (as a reload builds) shares its renderings, before and
+    after the object last asked for; a state superseded since it was last asked for is not kept."""
+    first = started("mount_drago", 2, 3)
+    twin = dataclasses.replace(first)
+    assert twin is not first
+    renderings = Renderings(states=1)
+    built = renderings.view(first, 0)
+    assert renderings.view(twin, 0) is built and renderings.view(first, 0) is built
+    seat = first.to_act[0]
+    action = to_json(random.Random(1).choice(first.game.legal_actions(first.state, seat)))
+    second = advance(first, list(decide.act(first, seat, action, random.Random(2)).events), AT)
+    newer = renderings.view(second, 0)
+    assert renderings.view(first, 0) is not built  # superseded: built again, not kept
+    assert renderings.view(twin, 0) is not built
+    assert renderings.view(second, 0) is newer

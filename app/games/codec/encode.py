@@ -62,12 +62,14 @@ def _identity(obj: object) -> JSON:
     return obj
 
 
-def _enum_value(obj: object) -> JSON:
-    return cast(enum.Enum, obj).value  # registered for enum classes only
+# The generic encoders below take their values' types (no `cast` per call: this runs for every
+# list and mapping of every view); `_encoder_for` registers each for those types only.
+def _enum_value(obj: enum.Enum) -> JSON:
+    return obj.value
 
 
-def _sequence(obj: object) -> JSON:
-    return [to_json(v) for v in cast(Iterable[object], obj)]
+def _sequence(obj: Iterable[object]) -> JSON:
+    return [to_json(v) for v in obj]
 
 
 def _key(k: object) -> str:
@@ -75,8 +77,8 @@ def _key(k: object) -> str:
     return str(k) if isinstance(k, str) or not isinstance(k, enum.Enum) else str(k.value)
 
 
-def _mapping(obj: object) -> JSON:
-    return {_key(k): to_json(v) for k, v in cast(Mapping[object, object], obj).items()}
+def _mapping(obj: Mapping[object, object]) -> JSON:
+    return {_key(k): to_json(v) for k, v in obj.items()}
 
 
 # One encoder per concrete type, built on first use: views and events are encoded on every
@@ -88,15 +90,15 @@ def _encoder_for(cls: type) -> Encoder:
     if issubclass(cls, enum.Enum):
         if issubclass(cls, str):
             return str  # a StrEnum's str() is its value
-        return cast(Encoder, int) if issubclass(cls, int) else _enum_value
+        return cast(Encoder, int) if issubclass(cls, int) else cast(Encoder, _enum_value)
     if issubclass(cls, (bool, int, float, str)):
         return _identity
     if dataclasses.is_dataclass(cls):
         return _dataclass_encoder(cls)
     if issubclass(cls, (tuple, list, frozenset)):
-        return _sequence
+        return cast(Encoder, _sequence)
     if issubclass(cls, Mapping):
-        return _mapping
+        return cast(Encoder, _mapping)
     raise TypeError(f"cannot encode {cls.__name__}")
 
 
