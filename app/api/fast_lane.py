@@ -129,30 +129,72 @@ class _DirectWire:
             return None
         return cls(protocol)
 
-    def write(self, wire: bytes) -> bool:
-        """Write one serialized frame now if `send` would (True); False: send it the usual way."""
+    def ready(self) -> bool:
+        """Whether uvicorn's `send` would write a frame now (the handshake is complete: `of`, and
+        that never changes)."""
         p = self._protocol
         conn = self._conn
-        if (  # the handshake is complete (`of`), and that never changes
+        return (
             self._writable.is_set()
             and not p.disconnected
             and not p.close_sent
             and p.initial_response is None
             and conn.state is State.OPEN
             and not conn.expect_continuation_frame
-        ):
+        )
+
+    def write(self, wire: bytes) -> bool:
+        """Write one serialized frame now if `send` would (True); False: send it the usual way."""
+        if self.ready():
             self._write(wire)
             return True
         return False
 
+    def write_held(self, wire: bytes) -> None:
+        """Write frames accepted earlier (when `ready`), unless the connection has gone since."""
+        p = self._protocol
+        if not p.disconnected and not p.close_sent and self._conn.state is State.OPEN:
+            self._write(wire)
+
 
 class FastLane:
-    """One connection's fast lane: `send_soon` sends a commit frame without waiting if it can."""
+    """One connection's fast lane: `send_soon` sends a commit frame without waiting if it can.
 
-    __slots__ = ("wire",)
+    While a seat's own action is under way over its stream, `hold` keeps the frames the lane would
+    write (its commit's frame among them), and `flush` writes them with the action's `ack` in one
+    write: one system call and one wake-up of the client per action, not two. Every other send of
+    the session flushes first, so the order of frames is kept."""
+
+    __slots__ = ("_held", "wire")
 
     def __init__(self, server_send: object) -> None:
         self.wire = _DirectWire.of(server_send)  # None: every frame through `send_text`
+        self._held: list[bytes] | None = None
+
+    @property
+    def holding(self) -> bool:
+        return self._held is not None
+
+    def hold(self) -> None:
+        """Keep the frames written directly from now until `flush` (with a direct wire only)."""
+        if self.wire is not None:
+            self._held = []
+
+    def flush(self, text: str | None = None) -> bool:
+        """Stop holding: write what was held and, after it, `text` as a frame, in one write. True
+        when `text` went out with them; False: the caller sends it the usual way (after these)."""
+        held, self._held = self._held, None
+        wire = self.wire
+        if wire is None:
+            return False
+        parts = held or []
+        sent = False
+        if text is not None and wire.ready():
+            parts.append(text_frame(text))
+            sent = True
+        if parts:
+            wire.write_held(b"".join(parts))
+        return sent
 
     def send_soon(self, frame: ViewerFrame, send_text: SendText) -> asyncio.Task[None] | None:
         """Send a commit frame now if the connection takes it at once (None), else a task that
@@ -164,7 +206,13 @@ class FastLane:
             data = frame.encoded
             if data is None:
                 data = frame.encoded = text_frame(frame.text)
-            if wire.write(data):
+            held = self._held
+            if held is not None:
+                if wire.ready():
+                    held.append(data)
+                    return None
+                self.flush()  # what is held goes first; this frame the usual way, after it
+            elif wire.write(data):
                 return None
         return send_now(send_text(frame.text))
 

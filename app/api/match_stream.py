@@ -239,6 +239,9 @@ class MatchSession(Session):
         elif refusal is not None:
             error = refusal.error()  # the same budget as HTTP actions: the socket is no way around it
         else:
+            lane = self._lane
+            if lane is not None:
+                lane.hold()  # its commit's frame leaves with its ack, in one write
             try:
                 reply = await acting.submit_action(
                     self.edge.ctx,
@@ -254,8 +257,19 @@ class MatchSession(Session):
                 log.exception("stream action failed", extra=self.describe())
                 error = svc.InternalError()
             else:
-                await self.send(ack_frame(frame.id, reply.seq))
+                ack = ack_frame(frame.id, reply.seq)
+                if lane is not None and lane.holding:
+                    # The hub pushes a commit right after the committing task yields
+                    # (`LiveHub.notify`): yield once, so that its frame is held, and goes with the ack.
+                    await asyncio.sleep(0)
+                if lane is not None and lane.flush(ack):
+                    self._counters.frames_sent += 1
+                else:
+                    await self.send(ack)
                 return
+            finally:
+                if lane is not None and lane.holding:
+                    lane.flush()
         await self.send(error_frame(frame.id, error))
 
 

@@ -167,3 +167,97 @@ async def test_switched_off_every_frame_goes_through_the_sessions_own_task() -> 
                 got = await recv_until(ws, seq)
             frames[on] = [[(e["seq"], e["type"], e["data"]) for e in f["events"]] for f in got]
     assert frames[True] == frames[False]
+
+
+async def test_an_action_over_the_stream_leaves_with_its_commit_frame_in_one_write() -> None:
+    """The acting seat's commit frame and its `ack` reach the transport together (commit first)."""
+    app = create_app(Settings(database_url="memory://", **TEST_SETTINGS))
+    async with (
+        in_this_loop(app, ws="websockets-sansio", ws_per_message_deflate=False) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        edge: Streaming = app.state.streaming
+        table = await new_table(http, "mount_drago", 2)
+        seat = (await table.view(None))["to_act"][0]
+        legal = (await table.view(seat))["legal_actions"]
+        url = f"ws://127.0.0.1:{port}/v1/matches/{table.match_id}/stream"
+        auth = {"Authorization": f"Bearer {table.tokens[seat]}"}
+        async with connect(url, compression=None, additional_headers=auth) as ws:
+            assert json.loads(await ws.recv())["type"] == "hello"
+            (session,) = [s for s in edge.sessions if isinstance(s, MatchSession)]
+            lane = session._lane
+            assert lane is not None and lane.wire is not None
+            written: list[bytes] = []
+            write = lane.wire._write
+
+            def recorded(data: bytes) -> None:
+                written.append(data)
+                write(data)
+
+            lane.wire._write = recorded
+            await ws.send(json.dumps({"type": "action", "id": "a1", "action": legal[0]}))
+            frames: list[dict[str, Any]] = []
+            while len(frames) < 2:
+                frames.append(json.loads(await asyncio.wait_for(ws.recv(), GUARD)))
+            assert [f["type"] for f in frames] == ["commit", "ack"], frames
+            assert frames[1] == {"type": "ack", "id": "a1", "seq": frames[0]["seq"]}
+            assert len(written) == 1, written  # one write: the commit's frame, then the ack
+            assert written[0].endswith(text_frame(json.dumps(frames[1], separators=(",", ":"))))
+            assert not lane.holding
+
+
+class _Wire:
+    """A direct wire that records what is written, ready or not as the test says."""
+
+    def __init__(self) -> None:
+        self.ready_now = True
+        self.written: list[bytes] = []
+
+    def ready(self) -> bool:
+        return self.ready_now
+
+    def write(self, data: bytes) -> bool:
+        if self.ready_now:
+            self.written.append(data)
+        return self.ready_now
+
+    def write_held(self, data: bytes) -> None:
+        self.written.append(data)
+
+
+def _holding(lane: Any) -> bool:
+    return bool(lane.holding)  # read afresh each time (not narrowed as an attribute)
+
+
+def _frame(seq: int) -> Any:
+    from app.service.streams import ViewerFrame
+
+    return ViewerFrame(seq, json.dumps({"type": "commit", "seq": seq}), False)
+
+
+async def test_held_frames_go_out_first_and_together() -> None:
+    from app.api.fast_lane import FastLane
+
+    lane = FastLane(object())
+    wire = _Wire()
+    lane.wire = wire  # type: ignore[assignment]
+    sent: list[str] = []
+
+    async def send_text(text: str) -> None:
+        sent.append(text)
+
+    lane.hold()
+    assert lane.send_soon(_frame(1), send_text) is None and lane.send_soon(_frame(2), send_text) is None
+    assert wire.written == [] and _holding(lane)
+    assert lane.flush("ack")
+    assert wire.written == [text_frame(_frame(1).text) + text_frame(_frame(2).text) + text_frame("ack")]
+    assert not _holding(lane)
+
+    # Not writable any more while holding: what is held goes first, the new frame the usual way.
+    wire.written.clear()
+    lane.hold()
+    lane.send_soon(_frame(3), send_text)
+    wire.ready_now = False
+    assert lane.send_soon(_frame(4), send_text) is None  # the send coroutine finished at once
+    assert wire.written == [text_frame(_frame(3).text)] and sent == [_frame(4).text]
+    assert lane.flush("ack") is False and not _holding(lane)  # the caller sends the ack itself
