@@ -189,23 +189,33 @@ def view_of(match: Match, seat: Seat | None) -> View:
     )
 
 
-def redact(match_game: AnyGame, event: object, seat: Seat | None) -> object:
-    """What `seat` may see of a decoded event (game or match-level)."""
+def redact(
+    match_game: AnyGame, event: object, seat: Seat | None, step_events: Sequence[object] | None = None
+) -> object:
+    """What `seat` may see of a decoded event (game or match-level); `step_events`: the game events
+    of a `draft_step`, if decoded already."""
     if type(event) in _MATCH_TYPES:  # an exact type test: cheaper than `isinstance` of the union
         seen = match_events.redact(cast(match_events.MatchEvent, event), seat)
         if isinstance(seen, match_events.DraftStep):  # the seat's own draft: its game events, redacted
-            inner = tuple(to_json(match_game.redact(_decode_game(match_game, e), seat)) for e in seen.events)
+            if step_events is None or len(step_events) != len(seen.events):
+                step_events = [_decode_game(match_game, e) for e in seen.events]
+            inner = tuple(to_json(match_game.redact(e, seat)) for e in step_events)
             return match_events.DraftStep(seen.seat, seen.action, inner)
         return seen
     return match_game.redact(event, seat)
 
 
 def record_of(
-    match_game: AnyGame, stored: EventEnvelope, seat: Seat | None, decoded: object = None
+    match_game: AnyGame,
+    stored: EventEnvelope,
+    seat: Seat | None,
+    decoded: object = None,
+    step_events: Sequence[object] | None = None,
 ) -> EventRecord:
-    """One stored event redacted for the viewer (`decoded`: the event, if decoded already)."""
+    """One stored event redacted for the viewer (`decoded`: the event, if decoded already;
+    `step_events`: a `draft_step`'s game events, if decoded already)."""
     event = decode(match_game, stored) if decoded is None else decoded
-    data = to_json(redact(match_game, event, seat))
+    data = to_json(redact(match_game, event, seat, step_events))
     return EventRecord(stored.seq, data.get("type", stored.type), data, stored.recorded_at, stored.commit)
 
 
@@ -214,21 +224,32 @@ def records_of(
     events: Sequence[EventEnvelope],
     seat: Seat | None,
     decoded: Sequence[object] | None = None,
+    last_step: Sequence[object] | None = None,
 ) -> tuple[EventRecord, ...]:
-    """`record_of` for each of `events` (`decoded`: the events, if decoded already)."""
-    if decoded is None:
-        return tuple(record_of(match_game, e, seat) for e in events)
-    return tuple(record_of(match_game, e, seat, d) for e, d in zip(events, decoded, strict=True))
+    """`record_of` for each of `events` (`decoded`: the events, if decoded already; `last_step`:
+    the game events of the last one, a `draft_step`, if decoded already)."""
+    found = (None,) * len(events) if decoded is None else decoded
+    end = len(events) - 1
+    return tuple(
+        record_of(match_game, e, seat, d, last_step if i == end else None)
+        for i, (e, d) in enumerate(zip(events, found, strict=True))
+    )
 
 
 def commit_records(
     match: Match, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[object] | None = None
 ) -> tuple[EventRecord, ...]:
     """Events that end at `match.seq` (the commit that made `match`) redacted for `seat` (`decoded`:
-    the events, if decoded already); the service keeps them once per state and viewer (`Renderings`)."""
+    the events, if decoded already); the service keeps them once per state and viewer (`Renderings`).
+
+    A commit that ends with a `draft_step` made `match.draft`, whose last step holds that step's
+    game events as the fold decoded them: its seat's record redacts those, decoding none again."""
     if not events or events[-1].seq != match.seq:
         raise ValueError(f"the events do not end at seq {match.seq}")
-    return records_of(match.game, events, seat, decoded)
+    draft, last_step = match.draft, None
+    if draft is not None and draft.seat == seat and draft.steps and events[-1].type == _DRAFT_STEP:
+        last_step = draft.steps[-1][1]
+    return records_of(match.game, events, seat, decoded, last_step)
 
 
 def full_record(stored: EventEnvelope) -> EventRecord:
@@ -241,3 +262,4 @@ def _decode_game(game: AnyGame, data: Mapping[str, JSON]) -> object:
 
 
 _MATCH_TYPES: Final = frozenset(match_events.MATCH_EVENT_TYPES.values())
+_DRAFT_STEP: Final = match_events.DraftStep.TYPE

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Final, cast
 
 from app.games.core import AnyGame
 from app.matches.events import SeatJoined, SeatTakenOver, SeatTokenReissued
@@ -87,15 +87,25 @@ class Loader:
 
     async def _load_cold(self, match_id: str) -> Loaded:
         """A match this process does not hold: its record and snapshot together, then the events
-        after the snapshot, then the seat rows. Rows and events commit together, so rows read
-        after the events are at least as new: a seat the fold shows taken always has its row (rows
-        read first could miss a join committed in between, and its token be refused here)."""
+        after the snapshot and the seat rows together.
+
+        The rows must be at least as new as the events: rows older than a join among the events
+        would keep the fold's seat without its row (its token refused here for good). Rows and
+        events commit together, and rows change only in commits holding a `SEAT_EVENTS` event
+        (a join, a reissue, a takeover), all after the snapshot (read before the rows). So rows
+        read before the events missed a commit only if one of these events is among the events,
+        and its effect missing from the rows: a join's seat not taken, a takeover's not a bot, a
+        reissue (whose token no event tells). Then the rows are read again, after the events."""
         record, snapshot = await asyncio.gather(
             self._stored_record(match_id), self.store.get_snapshot(match_id)
         )
         kept = None if snapshot is None else snapshots.load(snapshot, self.game_of(record))
-        events = await self.store.read(match_id, after=0 if kept is None else kept.seq)
-        seats = tuple(await self.store.get_seats(match_id))
+        events, rows = await asyncio.gather(
+            self.store.read(match_id, after=0 if kept is None else kept.seq), self.store.get_seats(match_id)
+        )
+        if not _rows_cover(rows, events):
+            rows = await self.store.get_seats(match_id)
+        seats = tuple(rows)
         return self._folded(record, seats, kept or self.empty(record, seats), events)
 
     def _folded(
@@ -195,6 +205,25 @@ class InsideCommit(Exception):  # not an error of the server: a seq to refuse
     def __init__(self, first: int, last: int) -> None:
         super().__init__(f"seqs {first} to {last} are one commit")
         self.first, self.last = first, last
+
+
+def _rows_cover(rows: Sequence[SeatRecord], events: Sequence[StoredEvent]) -> bool:
+    """Whether the seat rows show every seat change among `events`: each joined seat taken by its
+    joiner, each seat taken over a bot of its level, and no token reissued (no event says which)."""
+    by_seat = {r.seat: r for r in rows}
+    for e in events:
+        if e.type not in SEAT_EVENTS:
+            continue
+        row = by_seat.get(cast(int, e.data.get("seat")))
+        if row is None or e.type == SeatTokenReissued.TYPE:
+            return False
+        d = e.data
+        if e.type == SeatJoined.TYPE:
+            if (row.name, row.bot, row.player_id) != (d.get("name"), d.get("bot", False), d.get("player_id")):
+                return False
+        elif not row.bot or row.bot_level != d.get("level"):  # a takeover
+            return False
+    return True
 
 
 def _require_commit_end(events: Sequence[StoredEvent], seq: int) -> None:

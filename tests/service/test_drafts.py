@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from app.games import core
+from app.games.codec import JSON
+from app.games.core import AnyGame
+from app.matches import views
 from app.service import acting, errors, reading
 from app.service.context import Context
 from app.store.memory import MemoryEventStore
@@ -84,3 +88,24 @@ async def test_the_last_play_of_the_game_publishes_at_once(ctx: Context) -> None
     await acting.submit_action(ctx, match_id, ann, {"type": "finish_turn"})
     end = await acting.submit_action(ctx, match_id, bob, {"type": "play", "card": 4})
     assert [e.type for e in end.events] == ["played", "match_ended"] and end.view.status == "finished"
+
+
+async def test_a_draft_step_s_game_events_are_decoded_once_for_the_fold_not_again_for_the_reply(
+    ctx: Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The actor's reply (and its stream frame) redacts a `draft_step`'s game events as the fold
+    decoded them into `match.draft`; a reader of the stored events decodes them, to the same records."""
+    match_id, (ann, _) = await seated(ctx, **DRAFTS)
+    decodes: list[object] = []
+    decode_event = core.decode_event
+
+    def counted(game: AnyGame, data: JSON) -> object:
+        decodes.append(data)
+        return decode_event(game, data)
+
+    monkeypatch.setattr(views, "decode_event", counted)
+    step = await acting.submit_action(ctx, match_id, ann, {"type": "play", "card": 1})
+    assert decodes == []
+    stored = (await reading.get_events(ctx, match_id, ann, 4, 10)).events
+    assert len(decodes) == len(step.events[0].data["events"]) > 0
+    assert [(e.type, e.data) for e in stored] == [(e.type, e.data) for e in step.events]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import secrets
@@ -15,7 +16,7 @@ from app.service import auth, creating, errors, reading, seating
 from app.service.auth import hash_token, identify
 from app.service.context import Config, Context
 from app.service.creating import CreateRequest
-from app.service.ports import MatchFilter
+from app.service.ports import MatchFilter, SeatRecord
 from app.service.results import SeatGrant
 from app.store.memory import MemoryEventStore
 from tests.service.conftest import RecordingNotifier
@@ -288,7 +289,7 @@ async def test_a_cold_load_never_holds_seat_rows_older_than_its_events(
 ) -> None:
     """A process loading a match it does not hold while another process seats a player must not
     keep the fold's new seat without its row (the player's token would be refused there for good):
-    the seat rows are read after the events."""
+    the seat rows are read after the events, or read again after them."""
     here, there = Context(store, GAMES), Context(store, GAMES)  # two processes, one store
     match_id = await create(there)
     await seating.join_seat(there, match_id, 0, "ann")
@@ -306,3 +307,47 @@ async def test_a_cold_load_never_holds_seat_rows_older_than_its_events(
     bob = await identify(here, grants[0].token)
     view = await reading.get_view(here, match_id, bob)
     assert view.seat == 1
+
+
+@pytest.mark.parametrize("change", ["join", "reissue", "takeover"])
+async def test_a_cold_load_reads_the_seat_rows_again_when_a_seat_changed_after_it_read_them(
+    store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """A cold load reads the events and the seat rows together. Here another process commits a
+    join, a token reissue or a takeover after the rows are read and before the events are: the
+    events hold the change, so the load must not keep the rows it read first (a new token would be
+    refused here for good, a bot seat kept a person's)."""
+    here, there = Context(store, GAMES), Context(store, GAMES)  # two processes, one store
+    created = await creating.create_match(there, CreateRequest("toy", 2))
+    match_id, host = created.match.id, created.host_token
+    grants = [await seating.join_seat(there, match_id, 0, "ann")]
+    if change != "join":
+        grants.append(await seating.join_seat(there, match_id, 1, "bob"))
+    get_seats, read = store.get_seats, store.read
+    written = asyncio.Event()
+
+    async def seats_then_a_change(match_id: str) -> list[SeatRecord]:
+        monkeypatch.setattr(store, "get_seats", get_seats)  # only the first read
+        rows = await get_seats(match_id)
+        if change == "join":
+            grants.append(await seating.join_seat(there, match_id, 1, "bob"))
+        elif change == "reissue":
+            grants[1] = await seating.reissue_token(there, match_id, 1, host)
+        else:
+            await seating.hand_to_bot(there, match_id, 1, host)
+        written.set()
+        return rows
+
+    async def events_after_the_change(match_id: str, after: int = 0, limit: int | None = None) -> object:
+        monkeypatch.setattr(store, "read", read)
+        await asyncio.wait_for(written.wait(), 2)  # the rows were read first, then the change committed
+        return await read(match_id, after, limit)
+
+    monkeypatch.setattr(store, "get_seats", seats_then_a_change)
+    monkeypatch.setattr(store, "read", events_after_the_change)
+    loaded = await here.loader.load(match_id)
+    assert loaded.match.seq == (await store.get_match(match_id) or created.match).seq  # the change's too
+    assert list(loaded.seats) == await store.get_seats(match_id)
+    assert loaded.match.seats[1].bot == (change == "takeover") == loaded.seats[1].bot
+    if change != "takeover":
+        assert (await identify(here, grants[1].token)).seat == 1

@@ -142,9 +142,9 @@ async def test_the_actors_reply_and_its_frame_share_the_redacted_events(
     redacted: list[tuple[int, Any]] = []
     original = views.record_of
 
-    def counting(game: Any, stored: Any, seat: Any, decoded: Any = None) -> views.EventRecord:
+    def counting(game: Any, stored: Any, seat: Any, *decoded: Any) -> views.EventRecord:
         redacted.append((stored.seq, seat))
-        return original(game, stored, seat, decoded)
+        return original(game, stored, seat, *decoded)
 
     for module in (views, acting, streams_module):  # and any module that imports it by name
         monkeypatch.setattr(module, "record_of", counting, raising=module is views)
