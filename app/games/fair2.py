@@ -73,6 +73,10 @@ class Stream(random.Random):
 
     def read(self, n: int) -> bytes:
         """The next `n` bytes of the stream."""
+        pos = self._pos
+        if pos + n <= len(self._buffer):  # most reads: within the current block
+            self._pos = pos + n
+            return self._buffer[pos : pos + n]
         out = bytearray()
         while len(out) < n:
             if self._pos == len(self._buffer):
