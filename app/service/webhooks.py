@@ -37,7 +37,7 @@ import socket
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -62,6 +62,7 @@ TIMEOUT_S: Final = 5.0
 LEASE_S: Final = 60.0
 PER_HOST: Final = 2
 BATCH: Final = 50
+BANNED_PAUSE_S: Final = 60.0  # a banned player's webhooks wait this long before being looked at again
 SECRET_PREFIX: Final = "whsec_"  # noqa: S105 (a prefix, not a secret)
 
 Sender = Callable[[str, bytes, dict[str, str], float], Awaitable[int]]
@@ -241,8 +242,24 @@ class Deliverer:
             webhook = await store.lease_webhook(webhook_id, now, now + timedelta(seconds=self.lease_s))
             if webhook is not None:
                 leased.append(webhook)
+        if leased:  # a banned player gets nothing: its webhooks pause, from where they are
+            banned = await self.mm.ctx.store.banned_among({w.player_id for w in leased})
+            for w in [w for w in leased if w.player_id in banned]:
+                leased.remove(w)
+                await self._pause(w, clock() + timedelta(seconds=BANNED_PAUSE_S))
         counts = await asyncio.gather(*(self._deliver(w) for w in leased))
         return sum(counts)
+
+    async def _pause(self, w: WebhookRecord, until: datetime) -> None:
+        """Deliver nothing to `w` before `until`; its cursor and its retry count stay as they are."""
+        store = self.mm.store
+        try:
+            await store.webhook_progress(
+                w.id, WebhookProgress(w.cursor, w.attempts, w.failing_since, until), None
+            )
+        finally:
+            with contextlib.suppress(Exception):  # the lease runs out by itself otherwise
+                await store.release_webhook(w.id)
 
     async def _deliver(self, w: WebhookRecord) -> int:
         store, ctx = self.mm.store, self.mm.ctx

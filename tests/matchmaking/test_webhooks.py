@@ -15,6 +15,7 @@ import pytest
 from app.service import webhooks as wh
 from app.service.acting import resign
 from app.service.auth import Caller
+from app.service.bans import ban_player, unban_player
 from app.service.challenges import ChallengeRequest, accept, create_challenge
 from app.service.errors import ValidationFailed
 from app.service.seeks import Matchmaking
@@ -187,3 +188,36 @@ def test_the_signature_test_vector() -> None:
     assert wh.signature("whsec_test", "d1", 1767268800, body) == (
         "v1=20df156de1d47b955755277f90120389f70dbc5c2e961059ea60276e03cfa8dd"
     )
+
+
+async def test_a_banned_players_webhooks_deliver_nothing_until_the_ban_is_lifted(
+    mm: Matchmaking, receiver: Receiver, sender: wh.Sender, clock: FakeClock
+) -> None:
+    """Nothing reaches a banned player's receiver; after the ban is lifted the deliveries go on from
+    where they paused (within `BANNED_PAUSE_S`), each notice once. Bob, not banned, gets his."""
+    ann, bob = await new_player(mm, "ann"), await new_player(mm, "bob")
+    assert ann.player_id is not None and bob.player_id is not None
+    hook = await wh.create_webhook(mm, ann, receiver.url, None, allow_private=True)
+    theirs = await wh.create_webhook(mm, bob, receiver.url, None, allow_private=True)
+    await _run(mm, ann, bob, 2)
+    await ban_player(mm.ctx, ann.player_id, "spam")
+    deliverer = wh.Deliverer(mm, sender, allow_private=True)
+    while await deliverer.deliver_once():
+        pass
+    assert receiver.received  # bob's
+    assert set(_check(receiver.received, theirs.secret)) == {
+        wh.delivery_id(bob.player_id, n.cursor) for n in await mm.ctx.store.read_notices(bob.player_id)
+    }
+    receiver.received.clear()
+    clock.advance(wh.BANNED_PAUSE_S)
+    assert await deliverer.deliver_once() == 0 and not receiver.received  # still banned
+    await unban_player(mm.ctx, ann.player_id)
+    assert await wh.deliveries(mm, ann, hook.webhook.id, 50) == []  # none was even attempted
+    assert await deliverer.deliver_once() == 0  # paused until the next look
+    clock.advance(wh.BANNED_PAUSE_S)
+    while await deliverer.deliver_once():
+        pass
+    notices = await mm.ctx.store.read_notices(ann.player_id)
+    assert notices and set(_check(receiver.received, hook.secret)) == {
+        wh.delivery_id(ann.player_id, n.cursor) for n in notices
+    }
