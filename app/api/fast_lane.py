@@ -27,19 +27,16 @@ the server's `send` (the plain send loop), the same frames in the same order.
 from __future__ import annotations
 
 import asyncio
-import logging
 import struct
 from collections.abc import Callable, Coroutine, Generator
-from functools import cache
 from typing import Any, Final
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Opcode
 from websockets.protocol import State
 
+from app.api import uvicorn_internals
 from app.service.streams import ViewerFrame
-
-log = logging.getLogger("app.stream")
 
 _FIN_TEXT: Final = 0x80 | Opcode.TEXT.value  # the first byte of an unfragmented text frame
 _TEXT_7: Final = struct.Struct("!BB")
@@ -85,19 +82,14 @@ def uvicorn_internals_problem(protocol: object) -> str | None:
         missing.append("transport.write")
     if not hasattr(getattr(protocol, "writable", None), "is_set"):
         missing.append("writable.is_set")
-    if not missing:
-        return None
-    return (
-        f"uvicorn's WebSocketsSansIOProtocol lacks {', '.join(missing)}: the stream fast lane "
-        "(app/api/fast_lane.py) writes frames directly only under the conditions in which uvicorn's "
-        "own send() would; compare them with that send() in the installed uvicorn and update "
-        "`_DirectWire.write`, or run with DRAGO_STREAM_FAST_LANE=0"
+    return uvicorn_internals.problem(
+        "WebSocketsSansIOProtocol",
+        missing,
+        "the stream fast lane (app/api/fast_lane.py) writes frames directly only under the conditions "
+        "in which uvicorn's own send() would;",
+        "compare them with that send() in the installed uvicorn and update `_DirectWire.write`",
+        "DRAGO_STREAM_FAST_LANE",
     )
-
-
-@cache
-def _warn_once(problem: str) -> None:
-    log.warning("stream frames go through the server's send: %s", problem)
 
 
 class _DirectWire:
@@ -118,12 +110,10 @@ class _DirectWire:
         """The direct wire behind a server's ASGI `send` after the handshake, or None when that
         server is not uvicorn's sans-I/O protocol (as it was when this was written) or the
         connection negotiated an extension."""
-        protocol = getattr(send, "__self__", None)
-        if not isinstance(protocol, WebSocketsSansIOProtocol):
-            return None
-        problem = uvicorn_internals_problem(protocol)
-        if problem is not None:
-            _warn_once(problem)
+        protocol = uvicorn_internals.behind(
+            send, WebSocketsSansIOProtocol, uvicorn_internals_problem, "stream frames"
+        )
+        if protocol is None:
             return None
         if not protocol.handshake_complete or protocol.conn.extensions:
             return None

@@ -18,15 +18,13 @@ A reply without `content-length` (a streamed body) goes through unchanged too.
 
 from __future__ import annotations
 
-import logging
-from functools import cache
 from typing import Final
 
 from starlette.types import Message, Send
 from uvicorn.protocols.http.h11_impl import RequestResponseCycle as H11Cycle
 from uvicorn.protocols.http.httptools_impl import RequestResponseCycle as HttpToolsCycle
 
-log = logging.getLogger("app.api")
+from app.api import uvicorn_internals
 
 UVICORN_CYCLE_INTERNALS: Final = ("transport", "disconnected")
 """What `OneWrite` reads and sets of a uvicorn `RequestResponseCycle` (its `send` writes the reply
@@ -37,19 +35,13 @@ _CYCLES: Final = (HttpToolsCycle, H11Cycle)
 
 def uvicorn_cycle_problem(cycle: object) -> str | None:
     """What is missing from a live uvicorn request cycle for one-write replies, or None."""
-    missing = [name for name in UVICORN_CYCLE_INTERNALS if not hasattr(cycle, name)]
-    if not missing:
-        return None
-    return (
-        f"uvicorn's RequestResponseCycle lacks {', '.join(missing)}: HTTP replies in one write "
-        "(app/api/one_write.py) swap the transport its send() writes to; compare that send() in the "
-        "installed uvicorn with `OneWrite`, or run with DRAGO_HTTP_ONE_WRITE=0"
+    return uvicorn_internals.problem(
+        "RequestResponseCycle",
+        [name for name in UVICORN_CYCLE_INTERNALS if not hasattr(cycle, name)],
+        "HTTP replies in one write (app/api/one_write.py) swap the transport its send() writes to;",
+        "compare that send() in the installed uvicorn with `OneWrite`",
+        "DRAGO_HTTP_ONE_WRITE",
     )
-
-
-@cache
-def _warn_once(problem: str) -> None:
-    log.warning("HTTP replies go through the server's send: %s", problem)
 
 
 class _Buffer:
@@ -86,14 +78,8 @@ class OneWrite:
     @classmethod
     def wrap(cls, send: Send) -> Send:
         """`send` itself where one-write replies do not apply, else a `send` that applies them."""
-        cycle = getattr(send, "__self__", None)
-        if not isinstance(cycle, _CYCLES):
-            return send
-        problem = uvicorn_cycle_problem(cycle)
-        if problem is not None:
-            _warn_once(problem)
-            return send
-        return cls(cycle, send).send
+        cycle = uvicorn_internals.behind(send, _CYCLES, uvicorn_cycle_problem, "HTTP replies")
+        return cls(cycle, send).send if isinstance(cycle, _CYCLES) else send  # (narrows the type)
 
     async def send(self, message: Message) -> None:
         kind = message["type"]
