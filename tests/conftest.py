@@ -61,6 +61,18 @@ def postgres_url() -> Iterator[str]:
 
 
 @pytest.fixture
+def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
+    """An empty database of its own for one test, beside the session's (which other tests fill)."""
+    base = make_url(postgres_url)
+    name = f"{base.database}_{uuid.uuid4().hex[:6]}"
+    asyncio.run(_admin(postgres_url, f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     """URL of a fresh SQLite file for one test."""
     return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"

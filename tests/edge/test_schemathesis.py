@@ -58,7 +58,7 @@ async def test_schemathesis_finds_nothing_on_sqlite(tmp_path: Path) -> None:
 
 
 @pytest.mark.postgres
-async def test_schemathesis_finds_nothing_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
+async def test_schemathesis_finds_nothing_on_postgresql(tmp_path: Path, fresh_postgres_url: str) -> None:
     if not SEQ_IS_64_BIT:  # boundary values of `after` and `at` overflow a 32-bit column
         pytest.skip("needs the 64-bit seq migration (store helper): events.seq is 32-bit here")
-    await _fuzz(tmp_path, postgres_url, "postgres")
+    await _fuzz(tmp_path, fresh_postgres_url, "postgres")  # its own database: no other test's rows

@@ -4,18 +4,14 @@ their own where a query spans every match)."""
 
 from __future__ import annotations
 
-import asyncio
-import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
-from sqlalchemy.engine import make_url
 
 from app.service.ports import EventStore
 from app.store.factory import create_store
 from app.store.memory import MemoryEventStore
 from app.store.migrate import upgrade
-from tests.conftest import _admin
 
 BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
@@ -58,15 +54,3 @@ async def store(store_url: str | None) -> AsyncIterator[EventStore]:
 def sql_url(request: pytest.FixtureRequest) -> str:
     url: str = request.getfixturevalue(f"migrated_{request.param}_url")
     return url
-
-
-@pytest.fixture
-def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
-    """An empty database beside the session's one (which is migrated already)."""
-    base = make_url(postgres_url)
-    name = f"{base.database}_{uuid.uuid4().hex[:6]}"
-    asyncio.run(_admin(postgres_url, f'CREATE DATABASE "{name}"'))
-    try:
-        yield base.set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(_admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
