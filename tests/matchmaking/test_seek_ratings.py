@@ -15,9 +15,6 @@ from app.service.ratings import bot_player_id, ordinal
 from app.service.seeks import Matchmaking, SeekRequest, create_seek
 from app.store.migrate import upgrade
 from tests.matchmaking.conftest import SIGMA, FakeClock, matchmaking, new_player, plant
-from tests.store.conftest import fresh_postgres_url
-
-__all__ = ["fresh_postgres_url"]  # a fixture
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.api.conftest import BACKENDS, database_url, sql_database_url
-from tests.store.conftest import fresh_postgres_url
 
-__all__ = ["database_url", "fresh_postgres_url", "sql_database_url"]  # re-exported as fixtures
+__all__ = ["database_url", "sql_database_url"]  # re-exported as fixtures
 
 
 @pytest.fixture(params=BACKENDS)
