@@ -18,7 +18,7 @@ A reply without `content-length` (a streamed body) goes through unchanged too.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from starlette.types import Message, Send
 from uvicorn.protocols.http.h11_impl import RequestResponseCycle as H11Cycle
@@ -31,6 +31,7 @@ UVICORN_CYCLE_INTERNALS: Final = ("transport", "disconnected")
 with `self.transport.write` and may call `self.transport.close()`)."""
 
 _CYCLES: Final = (HttpToolsCycle, H11Cycle)
+_USABLE: dict[type, bool] = {}  # by the type of the object behind a server's `send`: one-write or not
 
 
 def uvicorn_cycle_problem(cycle: object) -> str | None:
@@ -78,8 +79,12 @@ class OneWrite:
     @classmethod
     def wrap(cls, send: Send) -> Send:
         """`send` itself where one-write replies do not apply, else a `send` that applies them."""
-        cycle = uvicorn_internals.behind(send, _CYCLES, uvicorn_cycle_problem, "HTTP replies")
-        return cls(cycle, send).send if isinstance(cycle, _CYCLES) else send  # (narrows the type)
+        cycle = getattr(send, "__self__", None)
+        usable = _USABLE.get(type(cycle))
+        if usable is None:  # the first request of this kind of server: its attributes are checked once
+            found = uvicorn_internals.behind(send, _CYCLES, uvicorn_cycle_problem, "HTTP replies")
+            usable = _USABLE[type(cycle)] = found is not None
+        return cls(cast(HttpToolsCycle | H11Cycle, cycle), send).send if usable else send
 
     async def send(self, message: Message) -> None:
         kind = message["type"]
