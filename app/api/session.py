@@ -140,8 +140,7 @@ class Session:
         code = "client" if outcome is None else str(outcome[0])
         self.edge.metrics.stream_closed(code)
         log.info("stream closed", extra={**self.describe(), "code": code})
-        if self._lane is not None:
-            self._lane.flush()  # nothing held stays behind the close frame
+        self._flush_held()  # nothing held stays behind the close frame
         if outcome is not None:
             with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
                 await self.ws.close(outcome[0], fit_reason(outcome[1]))
@@ -170,19 +169,21 @@ class Session:
             log.exception("stream failed", extra=self.describe())
             self.end(Close.INTERNAL_ERROR, "internal error")
 
-    async def send(self, text: str) -> None:
+    def _flush_held(self) -> None:
+        """Write the frames the lane holds during an action (`FastLane.hold`) before anything else."""
         lane = self._lane
         if lane is not None and lane.holding:
-            lane.flush()  # frames held during an action go first (`FastLane.hold`)
+            lane.flush()
+
+    async def send(self, text: str) -> None:
+        self._flush_held()
         await self.ws.send_text(text)
         self._counters.frames_sent += 1
 
     async def _send_text(self, text: str) -> None:
         """A text frame straight to the server (after the handshake): as `ws.send_text`, without
         its two wrappers; a connection that is gone is `WebSocketDisconnect`, as there."""
-        lane = self._lane
-        if lane is not None and lane.holding:
-            lane.flush()
+        self._flush_held()
         try:
             await self._server_send({"type": "websocket.send", "text": text})
         except OSError:
