@@ -244,9 +244,10 @@ class Deliverer:
                 leased.append(webhook)
         if leased:  # a banned player gets nothing: its webhooks pause, from where they are
             banned = await self.mm.ctx.store.banned_among({w.player_id for w in leased})
-            for w in [w for w in leased if w.player_id in banned]:
-                leased.remove(w)
-                await self._pause(w, clock() + timedelta(seconds=BANNED_PAUSE_S))
+            for w in leased:
+                if w.player_id in banned:
+                    await self._pause(w, clock() + timedelta(seconds=BANNED_PAUSE_S))
+            leased = [w for w in leased if w.player_id not in banned]
         counts = await asyncio.gather(*(self._deliver(w) for w in leased))
         return sum(counts)
 
