@@ -6,8 +6,10 @@ paused; and a loud failure when the uvicorn internals it reads change."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -28,6 +30,18 @@ from tests.stream.servers import in_this_loop
 from tests.stream.test_protocol import recv_until, step
 
 GUARD = 10.0
+
+
+@contextlib.asynccontextmanager
+async def _served() -> AsyncIterator[tuple[int, httpx.AsyncClient, Streaming]]:
+    """The app under a real uvicorn (its sans-I/O WebSockets, no compression): its port, an HTTP
+    client and its streaming edge (set when the lifespan starts)."""
+    app = create_app(Settings(database_url="memory://", **TEST_SETTINGS))
+    async with (
+        in_this_loop(app, ws="websockets-sansio", ws_per_message_deflate=False) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        yield port, http, app.state.streaming
 
 
 @pytest.fixture(autouse=True)
@@ -72,12 +86,7 @@ async def _commits(ws: Any, until: int) -> list[dict[str, Any]]:
 
 
 async def test_spectators_get_the_same_frames_written_directly_and_in_order_under_back_pressure() -> None:
-    app = create_app(Settings(database_url="memory://", **TEST_SETTINGS))
-    async with (
-        in_this_loop(app, ws="websockets-sansio", ws_per_message_deflate=False) as port,
-        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
-    ):
-        edge: Streaming = app.state.streaming  # set when the lifespan starts
+    async with _served() as (port, http, edge):
         table = await new_table(http, "mount_drago", 2)
         url = f"ws://127.0.0.1:{port}/v1/matches/{table.match_id}/stream?spectate=1"
         async with connect(url, compression=None) as a, connect(url, compression=None) as b:
@@ -111,12 +120,7 @@ async def test_spectators_get_the_same_frames_written_directly_and_in_order_unde
 
 async def test_the_uvicorn_internals_the_fast_lane_reads_are_still_there() -> None:
     """Fails when a uvicorn upgrade renames or drops what the direct write reads, with what to check."""
-    app = create_app(Settings(database_url="memory://", **TEST_SETTINGS))
-    async with (
-        in_this_loop(app, ws="websockets-sansio", ws_per_message_deflate=False) as port,
-        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
-    ):
-        edge: Streaming = app.state.streaming
+    async with _served() as (port, http, edge):
         table = await new_table(http, "yutaka", 2)
         url = f"ws://127.0.0.1:{port}/v1/matches/{table.match_id}/stream?spectate=1"
         async with connect(url, compression=None) as ws:
@@ -171,12 +175,7 @@ async def test_switched_off_every_frame_goes_through_the_sessions_own_task() -> 
 
 async def test_an_action_over_the_stream_leaves_with_its_commit_frame_in_one_write() -> None:
     """The acting seat's commit frame and its `ack` reach the transport together (commit first)."""
-    app = create_app(Settings(database_url="memory://", **TEST_SETTINGS))
-    async with (
-        in_this_loop(app, ws="websockets-sansio", ws_per_message_deflate=False) as port,
-        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
-    ):
-        edge: Streaming = app.state.streaming
+    async with _served() as (port, http, edge):
         table = await new_table(http, "mount_drago", 2)
         seat = (await table.view(None))["to_act"][0]
         legal = (await table.view(seat))["legal_actions"]
