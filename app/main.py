@@ -233,7 +233,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "RateLimit-Reset",
             ],
         )
-    app.add_middleware(RequestContext, metrics=app.state.metrics, one_write=settings.http_one_write)
+    app.add_middleware(RequestContext, metrics=app.state.metrics)
     # Outermost: every layer inside (logs, rate limits) sees the client a trusted proxy named.
     proxies = TrustedProxies(parse_networks(settings.trusted_proxies))
     if proxies.networks:

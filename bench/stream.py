@@ -118,7 +118,8 @@ async def bare_subscribe(ws: WebSocket, viewer: str) -> None:
 
 
 class Server:
-    def __init__(self, name: str, app: str, env: dict[str, str], log_dir: Path) -> None:
+    def __init__(self, name: str, app: str, env: dict[str, str], log_dir: Path, root: Path = ROOT) -> None:
+        """`root`: the checkout whose `app` runs (`python -m app` starts from it)."""
         self.name = name
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -137,7 +138,7 @@ class Server:
                 env={**base, "DRAGO_RATE_LIMIT_ENABLED": "0", **env},
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                cwd=ROOT,
+                cwd=root,
             )
 
     async def ready(self) -> None:

@@ -42,7 +42,6 @@ from app.api.errors import render
 from app.api.frame_text import error_frame
 from app.api.logs import request_id
 from app.api.metrics import Metrics
-from app.api.one_write import OneWrite
 from app.service.errors import InternalError, PayloadTooLarge, ServiceError, Unavailable, ValidationFailed
 
 access_log = logging.getLogger("app.access")
@@ -176,10 +175,9 @@ _REQUEST_IDS = (f"{prefix}-{n}" for prefix in [secrets.token_hex(8)] for n in it
 class RequestContext:
     """Request id (`X-Request-ID` in and out), one access log line and metrics per request."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics, one_write: bool = True) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
-        self.one_write = one_write  # a reply's head and body in one write (`app.api.one_write`)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -191,8 +189,6 @@ class RequestContext:
         status = 500
         responded = False
         started = time.perf_counter()
-        if scope["type"] == "http" and self.one_write:
-            send = OneWrite.wrap(send)
 
         async def send_with_id(message: Message) -> None:
             nonlocal status, responded

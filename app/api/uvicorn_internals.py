@@ -1,10 +1,10 @@
-"""What the edge's two shortcuts past uvicorn's `send` say when uvicorn's private state changed.
+"""What the edge's shortcut past uvicorn's `send` says when uvicorn's private state changed.
 
-The stream fast lane (`app.api.fast_lane`) and one-write replies (`app.api.one_write`) each read a
-few private attributes of uvicorn's objects. Each checks them on the live object before using them;
-when one is missing, `problem` names it, the module to update and the setting that turns the
-shortcut off, and `warn_once` logs that once per process while the server goes through uvicorn's
-own `send` instead (tests assert the same check, so an upgrade that breaks one fails loudly).
+The stream fast lane (`app.api.fast_lane`) reads a few private attributes of uvicorn's objects. It
+checks them on the live object before using them; when one is missing, `problem` names it, the
+module to update and the setting that turns the shortcut off, and `warn_once` logs that once per
+process while the server goes through uvicorn's own `send` instead (tests assert the same check,
+so an upgrade that breaks it fails loudly).
 """
 
 from __future__ import annotations
