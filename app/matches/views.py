@@ -23,6 +23,7 @@ import orjson
 
 from app.games.codec import JSON, to_json
 from app.games.core import AnyGame, Seat, decode_event
+from app.games.frozen import constructor
 from app.matches import events as match_events
 from app.matches.decide import FINISH_TURN, UNDO
 from app.matches.fold import EventEnvelope, Match, Status, decode
@@ -91,6 +92,9 @@ class EventRecord:
             "recorded_at": timestamp(self.recorded_at),
             "commit": self.commit,
         }
+
+
+_event_record = constructor(EventRecord)  # `EventRecord(…)` with every field in order: per event and viewer
 
 
 def legal_actions(match: Match, seat: Seat | None) -> list[JSON]:
@@ -215,8 +219,11 @@ def record_of(
     """One stored event redacted for the viewer (`decoded`: the event, if decoded already;
     `step_events`: a `draft_step`'s game events, if decoded already)."""
     event = decode(match_game, stored) if decoded is None else decoded
-    data = to_json(redact(match_game, event, seat, step_events))
-    return EventRecord(stored.seq, data.get("type", stored.type), data, stored.recorded_at, stored.commit)
+    seen = redact(match_game, event, seat, step_events)
+    # An event this process committed carries the object its JSON was made from (`decoded` of
+    # `app.service.ports.StoredEvent`): shown as it is, that JSON is what `to_json` would make again.
+    data = stored.data if seen is event and getattr(stored, "decoded", None) is event else to_json(seen)
+    return _event_record(stored.seq, data.get("type", stored.type), data, stored.recorded_at, stored.commit)
 
 
 def records_of(

@@ -64,8 +64,10 @@ class Renderings:
     `seq`.
 
     Only each match's newest states are kept (`states`: the newest and the one before, for the
-    `size` matches used most recently): what the actor's reply, its streams' frames and the polls
-    of the view ask for, and the commit before it while a burst's frames are still fanned out. An
+    `size` matches whose states were looked up afresh most recently; the state a match was last
+    asked about is found again without touching that order): what the actor's reply, its streams'
+    frames and the polls of the view ask for, and the commit before it while a burst's frames are
+    still fanned out. An
     older state's renderings go as its match moves on, instead of lingering among thousands of
     entries until they are the least recently used (they cost the collector and the CPU's caches
     per action for nothing; `python -m bench.ab` measured 6% of the server's CPU per action). An
@@ -77,9 +79,10 @@ class Renderings:
         self._states = states
         # match id → its newest `states` seqs seen → that state's renderings by what and viewer
         self._entries: OrderedDict[str, dict[int, Shelf]] = OrderedDict()
-        # The last state asked for and its shelf: an action asks for its state several times in a
-        # row (the reply's view and records, then each stream's frame), so most lookups end here.
-        self._last: tuple[Match | None, Shelf | None] = (None, None)
+        # match id → the state last asked for and its shelf: an action asks for its state several
+        # times (the reply's view and records, then each stream's frame, with other matches'
+        # requests in between), so most lookups end here, with one dict lookup.
+        self._asked: dict[str, tuple[Match, Shelf]] = {}
 
     def view(self, match: Match, seat: Seat | None) -> View:
         shelf = self._shelf(match)
@@ -134,15 +137,16 @@ class Renderings:
         here (then nothing of this one is kept). A newer state pushes out its match's oldest one;
         the one before the newest stays, so that a burst of commits fanned out to many viewers
         still renders each commit once while its frames are on their way."""
-        last, last_shelf = self._last
-        if match is last:
-            return last_shelf
-        entries, key, seq = self._entries, match.match_id, match.seq
+        key = match.match_id
+        asked = self._asked.get(key)
+        if asked is not None and asked[0] is match:
+            return asked[1]
+        entries, seq = self._entries, match.seq
         states = entries.get(key)
         if states is None:
             states = entries[key] = {}
             if len(entries) > self._size:
-                entries.popitem(last=False)
+                self._asked.pop(entries.popitem(last=False)[0], None)
         entries.move_to_end(key)
         shelf = states.get(seq)
         if shelf is None:
@@ -151,7 +155,7 @@ class Renderings:
             shelf = states[seq] = {}
             if len(states) > self._states:
                 del states[min(states)]
-        self._last = (match, shelf)
+        self._asked[key] = (match, shelf)
         return shelf
 
     def __len__(self) -> int:

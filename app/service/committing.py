@@ -20,6 +20,7 @@ from typing import Any
 
 from app.games.codec import to_json
 from app.games.core import Seat
+from app.games.frozen import constructor
 from app.matches.fold import Evolved, Match, advance
 from app.service.cache import Loaded
 from app.service.context import Context
@@ -47,6 +48,11 @@ class Idempotency:
     seat: Seat
     key: str
     request_hash: str
+
+
+# `NewEvent(…)` and `StoredEvent(…)` with every field in order: built per event of every commit.
+_new_event = constructor(NewEvent)
+_stored_event = constructor(StoredEvent)
 
 
 MatchWriter = Callable[[MatchWrite], Awaitable[Sequence[StoredNotice] | None]]
@@ -88,7 +94,7 @@ async def commit(
     at = ctx.clock() if at is None else at
     after = advance(before, events, at, evolved)
     first, last = before.seq + 1, after.seq
-    new_events = tuple(NewEvent(e.TYPE, to_json(e)) for e in events)
+    new_events = tuple(_new_event(e.TYPE, to_json(e)) for e in events)
     seats = _seat_rows(loaded, after, seats)
     game = loaded.record.game
     if create:  # the first commit creates the match, its seats and its listing row at once
@@ -136,7 +142,7 @@ async def commit(
     ctx.loader.remember(new)
     _remember_tokens(ctx, loaded.seats, seats, before.match_id)
     stored = tuple(
-        StoredEvent(before.match_id, first + i, e.type, e.data, at, last, d)
+        _stored_event(before.match_id, first + i, e.type, e.data, at, last, d)
         for i, (e, d) in enumerate(zip(new_events, events, strict=True))
     )
     await _notify(ctx, before.match_id, last, stored)

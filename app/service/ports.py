@@ -11,12 +11,12 @@ Seqs and cursors are 64-bit: every method may assume `0 <= seq < 2**63`; the edg
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Final, Literal, Protocol, get_args
 
+from app.games import frozen
 from app.games.codec import JSON
 from app.matches.fold import Status as MatchStatus  # one definition: the fold's
 
@@ -125,7 +125,7 @@ class MatchUpdate:
 
     def applied(self, record: MatchRecord, seq: int, at: datetime) -> MatchRecord:
         """`record` as its listing row stands once this update is written at `seq`, `at`."""
-        return dataclasses.replace(
+        return frozen.replace(  # once per append: the compiled copy, not `dataclasses.replace`'s field walk
             record,
             seq=seq,
             status=self.status,

@@ -35,6 +35,11 @@ def test_a_commits_records_are_built_once_per_viewer_and_match_record_of() -> No
         records = commit_records(after, stored, viewer, [e.decoded for e in stored])
         assert records == tuple(record_of(after.game, e, viewer) for e in stored)
         assert commit_records(after, stored, viewer) is records  # built once
+        # What the viewer sees whole is the JSON committed, not encoded again; what it may not
+        # see is encoded from the redacted event (compared with `record_of` above either way).
+        for record, event in zip(records, stored, strict=True):
+            redacted = after.game.redact(event.decoded, viewer) is not event.decoded
+            assert (record.data is event.data) is not redacted
     tail = commit_records(after, stored[1:], 0)  # a commit's tail is not the whole commit
     assert tail == tuple(record_of(after.game, e, 0) for e in stored[1:])
     with pytest.raises(ValueError, match="do not end"):
@@ -86,3 +91,20 @@ def test_renderings_find_a_state_by_its_match_and_seq_whatever_the_object() -> N
     assert renderings.view(first, 0) is not built  # superseded: built again, not kept
     assert renderings.view(twin, 0) is not built
     assert renderings.view(second, 0) is newer
+
+
+def test_renderings_remember_each_matchs_last_state_while_other_matches_are_asked() -> None:
+    """Matches asked in turn each find their state's renderings again; a match pushed out of the
+    `size` kept goes with what remembered its last state, and is built again when asked."""
+    a = started("mount_drago", 2, 3)
+    b = dataclasses.replace(started("mount_drago", 2, 4), match_id="n")
+    renderings = Renderings(size=2)
+    view_a, view_b = renderings.view(a, 0), renderings.view(b, 0)
+    assert renderings.view(a, 0) is view_a and renderings.view(b, 0) is view_b
+    # Another object of the same state is looked up afresh: a becomes the most recent match.
+    assert renderings.view(dataclasses.replace(a), 0) is view_a
+    renderings.view(dataclasses.replace(started("mount_drago", 2, 5), match_id="o"), 0)  # b goes
+    assert renderings.view(a, 0) is view_a
+    again = renderings.view(b, 0)
+    assert again is not view_b and again.json_bytes() == view_b.json_bytes()
+    assert len(renderings) == 2
