@@ -30,7 +30,7 @@ from app.service.auth import Caller, check_not_banned, identify
 from app.service.chat import ChatReader
 from app.service.chat_live import ChatWatch
 from app.service.chat_ports import ChatStore
-from app.service.chat_rights import RIGHTS_EVENTS, reader_of
+from app.service.chat_rights import reader_of
 from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, ViewerFrame
 from app.service.subscription import Subscription
@@ -205,9 +205,10 @@ class MatchSession(Session):
         assert self._frames is not None
         if self._pending:
             tail, self._pending = [*self._pending, *tail], []
-        if self._chat is not None and any(e.type in RIGHTS_EVENTS for e in tail):
+        frame = self._frames.commit_frame(tail, self.seat, view)
+        if frame.rights and self._chat is not None:
             self._chat.wake.set()  # the readable rooms may have changed (a seat taken, the end)
-        return self._frames.commit_frame(tail, self.seat, view)
+        return frame
 
     def _sent(self, frame: ViewerFrame) -> bool:
         """After a commit's frame: count it and move the cursor; True if the session must end (the

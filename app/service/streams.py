@@ -25,6 +25,7 @@ from app.games.core import Game, Seat
 from app.matches.events import SeatTokenReissued
 from app.matches.fold import Match, decode
 from app.matches.views import records_of
+from app.service.chat_rights import RIGHTS_EVENTS
 from app.service.loading import Loader
 from app.service.ports import StoredEvent
 
@@ -57,23 +58,25 @@ class StreamCounters:
 class ViewerFrame:
     """One commit's frame for one viewer, built once and handed to all of that viewer's connections."""
 
-    __slots__ = ("encoded", "reissues", "seq", "text")
+    __slots__ = ("encoded", "reissues", "rights", "seq", "text")
 
-    def __init__(self, seq: int, text: str, reissues: bool) -> None:
+    def __init__(self, seq: int, text: str, reissues: bool, rights: bool = False) -> None:
         self.seq = seq  # the commit's last seq
         self.text = text
         self.reissues = reissues  # this commit reissued the viewer's seat token
+        self.rights = rights  # its events may change who reads which chat room (`RIGHTS_EVENTS`)
         self.encoded: bytes | None = None  # the edge's own encoding of `text` (its wire bytes), kept with it
 
 
 class _Commit:
     """What the frames of one run of a commit's events share: the frames built so far by viewer
     (without and with the view: two dicts, not a tuple key, as the lookup runs per connection), the
-    events decoded, the seats it reissued. A run is the whole commit or, for a stream resumed
-    inside the commit, its rest: each run from another first seq is its own `_Commit` (in
-    `others` of the first one built), so a frame always holds exactly the events asked for."""
+    events decoded, the seats it reissued, whether it may change chat rights. A run is the whole
+    commit or, for a stream resumed inside the commit, its rest: each run from another first seq is
+    its own `_Commit` (in `others` of the first one built), so a frame always holds exactly the
+    events asked for."""
 
-    __slots__ = ("decoded", "first", "others", "plain", "reissued", "viewed")
+    __slots__ = ("decoded", "first", "others", "plain", "reissued", "rights", "viewed")
 
     def __init__(self, events: Sequence[StoredEvent]) -> None:
         self.first = events[0].seq
@@ -84,6 +87,7 @@ class _Commit:
         self.reissued: frozenset[object] = frozenset(
             e.data.get("seat") for e in events if e.type == SeatTokenReissued.TYPE
         )
+        self.rights = any(e.type in RIGHTS_EVENTS for e in events)  # once per run, not per connection
 
 
 class MatchFrames:
@@ -140,7 +144,7 @@ class MatchFrames:
             encoded = orjson.dumps([r.to_json() for r in records_of(self.game, events, viewer, decoded)])
         encoded_view = None if view is None else self._loader.renderings.view(view, viewer).json_bytes()
         text = self._encode(seq, encoded, encoded_view)
-        frame = ViewerFrame(seq, text, viewer is not None and viewer in commit.reissued)
+        frame = ViewerFrame(seq, text, viewer is not None and viewer in commit.reissued, commit.rights)
         (commit.plain if view is None else commit.viewed)[viewer] = frame
         self._counters.frames_built += 1
         return frame
