@@ -17,8 +17,11 @@ class, the part before the first `[`).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import copy
+import itertools
 import json
+import multiprocessing
 import os
 import random
 import threading
@@ -176,26 +179,43 @@ def named(what: str, field: str | None) -> bool:
     return field is not None and field.startswith(what.split("[")[0])
 
 
-async def build(n: int, seed: str = "fair-corpus") -> dict[str, Any]:
-    """`n` finished matches of every configuration, with their variants and the games' catalogues."""
-    rng = random.Random(seed)
+WORKERS = 2  # processes that play the configurations (one per core of these machines)
+
+
+async def _catalogues() -> dict[str, Any]:
+    async with running("memory://") as client:
+        return {game: (await client.get(f"/v1/games/{game}")).json()["catalogue"] for game, _, _ in CONFIGS}
+
+
+async def _played(config: tuple[str, int, dict[str, Any]], n: int, seed: str) -> list[dict[str, Any]]:
+    """`n` finished matches of one configuration, with their variants (a random stream of its own)."""
+    game, players, options = config
+    name = f"{game}-{players}-{options.get('mode', '')}"
+    rng = random.Random(f"{seed}:{name}")
     matches: list[dict[str, Any]] = []
     async with running("memory://") as client:
-        catalogues = {
-            game: (await client.get(f"/v1/games/{game}")).json()["catalogue"] for game, _, _ in CONFIGS
-        }
-        for game, players, options in CONFIGS:
-            for _ in range(n):
-                reveal, published = await finished(client, game, players, options, rng)
-                matches.append(
-                    {
-                        "config": f"{game}-{players}-{options.get('mode', '')}",
-                        "published": published,
-                        "reveal": reveal,
-                        "tampered": tampered(reveal, rng),
-                    }
-                )
-    return {"catalogues": catalogues, "matches": matches}
+        for _ in range(n):
+            reveal, published = await finished(client, game, players, options, rng)
+            matches.append(
+                {"config": name, "published": published, "reveal": reveal, "tampered": tampered(reveal, rng)}
+            )
+    return matches
+
+
+def _play(config: tuple[str, int, dict[str, Any]], n: int, seed: str) -> list[dict[str, Any]]:
+    return asyncio.run(_played(config, n, seed))
+
+
+def build(n: int, seed: str = "fair-corpus") -> dict[str, Any]:
+    """`n` finished matches of every configuration, with their variants and the games' catalogues.
+
+    The configurations are played in `WORKERS` processes of their own (started afresh, not forked
+    from a test process that may hold threads and event loops), each on its own in-process server:
+    the corpus is CPU work, and one process took about four minutes of CI."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(WORKERS, mp_context=context) as pool:
+        parts = list(pool.map(_play, CONFIGS, itertools.repeat(n), itertools.repeat(seed)))
+    return {"catalogues": asyncio.run(_catalogues()), "matches": [m for part in parts for m in part]}
 
 
 PLANTED = ["secret", "seat_seeds[0]"]
@@ -229,7 +249,7 @@ def write(path: Path, n: int) -> Path:
 
     def run() -> None:
         try:
-            done.append(asyncio.run(build(n)))
+            done.append(build(n))
         except BaseException as error:
             failed.append(error)
 
