@@ -67,10 +67,10 @@ class Renderings:
     `size` matches whose states were looked up afresh most recently; the state a match was last
     asked about is found again without touching that order): what the actor's reply, its streams'
     frames and the polls of the view ask for, and the commit before it while a burst's frames are
-    still fanned out. An
-    older state's renderings go as its match moves on, instead of lingering among thousands of
-    entries until they are the least recently used (they cost the collector and the CPU's caches
-    per action for nothing; `python -m bench.ab` measured 6% of the server's CPU per action). An
+    still fanned out. An older state's renderings go as its match moves on, instead of lingering
+    among thousands of entries until they are the least recently used (they cost the collector and
+    the CPU's caches per action for nothing; `python -m bench.ab` measured 6% of the server's CPU
+    per action). An
     older state still (`GET …/view?at=`, a replayed retry, a stream catching up) is built for its
     viewer when asked for, and not kept."""
 
