@@ -25,7 +25,12 @@ from app.settings import Settings
 # The server allocates many short-lived objects per request (views, JSON). Collecting the youngest
 # generation less often, and keeping the modules and app built at start-up out of every later
 # collection (gc.freeze), cuts the collector's share of CPU and its pauses in the latency tail.
-GC_THRESHOLDS = (20_000, 50, 100)
+# Measured with gc.callbacks under load, a young collection walked 20,000–40,000 objects (the
+# count it waits for is allocations less deallocations, old objects' included) in ~14 ms. 100,000
+# rather than 20,000: `python -m bench.ab` (16 matches, pairs, 2026-12-06) CPU per action 0.948×
+# on memory (20 pairs), 0.973× on PostgreSQL (20), 0.972× on SQLite (16); on PostgreSQL p99
+# 18.6 ms against 26.0 (fewer pauses in a run), p50 at one match unchanged within the noise.
+GC_THRESHOLDS = (100_000, 50, 100)
 HEALTHCHECK_TIMEOUT = 2.0
 USAGE = "usage: python -m app [serve | migrate | healthcheck | ratings rebuild | admin …]"
 
