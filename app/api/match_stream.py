@@ -116,7 +116,7 @@ class MatchSession(Session):
                 if chat is not None:
                     self._chat = watch
                     if chat.reader.cursor < chat.head:
-                        watch.wake.set()  # the backlog first (else nothing to read until woken)
+                        watch.notify()  # the backlog first (else nothing to read until woken)
                     self.spawn(self._send_chat(chat.reader, watch))
                 await self._send_commits(sub, frames)
 
@@ -138,8 +138,7 @@ class MatchSession(Session):
         chat cursor whenever woken (a notification, or a commit that may change the rooms)."""
         while True:
             await watch.wake.wait()
-            watch.wake.clear()
-            for message in await reader.new_messages():
+            for message in await reader.new_messages(watch.take()):
                 await self.send(chat_frame(message))
 
     async def _send_commits(self, sub: Subscription, frames: MatchFrames) -> None:
@@ -207,7 +206,7 @@ class MatchSession(Session):
             tail, self._pending = [*self._pending, *tail], []
         frame = self._frames.commit_frame(tail, self.seat, view)
         if frame.rights and self._chat is not None:
-            self._chat.wake.set()  # the readable rooms may have changed (a seat taken, the end)
+            self._chat.rights_changed(frame.seq)  # the readable rooms may differ (a seat taken, the end)
         return frame
 
     def _sent(self, frame: ViewerFrame) -> bool:

@@ -225,9 +225,16 @@ class ChatReader:
     def __post_init__(self) -> None:
         self._store = chat_store(self.ctx)
 
-    async def new_messages(self) -> list[ChatMessage]:
-        """Everything new since the last call (rights as the match is now); moves the cursor."""
-        loaded = await self.ctx.loader.load(self.match_id)
+    async def new_messages(self, at: int | None = None) -> list[ChatMessage]:
+        """Everything new since the last call; moves the cursor. Rights as the match is now in the
+        store, or (`at`: woken by a commit of that seq that may have changed them, and nothing
+        else) as this process holds it, when that is at or after `at` (a commit this process made
+        or has folded since: no read of the match)."""
+        cached = None if at is None else self.ctx.loader.cached(self.match_id)
+        if cached is not None and at is not None and cached.match.seq >= at:
+            loaded = cached
+        else:
+            loaded = await self.ctx.loader.load(self.match_id)
         reader = reader_of(loaded, self.caller)
         rooms = readable(loaded, reader)
         out: list[ChatMessage] = []

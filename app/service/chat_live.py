@@ -22,13 +22,37 @@ log = logging.getLogger(__name__)
 
 
 class ChatWatch:
-    """One stream's wake-up: set by a notification of its match's chat (or by the stream)."""
+    """One stream's wake-up, and what its next read may judge the rights by.
 
-    __slots__ = ("match_id", "wake")
+    Set by a notification of its match's chat, or by the stream for its backlog (`notify`: read
+    by the match as the store has it now), or by the stream when a commit it sent may have
+    changed what its viewer may read (`rights_changed`: that commit's seq; this process's cached
+    state at or after that commit will do, so such a wake-up costs no read of the match)."""
+
+    __slots__ = ("match_id", "notified", "rights_at", "wake")
 
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
-        self.wake = asyncio.Event()  # set by the stream itself when it has a backlog to read
+        self.wake = asyncio.Event()
+        self.notified = False  # a notification (or the backlog) since the last `take`
+        self.rights_at: int | None = None  # the newest rights-changing commit since the last `take`
+
+    def notify(self) -> None:
+        self.notified = True
+        self.wake.set()
+
+    def rights_changed(self, seq: int) -> None:
+        if self.rights_at is None or seq > self.rights_at:
+            self.rights_at = seq
+        self.wake.set()
+
+    def take(self) -> int | None:
+        """Clear the wake-up: the seq of the commit the read may judge by, at the earliest (None:
+        read the match from the store, as after any notification)."""
+        self.wake.clear()
+        at = None if self.notified else self.rights_at
+        self.notified, self.rights_at = False, None
+        return at
 
 
 class ChatWatchers:
@@ -58,7 +82,7 @@ class ChatWatchers:
 
     def wake(self, match_id: str) -> None:
         for watch in self._watches.get(match_id, ()):
-            watch.wake.set()
+            watch.notify()
 
     def on_message(self, channel: str) -> bool:
         """A broadcaster notification: True if it was a chat channel's (handled here)."""

@@ -4,12 +4,15 @@ blocks; a spectator who takes a seat stops getting the spectators' room at once.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.types import ASGIApp
 
+from app.service.chat_live import ChatWatch
+from app.service.context import NullChatNotifier
 from tests.api.conftest import started
 from tests.chat.support import ChatTable, Person, chat_table, person
 from tests.stream.helpers import Reader, check_server_frame, open_stream
@@ -135,3 +138,46 @@ async def test_a_spectator_who_takes_a_seat_stops_reading_the_spectators_room() 
             await table.post(table.seats[0], "players", "p1")
             await has(r, "p1")
         assert texts(r) == ["s1", "p1"]
+
+
+async def test_a_rights_change_is_read_on_the_state_held_here_a_notification_on_the_stores() -> None:
+    """The end wakes a player's stream (its rooms changed): that read judges by the state this
+    process committed, without reading the match again, and gets what the new rights allow (here a
+    spectators' message whose notification was lost). A notification still reads the store's."""
+    async with started("memory://") as (app, client):
+        table = await chat_table(client)
+        ada, eve = table.seats[0], table.watchers[0]
+        ctx = app.state.ctx
+        loader, real_load, notifier = ctx.loader, ctx.loader.load, ctx.chat
+        chat_loads: list[str] = []
+
+        async def load(match_id: str) -> Any:
+            if any(frame.function == "new_messages" for frame in inspect.stack()):
+                chat_loads.append(match_id)
+            return await real_load(match_id)
+
+        loader.load = load
+        async with streaming(app, table, ada) as a:
+            ctx.chat = NullChatNotifier()  # the next message's notification is lost
+            await table.post(eve, "spectators", "s1: its notification was lost")
+            ctx.chat = notifier
+            assert chat_loads == []
+            await table.resign(1)
+            await has(a, "s1: its notification was lost")  # readable after the end, read at the end
+            assert chat_loads == []
+            await table.post(eve, "spectators", "s2")
+            await has(a, "s2")
+            assert chat_loads and set(chat_loads) == {table.match_id}  # woken locally and by the broadcast
+        assert texts(a) == ["s1: its notification was lost", "s2"]
+
+
+def test_a_notification_outranks_a_rights_change_in_what_a_chat_read_judges_by() -> None:
+    watch = ChatWatch("m")
+    assert watch.take() is None and not watch.wake.is_set()
+    watch.rights_changed(7)
+    watch.rights_changed(5)
+    assert watch.wake.is_set() and watch.take() == 7 and not watch.wake.is_set()
+    watch.rights_changed(9)
+    watch.notify()
+    assert watch.take() is None  # a notification: the store's state
+    assert watch.take() is None and not watch.notified and watch.rights_at is None
