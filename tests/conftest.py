@@ -4,13 +4,6 @@
 that need them skip, unless `TEST_REQUIRE_SERVICES=1` (set by `.ci/run`), where they fail instead:
 in CI they must run. Each test run creates its own PostgreSQL database and drops it afterwards, and
 uses its own Redis channel prefix, so nothing depends on leftovers.
-
-The suite runs on every core (pytest-xdist, `-n logical --dist loadgroup` in pyproject.toml; `-n 0`
-runs it in one process). Each worker has its own database (the name holds its process id) and
-temporary directories. What workers would share is kept on one of them: the tests that install
-or build into the repository's Node.js directories (`web/`, `clients/typescript/`: `npm ci`
-replaces `node_modules` under any test using it), and those that read the fairness corpus (built
-once per worker that asks for it, ~2 minutes) — see `pytest_collection_modifyitems`.
 """
 
 from __future__ import annotations
@@ -25,24 +18,6 @@ import pytest
 from sqlalchemy.engine import make_url
 
 REQUIRE_SERVICES = os.environ.get("TEST_REQUIRE_SERVICES") == "1"
-TESTS = Path(__file__).resolve().parent
-ONE_WORKER = "node-and-corpus"  # the xdist group of tests that must not run beside each other
-
-
-def _on_one_worker(item: pytest.Item) -> bool:
-    """Whether `item` touches what pytest-xdist's workers would share (see the module docstring)."""
-    path = item.path
-    return (
-        "fair_corpus" in getattr(item, "fixturenames", ())
-        or path.is_relative_to(TESTS / "web")
-        or path == TESTS / "clients" / "test_typescript.py"
-    )
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if _on_one_worker(item):
-            item.add_marker(pytest.mark.xdist_group(ONE_WORKER))
 
 
 def _missing(var: str) -> None:
