@@ -70,9 +70,8 @@ class Renderings:
     still fanned out. An older state's renderings go as its match moves on, instead of lingering
     among thousands of entries until they are the least recently used (they cost the collector and
     the CPU's caches per action for nothing; `python -m bench.ab` measured 6% of the server's CPU
-    per action). An
-    older state still (`GET …/view?at=`, a replayed retry, a stream catching up) is built for its
-    viewer when asked for, and not kept."""
+    per action). An older state still (`GET …/view?at=`, a replayed retry, a stream catching up)
+    is built for its viewer when asked for, and not kept."""
 
     def __init__(self, size: int = 2048, states: int = 2) -> None:
         self._size = size

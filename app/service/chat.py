@@ -228,13 +228,8 @@ class ChatReader:
     async def new_messages(self, at: int | None = None) -> list[ChatMessage]:
         """Everything new since the last call; moves the cursor. Rights as the match is now in the
         store, or (`at`: woken by a commit of that seq that may have changed them, and nothing
-        else) as this process holds it, when that is at or after `at` (a commit this process made
-        or has folded since: no read of the match)."""
-        cached = None if at is None else self.ctx.loader.cached(self.match_id)
-        if cached is not None and at is not None and cached.match.seq >= at:
-            loaded = cached
-        else:
-            loaded = await self.ctx.loader.load(self.match_id)
+        else) as this process holds it, when that is at or after `at` (`Loader.at_least`)."""
+        loaded = await self.ctx.loader.at_least(self.match_id, at)
         reader = reader_of(loaded, self.caller)
         rooms = readable(loaded, reader)
         out: list[ChatMessage] = []

@@ -71,6 +71,15 @@ class Loader:
         else `load`. A decision on a stale cache ends in a `VersionConflict`; then ask `fresh`."""
         return (None if fresh else self.cached(match_id)) or await self.load(match_id)
 
+    async def at_least(self, match_id: str, seq: int | None) -> Loaded:
+        """The cached state when it is at `seq` or after (no I/O: a commit this process made or
+        folded since), else `load`; `seq` None: `load`."""
+        if seq is not None:
+            cached = self.cache.get(match_id)
+            if cached is not None and cached.match.seq >= seq:
+                return cached
+        return await self.load(match_id)
+
     async def load(self, match_id: str) -> Loaded:
         """The match as committed now: the cached fold (else the newest snapshot) plus only the
         events after its `seq`."""
