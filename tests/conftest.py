@@ -4,6 +4,15 @@
 that need them skip, unless `TEST_REQUIRE_SERVICES=1` (set by `.ci/run`), where they fail instead:
 in CI they must run. Each test run creates its own PostgreSQL database and drops it afterwards, and
 uses its own Redis channel prefix, so nothing depends on leftovers.
+
+The suite runs on both cores (pytest-xdist, `-n logical` in pyproject.toml; `-n 0` runs it in one
+process). Each worker has its own database (the name holds its process id) and temporary
+directories. What workers would share is kept on one of them, in collection order: the tests that
+install or build into the repository's Node.js directories (`web/`, `clients/typescript/`: `npm ci`
+replaces `node_modules` under any test using it) and those that read the fairness corpus (built once
+per worker that asks for it, ~2 minutes). `pytest_xdist_make_scheduler` groups them by path: the
+`xdist_group` mark cannot, as pytest-xdist 3.8 renames the items with pytest's `_nodeid`, which
+pytest 9.2 no longer reads (the mark is silently ignored).
 """
 
 from __future__ import annotations
@@ -18,6 +27,26 @@ import pytest
 from sqlalchemy.engine import make_url
 
 REQUIRE_SERVICES = os.environ.get("TEST_REQUIRE_SERVICES") == "1"
+# The tests (nodeid prefixes) that share what the module docstring says, run on one xdist worker.
+ONE_WORKER = ("tests/web/", "tests/clients/test_typescript.py", "tests/api/test_fair_deals.py")
+
+
+# A pytest-xdist hook (optional: unknown with `-p no:xdist`), before pytest-xdist's own (first result).
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist load` (the default) and `loadgroup`, with `ONE_WORKER` kept together; other modes
+    as pytest-xdist makes them."""
+    if config.getvalue("dist") not in ("load", "loadgroup"):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerForShared(LoadScopeScheduling):  # type: ignore[misc]  # pytest-xdist has no types
+        """Every test its own unit of work, except those of `ONE_WORKER`: one unit, one worker."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return "one-worker" if nodeid.startswith(ONE_WORKER) else nodeid
+
+    return OneWorkerForShared(config, log)
 
 
 def _missing(var: str) -> None:
