@@ -37,28 +37,40 @@ class Tree:
     cpu_us: list[float] = field(default_factory=list)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def add_trees(parser: argparse.ArgumentParser) -> None:
+    """The two trees and the store of an A/B run (`trees`)."""
     parser.add_argument("a", type=Path, help="tree A (the baseline)")
     parser.add_argument("b", type=Path, help="tree B (the change)")
     parser.add_argument("--store", choices=["pg", "sqlite", "memory"], default="pg")
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
+
+
+def trees(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Path]:
+    """The two trees of `add_trees`, each checked to be a checkout; pins this process (the load
+    client) to core 1, the servers being on core 0."""
+    found = [args.a.resolve(), args.b.resolve()]
+    for tree in found:
+        if not (tree / "app" / "__main__.py").exists():
+            parser.error(f"{tree} is not a checkout of this repository")
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {1})
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_trees(parser)
     parser.add_argument("--matches", type=int, default=16)
     parser.add_argument("--actions", type=int, default=1600, help="actions per run")
     parser.add_argument("--rounds", type=int, default=10, help="pairs of runs")
     parser.add_argument("--via", choices=["http", "ws"], default="http", help="how actions travel")
     args = parser.parse_args()
-    trees = [args.a.resolve(), args.b.resolve()]
-    for tree in trees:
-        if not (tree / "app" / "__main__.py").exists():
-            parser.error(f"{tree} is not a checkout of this repository")
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {1})
+    paths = trees(parser, args)
     servers: list[Tree] = []
     try:
-        for tree in trees:
+        for tree in paths:
             servers.append(Tree(tree, OurServer.start(args.store, args.pg_url, tree)))
         for t in servers:
             server = t.server

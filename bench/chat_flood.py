@@ -25,22 +25,30 @@ import os
 import statistics
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 from bench.api import DEFAULT_PG, PEER_MOVES, Http, OurServer, Stream, run_load
 
 FLOOD_BURST = 1000
 
 
-@contextlib.asynccontextmanager
-async def flooding(port: int, continuous: bool) -> AsyncIterator[dict[str, int]]:
-    """A flood of one author into one room, with two spectators' streams on that match, until left."""
+async def match_and_author(port: int, prefix: str) -> tuple[Http, dict[str, Any], Http]:
+    """A new 2-player Mount Drago match and a player key without a seat in it (its author): the
+    lobby's connection, the match's summary and the author's connection."""
     lobby = Http(port)
     status, match = await lobby.request("POST", "/v1/matches", {"game": "mount_drago", "players": 2})
     assert status == 201, match
-    status, player = await lobby.request("POST", "/v1/players", {"name": f"flood-{uuid.uuid4().hex[:8]}"})
+    status, player = await lobby.request("POST", "/v1/players", {"name": f"{prefix}-{uuid.uuid4().hex[:8]}"})
     assert status == 201, player
-    author = Http(port, player["key"])
-    watchers = [Stream(port, match["id"], player["key"]) for _ in range(2)]
+    return lobby, match, Http(port, player["key"])
+
+
+@contextlib.asynccontextmanager
+async def flooding(port: int, continuous: bool) -> AsyncIterator[dict[str, int]]:
+    """A flood of one author into one room, with two spectators' streams on that match, until left."""
+    lobby, match, author = await match_and_author(port, "flood")
+    assert author.token is not None
+    watchers = [Stream(port, match["id"], author.token) for _ in range(2)]
     for w in watchers:
         w.url = w.url.replace("views=1&", "views=0&")
         await w.open_raw()
