@@ -131,7 +131,8 @@ class MatchSession(Session):
         elif chat_after > head:
             message = f"chat_after must be at most the match's chat_seq, {head}"
             raise svc.ValidationFailed(message, {"field": "chat_after", "chat_seq": head})
-        return _Chat(ChatReader(self.edge.ctx, self.match_id, self.caller, chat_after), head)
+        reader = ChatReader(self.edge.ctx, self.match_id, self.caller, chat_after, shared=self.edge.hub.chat)
+        return _Chat(reader, head)
 
     async def _send_chat(self, reader: ChatReader, watch: ChatWatch) -> None:
         """One `chat` frame per message the viewer may read, in order, each once: read after the

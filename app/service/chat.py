@@ -13,13 +13,14 @@ refused without reading anything. Readers never see the messages of players they
 
 from __future__ import annotations
 
+import functools
 import math
 import unicodedata
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Final, cast
+from typing import Final, Protocol, TypeVar, cast
 
 from app.service.auth import Caller
 from app.service.cache import Loaded
@@ -34,6 +35,19 @@ from app.service.chat_rights import (
 )
 from app.service.context import Context
 from app.service.errors import ChatClosed, Forbidden, InternalError, RateLimited, ValidationFailed
+
+T = TypeVar("T")
+
+
+class SharedReads(Protocol):
+    """One read for the live streams that ask for the same at once (`ChatWatchers.shared`)."""
+
+    async def shared(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T: ...
+
+
+async def _read(shared: SharedReads | None, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
+    return await (read() if shared is None else shared.shared(key, read))
+
 
 MAX_TEXT: Final = 500
 DEFAULT_PAGE: Final = 50
@@ -153,16 +167,21 @@ async def post_message(ctx: Context, match_id: str, caller: Caller, room: Room, 
 
 
 async def hidden_for(
-    ctx: Context, store: ChatStore, reader: Reader, authors: Sequence[str]
+    ctx: Context,
+    store: ChatStore,
+    reader: Reader,
+    authors: Sequence[str],
+    shared: SharedReads | None = None,
 ) -> frozenset[str]:
-    """Of `authors` (player ids), those `reader` never sees: blocked by the reader, or banned."""
+    """Of `authors` (player ids), those `reader` never sees: blocked by the reader, or banned
+    (`shared`: the bans read once for the streams asking about the same authors at once)."""
     hidden: set[str] = set()
     if reader.player_id is not None:
         blocked = {b.blocked_id for b in await store.blocks_of(reader.player_id)}
         hidden |= blocked & set(authors)
-    others = set(authors) - hidden
+    others = frozenset(authors) - hidden
     if others:
-        hidden |= await ctx.store.banned_among(others)
+        hidden |= await _read(shared, ("banned", others), functools.partial(ctx.store.banned_among, others))
     return frozenset(hidden)
 
 
@@ -175,16 +194,20 @@ async def read_visible(
     after: int,
     limit: int,
     keep: Collection[Room] | None = None,
+    shared: SharedReads | None = None,
 ) -> tuple[list[ChatMessage], int | None, bool]:
     """Up to `limit` stored messages of `rooms` after `after`, less those hidden from `reader`
     (`keep`: and less those of other rooms, dropped before blocks and bans are looked up); the
-    last `chat_seq` read (None: nothing), and whether `limit` were read (there may be more)."""
-    rows = await store.read_chat(loaded.record.id, after, limit, rooms)
+    last `chat_seq` read (None: nothing), and whether `limit` were read (there may be more).
+    `shared`: the store's rows (and the bans) read once for the streams asking at once."""
+    match_id = loaded.record.id
+    read = functools.partial(store.read_chat, match_id, after, limit, rooms)
+    rows = await _read(shared, ("chat", match_id, after, limit, tuple(rooms)), read)
     if not rows:
         return [], None, False
     kept = rows if keep is None else [m for m in rows if m.room in keep]
     authors = [m.author_player_id for m in kept if m.author_player_id is not None]
-    hidden = await hidden_for(ctx, store, reader, authors) if authors else frozenset()
+    hidden = await hidden_for(ctx, store, reader, authors, shared) if authors else frozenset()
     return [m for m in kept if shown(m, hidden)], rows[-1].chat_seq, len(rows) == limit
 
 
@@ -213,13 +236,15 @@ class ChatReader:
     once, in order. The cursor passes every message read, readable or not: a message is judged
     once, by the rights when the stream reaches it (so a player's stream, after the end, goes on
     with the spectators' room from where it is; the earlier ones are a `GET` away). `caller` is
-    the stream's credential (None: an anonymous spectator)."""
+    the stream's credential (None: an anonymous spectator). `shared`: this process's live chat
+    (`ChatWatchers`), so that the streams one notification wakes read the store once."""
 
     ctx: Context
     match_id: str
     caller: Caller | None
     cursor: int
     page: int = MAX_PAGE
+    shared: SharedReads | None = None
     _store: ChatStore = field(init=False)
 
     def __post_init__(self) -> None:
@@ -235,7 +260,7 @@ class ChatReader:
         out: list[ChatMessage] = []
         while True:
             messages, last, full = await read_visible(
-                self.ctx, self._store, loaded, reader, ROOMS, self.cursor, self.page, rooms
+                self.ctx, self._store, loaded, reader, ROOMS, self.cursor, self.page, rooms, self.shared
             )
             out.extend(messages)
             if last is not None:

@@ -2,21 +2,27 @@
 
 Like events, a notification carries no content: each watching stream reads the store after its
 own chat cursor when woken (`app.service.chat.ChatReader`), so a lost or repeated notification
-only delays or costs a read. The broadcaster channel of match M's chat is `chat:M`; the live hub
-hands this class the notifications of those channels (`LiveHub._on_message`). A stream also wakes
-its watch itself when a commit changes what it may read (the match ended, a seat was taken).
+only delays or costs a read. The streams of a match that one notification wakes mostly sit at
+the same cursor: they share one read of the store (`ChatWatchers.shared`), not one each. The
+broadcaster channel of match M's chat is `chat:M`; the live hub hands this class the
+notifications of those channels (`LiveHub._on_message`). A stream also wakes its watch itself
+when a commit changes what it may read (the match ended, a seat was taken).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
+from typing import Any, TypeVar
 
 from app.service.ports import Broadcaster
 
 CHAT_CHANNEL = "chat:"
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +68,40 @@ class ChatWatchers:
         self._broadcaster = broadcaster
         self._watches: dict[str, set[ChatWatch]] = {}
         self.publish_errors = 0
+        # Moves on at every notification and every new watch: a read is shared only within one era.
+        self._era = 0
+        self._reads: dict[tuple[int, Hashable], asyncio.Future[Any]] = {}
+        self.shared_reads = 0  # reads that joined one already under way (for tests)
+
+    async def shared(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
+        """`read()`, or the same read under way for another stream: the streams a notification
+        wakes read at once. A read begun before a notification (or before a watch was added) is
+        never joined after it, so it cannot hide the message that woke the caller (or one its
+        backlog must hold). `key` names the read and its arguments. Shielded: a stream going away
+        does not cancel the read the others wait for."""
+        era_key = (self._era, key)
+        future = self._reads.get(era_key)
+        if future is None:
+            future = asyncio.ensure_future(read())
+            self._reads[era_key] = future
+            future.add_done_callback(functools.partial(self._read_done, era_key))
+        else:
+            self.shared_reads += 1
+        result: T = await asyncio.shield(future)
+        return result
+
+    def _read_done(self, era_key: tuple[int, Hashable], future: asyncio.Future[Any]) -> None:
+        if self._reads.get(era_key) is future:
+            del self._reads[era_key]
+        if not future.cancelled():
+            future.exception()  # retrieved: every waiter got it, or none is left to
 
     @asynccontextmanager
     async def watch(self, match_id: str) -> AsyncIterator[ChatWatch]:
         watch = ChatWatch(match_id)
         watches = self._watches.setdefault(match_id, set())
         watches.add(watch)
+        self._era += 1
         channel = CHAT_CHANNEL + match_id
         try:
             await self._broadcaster.subscribe(channel)  # ref-counted by every broadcaster
@@ -81,6 +115,7 @@ class ChatWatchers:
                 del self._watches[match_id]
 
     def wake(self, match_id: str) -> None:
+        self._era += 1
         for watch in self._watches.get(match_id, ()):
             watch.notify()
 

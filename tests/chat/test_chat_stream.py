@@ -4,14 +4,17 @@ blocks; a spectator who takes a seat stops getting the spectators' room at once.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Collection
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+import pytest
 from starlette.types import ASGIApp
 
-from app.service.chat_live import ChatWatch
+from app.broadcast.memory import MemoryBroadcaster
+from app.service.chat_live import ChatWatch, ChatWatchers
 from app.service.context import NullChatNotifier
 from tests.api.conftest import started
 from tests.chat.support import ChatTable, Person, chat_table, person
@@ -181,3 +184,83 @@ def test_a_notification_outranks_a_rights_change_in_what_a_chat_read_judges_by()
     watch.notify()
     assert watch.take() is None  # a notification: the store's state
     assert watch.take() is None and not watch.notified and watch.rights_at is None
+
+
+async def test_the_streams_one_message_wakes_read_the_store_once() -> None:
+    """Eight streams of one match, each woken by a message: the store's rows are read once per
+    wake-up (the local one, and at most the broadcast's), not once per stream, and so are the
+    bans; each stream still gets the message once, with its own blocks applied."""
+    async with started("memory://") as (app, client):
+        table = await chat_table(client, watchers=5)
+        store, live = app.state.ctx.store, app.state.hub.chat
+        real_read, real_banned = store.read_chat, store.banned_among
+        gate = asyncio.Event()  # holds the reads until every stream has asked
+        reads: list[int] = []
+        bans: list[frozenset[str]] = []
+
+        async def read_chat(match_id: str, after: int, limit: int, rooms: Any) -> Any:
+            reads.append(after)
+            await gate.wait()
+            return await real_read(match_id, after, limit, rooms)
+
+        async def banned_among(player_ids: Collection[str]) -> set[str]:
+            bans.append(frozenset(player_ids))
+            banned: set[str] = await real_banned(player_ids)
+            return banned
+
+        eve, fay = table.watchers[0], table.watchers[1]
+        await client.post(f"/v1/players/me/blocks/{eve.player_id}", headers=fay.headers())
+        people = [*table.watchers, table.anonymous, *table.seats]
+        async with AsyncExitStack() as streams:
+            readers = [await streams.enter_async_context(streaming(app, table, who)) for who in people]
+            store.read_chat, store.banned_among = read_chat, banned_among
+            joined = live.shared_reads
+            await table.post(eve, "spectators", "one message, eight streams")
+            for _ in range(10_000):
+                if len(reads) + live.shared_reads - joined >= len(people):
+                    break
+                await asyncio.sleep(0)
+            asked = len(reads) + live.shared_reads - joined
+            assert len(people) == 8 and asked == 8, (reads, live.shared_reads)
+            assert 1 <= len(reads) <= 2 and set(reads) == {0}, reads  # one per wake-up, at most two
+            gate.set()
+            readable = [r for r, who in zip(readers, people, strict=True) if who not in (*table.seats, fay)]
+            for reader in readable:
+                await has(reader, "one message, eight streams")
+            assert 1 <= len(bans) <= 2 and set(bans) == {frozenset({eve.player_id})}, bans
+        for reader, who in zip(readers, people, strict=True):
+            expected = ["one message, eight streams"] if reader in readable else []
+            assert texts(reader) == expected, who.label  # fay blocks eve; seats do not read it
+
+
+async def test_a_read_begun_before_a_notification_or_a_new_watch_is_not_shared_after_it() -> None:
+    watchers = ChatWatchers(MemoryBroadcaster())
+    gate = asyncio.Event()
+    calls: list[str] = []
+
+    async def read(tag: str) -> str:
+        calls.append(tag)
+        await gate.wait()
+        return tag
+
+    first = asyncio.create_task(watchers.shared("k", lambda: read("first")))
+    await asyncio.sleep(0)
+    same = asyncio.create_task(watchers.shared("k", lambda: read("not run: joins the first")))
+    other = asyncio.create_task(watchers.shared("another key", lambda: read("another key")))
+    await asyncio.sleep(0)
+    watchers.wake("m")  # a message: a read begun before cannot hold it
+    after_wake = asyncio.create_task(watchers.shared("k", lambda: read("after the wake")))
+    await asyncio.sleep(0)
+    async with watchers.watch("m"):  # a new stream: its backlog must not come from an older read
+        after_watch = asyncio.create_task(watchers.shared("k", lambda: read("after the watch")))
+        await asyncio.sleep(0)
+        first.cancel()  # the first asker goes away: the read goes on for the others
+        gate.set()
+        assert await same == "first"
+        assert (await other, await after_wake, await after_watch) == (
+            "another key", "after the wake", "after the watch"
+        )  # fmt: skip
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    assert calls == ["first", "another key", "after the wake", "after the watch"]
+    assert watchers.shared_reads == 1 and not watchers._reads
