@@ -75,7 +75,7 @@ class Loader:
         """The cached state when it is at `seq` or after (no I/O: a commit this process made or
         folded since), else `load`; `seq` None: `load`."""
         if seq is not None:
-            cached = self.cache.get(match_id)
+            cached = self.cached(match_id)
             if cached is not None and cached.match.seq >= seq:
                 return cached
         return await self.load(match_id)
