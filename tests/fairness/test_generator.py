@@ -108,3 +108,28 @@ def test_the_first_card_of_100000_deals_is_uniform() -> None:
     expected = 100_000 / 110
     chi2 = sum((c - expected) ** 2 / expected for c in counts)
     assert chi2 < 164.3, chi2
+
+
+def _shuffled_word_by_word(stream: fair2.Stream, items: list[int]) -> None:
+    """The document's loop, one `randrange` per draw: what `Stream.shuffle` reads in bulk."""
+    for i in range(len(items) - 1, 0, -1):
+        j = stream.randrange(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 20, 110, 300])
+def test_the_bulk_shuffle_reads_what_the_word_by_word_loop_reads(size: int) -> None:
+    for context in range(40):
+        bulk, loop = fair2.Stream(bytes(32), f"c{context}"), fair2.Stream(bytes(32), f"c{context}")
+        a, b = list(range(size)), list(range(size))
+        bulk.shuffle(a)
+        _shuffled_word_by_word(loop, b)
+        assert a == b
+        assert bulk.read(8) == loop.read(8)  # and leaves the stream where the loop leaves it
+
+
+def test_a_rejected_word_in_a_bulk_shuffle_is_skipped_as_in_randrange() -> None:
+    # size 3: randrange(3) then randrange(2); the first word is rejected for n = 3
+    items = ["a", "b", "c"]
+    _Words([2**32 - 1, 4, 1, 99]).shuffle(items)  # i=2: 4 % 3 = 1 → a c b; i=1: 1 % 2 = 1 → a c b
+    assert items == ["a", "c", "b"]
