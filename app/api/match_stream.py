@@ -12,6 +12,7 @@ with 4403 (an action frame is refused first).
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -125,7 +126,8 @@ class MatchSession(Session):
         store = self.edge.ctx.store
         if not isinstance(store, ChatStore):
             return None
-        head = await store.chat_head(self.match_id)
+        read = functools.partial(store.chat_head, self.match_id)  # unless this process knows it
+        head = await self.edge.hub.chat.head(self.match_id, read, at_least=chat_after or 0)
         if chat_after is None:
             chat_after = head
         elif chat_after > head:

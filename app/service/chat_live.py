@@ -3,7 +3,9 @@
 Like events, a notification carries no content: each watching stream reads the store after its
 own chat cursor when woken (`app.service.chat.ChatReader`), so a lost or repeated notification
 only delays or costs a read. The streams of a match that one notification wakes mostly sit at
-the same cursor: they share one read of the store (`ChatWatchers.shared`), not one each. The
+the same cursor: they share one read of the store (`ChatWatchers.shared`), not one each. A stream
+that opens while its match is already watched here starts from the head this process knows
+(`ChatWatchers.head`), without reading it again. The
 broadcaster channel of match M's chat is `chat:M`; the live hub hands this class the
 notifications of those channels (`LiveHub._on_message`). A stream also wakes its watch itself
 when a commit changes what it may read (the match ended, a seat was taken).
@@ -72,6 +74,30 @@ class ChatWatchers:
         self._era = 0
         self._reads: dict[tuple[int, Hashable], asyncio.Future[Any]] = {}
         self.shared_reads = 0  # reads that joined one already under way (for tests)
+        # The heads this process knows, of watched matches only (see `head`).
+        self._heads: dict[str, int] = {}
+        self._notified: dict[str, int] = {}  # the newest chat_seq notified since the match's watching began
+        self._watching: dict[str, object] = {}  # a new object when watching begins or may have missed one
+        self.head_reads = 0  # heads read from the store (for tests)
+
+    async def head(self, match_id: str, read: Callable[[], Awaitable[int]], at_least: int = 0) -> int:
+        """The chat head of a match a watch of this process is on (the caller's, in place: so
+        every message after the head wakes it), read (`read()`) only when this process does not
+        know it. Known: the head read once the match was watched, raised by every notification
+        since; forgotten when the match's last watch goes, or when the broadcaster may have missed
+        a notification (a resync). A message whose notification is still on its way is not in
+        it, as it would not be in a read of a moment before: the stream gets it as a frame. A head
+        known below `at_least` (a cursor the caller was given elsewhere) is read again."""
+        known = self._heads.get(match_id)
+        if known is not None and known >= at_least:
+            return known
+        watching = self._watching.get(match_id)
+        self.head_reads += 1
+        head = await read()
+        if watching is not None and self._watching.get(match_id) is watching:  # watched throughout
+            head = max(head, self._notified.get(match_id, 0), self._heads.get(match_id, 0))
+            self._heads[match_id] = head
+        return head
 
     async def shared(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
         """`read()`, or the same read under way for another stream: the streams a notification
@@ -99,7 +125,10 @@ class ChatWatchers:
     @asynccontextmanager
     async def watch(self, match_id: str) -> AsyncIterator[ChatWatch]:
         watch = ChatWatch(match_id)
-        watches = self._watches.setdefault(match_id, set())
+        watches = self._watches.get(match_id)
+        if watches is None:
+            watches = self._watches[match_id] = set()
+            self._watching[match_id] = object()
         watches.add(watch)
         self._era += 1
         channel = CHAT_CHANNEL + match_id
@@ -113,23 +142,42 @@ class ChatWatchers:
             watches.discard(watch)
             if not watches and self._watches.get(match_id) is watches:
                 del self._watches[match_id]
+                self._forget(match_id)
 
-    def wake(self, match_id: str) -> None:
+    def _forget(self, match_id: str) -> None:
+        self._watching.pop(match_id, None)
+        self._heads.pop(match_id, None)
+        self._notified.pop(match_id, None)
+
+    def wake(self, match_id: str, chat_seq: int) -> None:
+        """Message `chat_seq` of the match was stored (negative: messages may have been missed)."""
         self._era += 1
-        for watch in self._watches.get(match_id, ()):
+        watches = self._watches.get(match_id)
+        if watches is None:
+            return
+        if chat_seq < 0:  # a resync: what this process knew of the head may be behind
+            self._forget(match_id)
+            self._watching[match_id] = object()
+        else:
+            if chat_seq > self._notified.get(match_id, 0):
+                self._notified[match_id] = chat_seq
+            known = self._heads.get(match_id)
+            if known is not None and chat_seq > known:
+                self._heads[match_id] = chat_seq
+        for watch in watches:
             watch.notify()
 
-    def on_message(self, channel: str) -> bool:
+    def on_message(self, channel: str, chat_seq: int) -> bool:
         """A broadcaster notification: True if it was a chat channel's (handled here)."""
         if not channel.startswith(CHAT_CHANNEL):
             return False
-        self.wake(channel.removeprefix(CHAT_CHANNEL))
+        self.wake(channel.removeprefix(CHAT_CHANNEL), chat_seq)
         return True
 
     async def notify(self, match_id: str, chat_seq: int) -> None:
         """A message was stored: wake this process's watches and tell the other processes (a
         failing publish is logged: the message is stored, the next notification catches up)."""
-        self.wake(match_id)
+        self.wake(match_id, chat_seq)
         try:
             await self._broadcaster.publish(CHAT_CHANNEL + match_id, chat_seq)
         except Exception:

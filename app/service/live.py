@@ -156,7 +156,7 @@ class LiveHub:
 
     def _on_message(self, match_id: str, seq: int) -> None:
         self._counters["notifications"] += 1
-        if self.chat.on_message(match_id):
+        if self.chat.on_message(match_id, seq):
             return
         self._wake(match_id, seq)
 

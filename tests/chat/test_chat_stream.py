@@ -248,7 +248,7 @@ async def test_a_read_begun_before_a_notification_or_a_new_watch_is_not_shared_a
     same = asyncio.create_task(watchers.shared("k", lambda: read("not run: joins the first")))
     other = asyncio.create_task(watchers.shared("another key", lambda: read("another key")))
     await asyncio.sleep(0)
-    watchers.wake("m")  # a message: a read begun before cannot hold it
+    watchers.wake("m", 1)  # a message: a read begun before cannot hold it
     after_wake = asyncio.create_task(watchers.shared("k", lambda: read("after the wake")))
     await asyncio.sleep(0)
     async with watchers.watch("m"):  # a new stream: its backlog must not come from an older read
@@ -264,3 +264,69 @@ async def test_a_read_begun_before_a_notification_or_a_new_watch_is_not_shared_a
         await first
     assert calls == ["first", "another key", "after the wake", "after the watch"]
     assert watchers.shared_reads == 1 and not watchers._reads
+
+
+async def test_a_stream_of_a_match_watched_here_starts_from_the_head_this_process_knows() -> None:
+    """The first stream of a match reads its chat head; the streams that open while it is watched
+    take the head this process knows, raised by every message since (the hello's chat_seq is the
+    store's); once nobody watches the match, the next stream reads it again."""
+    async with started("memory://") as (app, client):
+        table = await chat_table(client, watchers=2)
+        store, live = app.state.ctx.store, app.state.hub.chat
+        ada, bob = table.seats
+        eve, fay = table.watchers
+        await table.post(ada, "players", "m1")
+        async with streaming(app, table, ada) as a:
+            assert a.frames[0]["chat_seq"] == 1 and live.head_reads == 1
+            async with streaming(app, table, eve) as e:
+                assert e.frames[0]["chat_seq"] == 1 and live.head_reads == 1  # known: not read again
+            await table.post(bob, "players", "m2")
+            await table.post(fay, "spectators", "m3")
+            await has(a, "m2")
+            async with streaming(app, table, bob) as b, streaming(app, table, fay, chat_after=1) as f:
+                assert (
+                    b.frames[0]["chat_seq"]
+                    == f.frames[0]["chat_seq"]
+                    == 3
+                    == await store.chat_head(table.match_id)
+                )
+                assert live.head_reads == 1  # raised by the notifications of m2 and m3
+                await has(f, "m3")
+                assert texts(b) == [] and texts(f) == ["m3"]
+        await table.post(eve, "spectators", "m4 while nobody watches")
+        async with streaming(app, table, eve) as e:
+            assert e.frames[0]["chat_seq"] == 4 and live.head_reads == 2  # forgotten with the last watch
+        assert not live._heads and not live._watching
+
+
+async def test_a_known_head_is_forgotten_at_a_resync_and_read_again_below_a_given_cursor() -> None:
+    watchers = ChatWatchers(MemoryBroadcaster())
+    store_head = 5
+    reads: list[int] = []
+    gate = asyncio.Event()
+    gate.set()
+
+    async def read() -> int:
+        await gate.wait()
+        reads.append(store_head)
+        return store_head
+
+    async with watchers.watch("m"), watchers.watch("other"):
+        assert await watchers.head("m", read) == 5 and await watchers.head("m", read) == 5
+        assert reads == [5]
+        watchers.wake("m", 6)  # a message here, or from another process
+        assert await watchers.head("m", read) == 6 and reads == [5]
+        store_head = 8  # 7 and 8 stored, their notifications still on their way
+        assert await watchers.head("m", read, at_least=8) == 8 and reads == [5, 8]  # a cursor above it
+        watchers.wake("m", -1)  # a resync: notifications may have been missed
+        store_head = 9
+        assert await watchers.head("m", read) == 9 and reads == [5, 8, 9]
+        gate.clear()  # a read under way when a resync comes is not kept
+        under_way = asyncio.create_task(watchers.head("other", read))
+        await asyncio.sleep(0)
+        watchers.wake("other", -1)
+        gate.set()
+        assert await under_way == 9
+        assert "other" not in watchers._heads and await watchers.head("other", read) == 9
+        assert reads == [5, 8, 9, 9, 9]
+    assert not watchers._heads and not watchers._notified and not watchers._watching
