@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import random
 import struct
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from functools import lru_cache
 from typing import Final, NoReturn, TypeVar
 
@@ -123,6 +123,21 @@ class Stream(random.Random):
         raise TypeError(f"{ALGORITHM} rolls only through randrange(n) and shuffle(items)")
 
     random = getrandbits = choice = choices = sample = randint = uniform = seed = _refuse
+
+
+class Deferred(Stream):
+    """`make()`'s stream, made at the first draw: most decisions draw nothing (a Mount Drago card
+    played), and then its HMAC and its context are never computed."""
+
+    def __init__(self, make: Callable[[], Stream]) -> None:  # no super().__init__(): nothing yet
+        self._make = make
+        self._made: Stream | None = None
+
+    def read(self, n: int) -> bytes:
+        made = self._made
+        if made is None:
+            made = self._made = self._make()
+        return made.read(n)
 
 
 def stream(server_seed: bytes, match_id: str, seat_seeds: Sequence[str], seq: int | None) -> Stream:

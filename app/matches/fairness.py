@@ -88,7 +88,7 @@ def seat_seeds(m: Match, events: Sequence[object] = ()) -> list[str]:
 def dice_for(m: Match, secret: str, seq: int) -> random.Random:
     """The dice of a decision taken when `m` is at `seq`, in the match's version."""
     if m.settings.fairness == V2:
-        return fair2.stream(bytes.fromhex(secret), m.match_id, seat_seeds(m), seq)
+        return fair2.Deferred(lambda: fair2.stream(bytes.fromhex(secret), m.match_id, seat_seeds(m), seq))
     return rng_for(secret, seq)
 
 

@@ -133,3 +133,21 @@ def test_a_rejected_word_in_a_bulk_shuffle_is_skipped_as_in_randrange() -> None:
     items = ["a", "b", "c"]
     _Words([2**32 - 1, 4, 1, 99]).shuffle(items)  # i=2: 4 % 3 = 1 → a c b; i=1: 1 % 2 = 1 → a c b
     assert items == ["a", "c", "b"]
+
+
+def test_a_deferred_stream_draws_what_its_stream_draws_and_makes_it_only_at_the_first_draw() -> None:
+    made: list[int] = []
+
+    def make() -> fair2.Stream:
+        made.append(1)
+        return fair2.stream(bytes(32), "m", ["a", "b"], 7)
+
+    deferred = fair2.Deferred(make)
+    assert made == []  # a decision that draws nothing computes nothing
+    items, expected = list(range(30)), list(range(30))
+    deferred.shuffle(items)
+    reference = fair2.stream(bytes(32), "m", ["a", "b"], 7)
+    reference.shuffle(expected)
+    assert items == expected and deferred.randrange(1000) == reference.randrange(1000) and made == [1]
+    with pytest.raises(TypeError):
+        deferred.random()
