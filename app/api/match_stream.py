@@ -28,9 +28,8 @@ from app.api.stream_edge import StreamEdge
 from app.service import acting
 from app.service import errors as svc
 from app.service.auth import Caller, check_not_banned, identify
-from app.service.chat import ChatReader
+from app.service.chat import ChatReader, keeps_chat
 from app.service.chat_live import ChatWatch
-from app.service.chat_ports import ChatStore
 from app.service.chat_rights import reader_of
 from app.service.ports import StoredEvent
 from app.service.streams import MatchFrames, ViewerFrame
@@ -124,7 +123,7 @@ class MatchSession(Session):
     async def _chat_reader(self, chat_after: int | None) -> _Chat | None:
         """The stream's chat reader, after `chat_after` (else the newest message now)."""
         store = self.edge.ctx.store
-        if not isinstance(store, ChatStore):
+        if not keeps_chat(store):
             return None
         read = functools.partial(store.chat_head, self.match_id)  # unless this process knows it
         head = await self.edge.hub.chat.head(self.match_id, read, at_least=chat_after or 0)

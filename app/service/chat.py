@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Final, Protocol, TypeVar, cast
+from typing import Final, Protocol, TypeGuard, TypeVar
 
 from app.service.auth import Caller
 from app.service.cache import Loaded
@@ -62,11 +62,24 @@ class ChatPage:
     next: int | None  # the cursor to read on after, when the page was full
 
 
+def keeps_chat(store: object) -> TypeGuard[ChatStore]:
+    """Whether `store` keeps chat (`ChatStore`), checked once per type of store: a check against a
+    runtime protocol looks every member up again each time, and a stream opens with one."""
+    kind = type(store)
+    known = _CHAT_TYPES.get(kind)
+    if known is None:
+        known = _CHAT_TYPES[kind] = issubclass(kind, ChatStore)
+    return known
+
+
+_CHAT_TYPES: dict[type, bool] = {}
+
+
 def chat_store(ctx: Context) -> ChatStore:
     store = ctx.store
-    if not isinstance(store, ChatStore):
+    if not keeps_chat(store):
         raise InternalError("this store keeps no chat")
-    return cast(ChatStore, store)
+    return store
 
 
 def clean_text(text: str) -> str:
