@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
+from app.games import frozen
 from app.games.codec import JSON, DecodeError, JSONValue, to_json
 from app.games.core import ErrorCode, IllegalAction, Seat, decode_action
 from app.matches import events as ev
@@ -152,6 +153,9 @@ def _crosses_barrier(m: Match, base: object, seat: Seat, events: Sequence[object
     return tuple(game.to_act(state)) != (seat,)  # the decision passes to another seat (or to nobody)
 
 
+_EVOLVED: Final = frozen.constructor(Evolved)  # one to three per action
+
+
 def evolve_all(m: Match, events: Sequence[object]) -> tuple[Evolved, ...]:
     """The committed state evolved by the game events among `events`, one step each."""
     game = m.game
@@ -160,7 +164,7 @@ def evolve_all(m: Match, events: Sequence[object]) -> tuple[Evolved, ...]:
     for e in events:
         if not isinstance(e, ev.DraftPublished):
             after = game.evolve(state, e)
-            steps.append(Evolved(state, e, after))
+            steps.append(_EVOLVED(state, e, after))
             state = after
     return tuple(steps)
 
