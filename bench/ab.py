@@ -46,31 +46,32 @@ class Tree:
     cpu_us: list[float] = field(default_factory=list)
 
 
-def add_trees(parser: argparse.ArgumentParser) -> None:
-    """The two trees and the store of an A/B run (`trees`)."""
+def tree_parser(description: str | None) -> argparse.ArgumentParser:
+    """The command line of an A/B run: the two trees and the store (read back by `trees`)."""
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("a", type=Path, help="tree A (the baseline)")
     parser.add_argument("b", type=Path, help="tree B (the change)")
     parser.add_argument("--store", choices=["pg", "sqlite", "memory"], default="pg")
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
+    return parser
 
 
 def trees(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Path]:
-    """The two trees of `add_trees`, each checked to be a checkout; pins this process (the load
-    client) to core 1, the servers being on core 0."""
+    """The two trees of `tree_parser`, each checked to be a checkout; pins this process (the load
+    client) to `CLIENT_CORE`, the servers being on core 0."""
     found = [args.a.resolve(), args.b.resolve()]
     for tree in found:
         if not (tree / "app" / "__main__.py").exists():
             parser.error(f"{tree} is not a checkout of this repository")
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {1})
+        os.sched_setaffinity(0, {CLIENT_CORE})
     return found
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    add_trees(parser)
+    parser = tree_parser(__doc__)
     parser.add_argument("--matches", type=int, default=16)
     parser.add_argument("--actions", type=int, default=1600, help="actions per run")
     parser.add_argument("--rounds", type=int, default=10, help="pairs of runs")
@@ -86,15 +87,9 @@ def main() -> None:
             server = t.server
             asyncio.run(run_load(server.port, args.matches, WARM_ACTIONS, True, server.proc.pid, args.via))
         for round_ in range(args.rounds):
-            if args.together:
-                for t, r in zip(servers, _together(servers, args), strict=True):
-                    t.rates.append(r["actions_per_s"])
-                    t.cpu_us.append(r["cpu_us"])
-                continue
-            for t in servers if round_ % 2 == 0 else servers[::-1]:
-                r = asyncio.run(
-                    run_load(t.server.port, args.matches, args.actions, True, t.server.proc.pid, args.via)
-                )
+            order = servers if round_ % 2 == 0 else servers[::-1]
+            runs = _together(order, args) if args.together else [_alone(t, args) for t in order]
+            for t, r in zip(order, runs, strict=True):
                 t.rates.append(r["actions_per_s"])
                 t.cpu_us.append(r["cpu_us"])
     finally:
@@ -113,6 +108,11 @@ def main() -> None:
         f"B/A over {args.rounds} pairs ({args.store}, {args.matches} matches): actions/s median "
         f"{statistics.median(rate):.3f}, server CPU per action median {statistics.median(cpu):.3f}"
     )
+
+
+def _alone(t: Tree, args: argparse.Namespace) -> dict[str, float]:
+    """One run of `t`'s load, from this process."""
+    return asyncio.run(run_load(t.server.port, args.matches, args.actions, True, t.server.proc.pid, args.via))
 
 
 def _together(servers: list[Tree], args: argparse.Namespace) -> list[dict[str, float]]:

@@ -15,7 +15,6 @@ frame, and the last line the medians over the pairs of B/A.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import statistics
@@ -25,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from bench.ab import add_trees, trees
+from bench.ab import tree_parser, trees
 from bench.api import OurServer
 from bench.chat_flood import match_and_author
 from bench.proc import cpu_seconds
@@ -91,10 +90,7 @@ async def one_run(port: int, pid: int, spectators: int, messages: int) -> tuple[
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    add_trees(parser)
+    parser = tree_parser(__doc__)
     parser.add_argument("--spectators", type=int, default=100)
     parser.add_argument("--messages", type=int, default=40, help="messages per run")
     parser.add_argument("--rounds", type=int, default=5, help="pairs of runs")
