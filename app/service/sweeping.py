@@ -16,7 +16,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Final
 
-from app.service.chat_ports import ChatStore
+from app.service.chat import keeps_chat
 from app.service.context import Context
 from app.service.periodic import Periodic
 from app.service.rating_ports import RatingStore
@@ -80,7 +80,7 @@ class Sweeper:
         if self._last_prune is None or (now - self._last_prune).total_seconds() >= self.prune_every_s:
             self._last_prune = now
             await ctx.store.prune_idempotency(now - timedelta(seconds=ctx.config.idempotency_ttl_s))
-            if isinstance(ctx.store, ChatStore):  # old messages beyond each room's newest N
+            if keeps_chat(ctx.store):  # old messages beyond each room's newest N
                 before = now - timedelta(seconds=ctx.config.chat_retention_s)
                 await ctx.store.prune_chat(before, ctx.config.chat_keep_last)
         last = self._last_ratings
