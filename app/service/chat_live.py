@@ -5,7 +5,8 @@ own chat cursor when woken (`app.service.chat.ChatReader`), so a lost or repeate
 only delays or costs a read. The streams of a match that one notification wakes mostly sit at
 the same cursor: they share one read of the store (`ChatWatchers.shared`), not one each. A stream
 that opens while its match is already watched here starts from the head this process knows
-(`ChatWatchers.head`), without reading it again. The
+(`ChatWatchers.head`), without reading it again, and a stream whose cursor is at that head
+reads nothing when woken (`ChatWatchers.nothing_after`). The
 broadcaster channel of match M's chat is `chat:M`; the live hub hands this class the
 notifications of those channels (`LiveHub._on_message`). A stream also wakes its watch itself
 when a commit changes what it may read (the match ended, a seat was taken).
@@ -98,6 +99,16 @@ class ChatWatchers:
             head = max(head, self._notified.get(match_id, 0), self._heads.get(match_id, 0))
             self._heads[match_id] = head
         return head
+
+    def nothing_after(self, match_id: str, chat_seq: int) -> bool:
+        """True when this process knows the match's chat head (see `head`) and it is at or below
+        `chat_seq`: a watch whose cursor is there has no message to read, whatever woke it (a
+        change of rights, `ChatWatch.rights_changed`, with nothing to judge by them; a notification
+        of a message it has read already, such as this process's own publish coming back from the
+        broadcaster). A message whose notification is still on its way is not counted: that
+        notification raises the head and wakes the watch, and its read gets the message."""
+        known = self._heads.get(match_id)
+        return known is not None and known <= chat_seq
 
     async def shared(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
         """`read()`, or the same read under way for another stream: the streams a notification

@@ -146,11 +146,13 @@ async def test_a_spectator_who_takes_a_seat_stops_reading_the_spectators_room() 
 async def test_a_rights_change_is_read_on_the_state_held_here_a_notification_on_the_stores() -> None:
     """The end wakes a player's stream (its rooms changed): that read judges by the state this
     process committed, without reading the match again, and gets what the new rights allow (here a
-    spectators' message whose notification was lost). A notification still reads the store's."""
+    spectators' message whose notification was lost, on a stream that does not know the head, as
+    after a read under way during a resync: else it reads nothing, see the next test). A
+    notification still reads the store's."""
     async with started("memory://") as (app, client):
         table = await chat_table(client)
         ada, eve = table.seats[0], table.watchers[0]
-        ctx = app.state.ctx
+        ctx, live = app.state.ctx, app.state.hub.chat
         loader, real_load, notifier = ctx.loader, ctx.loader.load, ctx.chat
         chat_loads: list[str] = []
 
@@ -165,6 +167,7 @@ async def test_a_rights_change_is_read_on_the_state_held_here_a_notification_on_
             await table.post(eve, "spectators", "s1: its notification was lost")
             ctx.chat = notifier
             assert chat_loads == []
+            live._heads.clear()  # the head this process knew is forgotten (a resync's read)
             await table.resign(1)
             await has(a, "s1: its notification was lost")  # readable after the end, read at the end
             assert chat_loads == []
@@ -297,6 +300,48 @@ async def test_a_stream_of_a_match_watched_here_starts_from_the_head_this_proces
         async with streaming(app, table, eve) as e:
             assert e.frames[0]["chat_seq"] == 4 and live.head_reads == 2  # forgotten with the last watch
         assert not live._heads and not live._watching
+
+
+async def test_a_change_of_rights_with_no_message_after_the_cursor_reads_nothing() -> None:
+    """A commit that changes what a stream may read (here the end) wakes its chat; when this
+    process knows the head and the stream's cursor is there, nothing is read for it, and neither
+    is anything for a notification of a message the stream has read (this process's own publish,
+    coming back from the broadcaster). A message whose notification was lost comes with the next
+    notification's read, judged by the rights of then."""
+    async with started("memory://") as (app, client):
+        table = await chat_table(client)
+        store = app.state.ctx.store
+        ada, bob = table.seats
+        eve = table.watchers[0]
+        found: list[int] = []  # rows each read of the store returned
+        read_chat = store.read_chat
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            rows = await read_chat(*args, **kwargs)
+            found.append(len(rows))
+            return rows
+
+        store.read_chat = counted
+        ctx, notifier = app.state.ctx, app.state.ctx.chat
+        await table.post(ada, "players", "before")
+        async with streaming(app, table, ada) as a, streaming(app, table, eve) as e:
+            assert a.frames[0]["chat_seq"] == e.frames[0]["chat_seq"] == 1
+            ctx.chat = NullChatNotifier()
+            await table.post(eve, "spectators", "lost: its notification never came")
+            ctx.chat = notifier
+            await table.resign(1)
+            for reader in (a, e):
+                await reader.wait_for(lambda frames: any(f["type"] == "commit" for f in frames), "the end")
+            await table.post(eve, "spectators", "after the end")
+            wanted = ("lost: its notification never came", "after the end")
+            await has(a, *wanted)
+            await has(e, *wanted)
+            assert found and all(found), found  # every read found the messages it was woken for
+            assert texts(a) == texts(e) == list(wanted)
+        found.clear()
+        async with streaming(app, table, bob, chat_after=0) as b:  # a backlog: read, all of it
+            await has(b, "before", *wanted)
+        assert found and all(found), found
 
 
 async def test_a_known_head_is_forgotten_at_a_resync_and_read_again_below_a_given_cursor() -> None:
