@@ -126,7 +126,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         max_open=settings.max_open_seeks,
         group_wait_s=settings.seek_group_wait_seconds,
     )
-    matcher = Matcher(matchmaking, interval_s=settings.matcher_interval_seconds)
+    matcher = Matcher(
+        matchmaking, interval_s=settings.matcher_interval_seconds, idle_s=settings.matcher_idle_seconds
+    )
     send, close_sender = httpx_sender()
     deliverer = Deliverer(
         matchmaking,

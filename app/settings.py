@@ -29,6 +29,7 @@ comma-separated list.
 | max_open_seeks           | DRAGO_MAX_OPEN_SEEKS                   | 5 (open seeks per player)        |
 | seek_group_wait_seconds  | DRAGO_SEEK_GROUP_WAIT_SECONDS          | 15 (wait for a larger group)     |
 | matcher_interval_seconds | DRAGO_MATCHER_INTERVAL_SECONDS         | 0.5 (0: no matcher here)         |
+| matcher_idle_seconds     | DRAGO_MATCHER_IDLE_SECONDS             | 5 (the pace when no seek is open)|
 | webhook_interval_seconds | DRAGO_WEBHOOK_INTERVAL_SECONDS         | 0.5 (0: no deliveries here)      |
 | webhook_timeout_seconds  | DRAGO_WEBHOOK_TIMEOUT_SECONDS          | 5 (per delivery)                 |
 | webhook_allow_private    | DRAGO_WEBHOOK_ALLOW_PRIVATE            | false (loopback/private refused) |
@@ -107,6 +108,7 @@ class Settings(BaseSettings):
     max_open_seeks: int = Field(default=5, ge=1, le=1000)
     seek_group_wait_seconds: float = Field(default=15.0, ge=0, le=86_400)
     matcher_interval_seconds: float = Field(default=0.5, ge=0)
+    matcher_idle_seconds: float = Field(default=5.0, gt=0, le=3600)
     webhook_interval_seconds: float = Field(default=0.5, ge=0)
     webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
     webhook_allow_private: bool = False

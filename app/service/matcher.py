@@ -1,6 +1,7 @@
 """The matcher: open seeks become matches, in any process, with no leader and no double match.
 
-Every process runs the same pass now and then (`Matcher`): expire the seeks whose time is up, read
+Every process runs the same pass now and then (`Matcher`: often while seeks are open, seldom when
+none are, at once when a seek is posted to it): expire the seeks whose time is up, read
 the open seeks oldest first, `plan` groups over them, and `claim` each group in the store, which
 marks its seeks matched and creates the match in ONE transaction or writes nothing when a seek is no
 longer open (another process was first): see `app.service.seek_ports`. State lives only in the
@@ -173,9 +174,17 @@ async def form(mm: Matchmaking, group: Group) -> str | None:
     return new.match_id
 
 
-async def match_once(mm: Matchmaking) -> int:
+@dataclass(frozen=True, slots=True)
+class MatchPass:
+    """What one pass saw and did: the open seeks it read, the matches it formed."""
+
+    seen: int
+    formed: int
+
+
+async def matching_pass(mm: Matchmaking) -> MatchPass:
     """One pass: expire the seeks and challenges that are due, plan over the open seeks, claim each
-    group; returns how many matches it formed."""
+    group."""
     now = mm.ctx.clock()
     await mm.store.expire_seeks(now)
     await mm.store.expire_challenges(now)
@@ -184,7 +193,12 @@ async def match_once(mm: Matchmaking) -> int:
     for group in plan(seeks, now, mm.group_wait_s):
         if await form(mm, group) is not None:
             formed += 1
-    return formed
+    return MatchPass(len(seeks), formed)
+
+
+async def match_once(mm: Matchmaking) -> int:
+    """One pass (`matching_pass`); how many matches it formed."""
+    return (await matching_pass(mm)).formed
 
 
 async def displayed(mm: Matchmaking, game: str, player_ids: Sequence[str]) -> dict[str, float]:
@@ -218,15 +232,29 @@ async def bot_level_for(mm: Matchmaking, group: Group) -> str:
 
 
 class Matcher:
-    """This process's matcher loop: a pass every `interval_s` (and again at once after a pass that
-    formed a match, while seeks keep coming)."""
+    """This process's matcher loop: a pass every `interval_s` while there are open seeks (and again
+    at once after a pass that formed a match: more may be waiting); every `idle_s` (at least
+    `interval_s`) after a pass that found none, and at once when a seek is posted to this process
+    (`Matchmaking.kick`). So an idle fleet does not ask its database about seeks twice a second per
+    process, and a new seek is still planned at once by the process it was posted to; another
+    process's seeks wait at most `idle_s` for this one (only if their own process stopped)."""
 
-    def __init__(self, mm: Matchmaking, *, interval_s: float = 0.5) -> None:
+    def __init__(self, mm: Matchmaking, *, interval_s: float = 0.5, idle_s: float = 5.0) -> None:
         self.mm = mm
         self.interval_s = interval_s
-        # Again at once after a pass that formed a match: more seeks may be waiting.
-        work = functools.partial(match_once, mm)
-        self._periodic = Periodic("matcher", work, interval_s, log=log, failure="matching failed", again=True)
+        self.idle_s = max(idle_s, interval_s)
+        work = functools.partial(matching_pass, mm)
+        self._periodic = Periodic(
+            "matcher", work, interval_s, log=log, failure="matching failed", pause=self.pause
+        )
+        mm.kick = self._periodic.kick
+
+    def pause(self, result: object) -> float:
+        """Seconds to the next pass after one that returned `result` (a `MatchPass`)."""
+        assert isinstance(result, MatchPass)
+        if result.formed:
+            return 0.0
+        return self.interval_s if result.seen else self.idle_s
 
     async def start(self) -> None:
         await self._periodic.start()

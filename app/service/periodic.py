@@ -3,13 +3,17 @@
 The sweeper, the webhook deliverer, the matcher and the ban watch each run one. A pass that raises
 is logged (with its traceback) and the loop goes on after the usual pause: one bad pass never
 stops the loop. With `again`, a pass whose result is truthy (work was found: more may be waiting)
-is followed by the next one at once. The pause is wall-clock time; what a pass considers due is
-read from the injected clock (`Context.clock`) by the work itself.
+is followed by the next one at once. With `pause`, the pause after a pass is `pause(result)`
+seconds instead (a pass that raised pauses `interval_s`). `kick` ends a pause at once, and a kick
+during a pass makes the next pass follow it at once (work arrived here: no need to wait for the
+next round). The pause is wall-clock time; what a pass considers due is read from the injected
+clock (`Context.clock`) by the work itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -26,6 +30,7 @@ class Periodic:
         log: logging.Logger,
         failure: str,
         again: bool = False,
+        pause: Callable[[object], float] | None = None,
     ) -> None:
         self.name = name
         self.work = work
@@ -33,7 +38,9 @@ class Periodic:
         self.log = log
         self.failure = failure  # the log message of a pass that raised
         self.again = again
+        self.pause = pause
         self._task: asyncio.Task[None] | None = None
+        self._kicked = asyncio.Event()
 
     @property
     def running(self) -> bool:
@@ -46,12 +53,25 @@ class Periodic:
         task, self._task = self._task, None
         await cancel_and_wait(task)
 
+    def kick(self) -> None:
+        """The next pass now: end the pause under way, or skip the one after the pass under way."""
+        self._kicked.set()
+
     async def _loop(self) -> None:
         while True:
-            result: object = None
+            self._kicked.clear()  # a kick from here on is for a pass after this one
             try:
                 result = await self.work()
             except Exception:
                 self.log.exception(self.failure)
-            if not (self.again and result):
-                await asyncio.sleep(self.interval_s)
+                delay = self.interval_s
+            else:
+                if self.pause is not None:
+                    delay = self.pause(result)
+                else:
+                    delay = 0.0 if self.again and result else self.interval_s
+            if delay <= 0 or self._kicked.is_set():
+                await asyncio.sleep(0)  # at once, yet never without letting the other tasks run
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._kicked.wait(), delay)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Final, Protocol, TypeVar
@@ -53,6 +53,8 @@ class Matchmaking:
     bot_level: str | None = None  # server bots that fill seats; None: the level closest to the group's rating
     scan: int = 1000  # open seeks the matcher reads per pass
     metrics: dict[str, int] = field(default_factory=lambda: {"matched": 0, "lost_claims": 0})
+    # This process's matcher's next pass, now (set by `app.service.matcher.Matcher`): a seek was posted.
+    kick: Callable[[], None] = field(default=lambda: None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,7 @@ async def create_seek(mm: Matchmaking, caller: Caller, req: SeekRequest) -> Seek
             f"a player holds at most {mm.max_open} open seeks: cancel one first",
             {"field": "seeks", "max_open": mm.max_open},
         )
+    mm.kick()
     return seek
 
 

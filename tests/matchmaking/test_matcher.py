@@ -12,7 +12,7 @@ import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
 from app.api.frame_text import notice_frame
 from app.games.chance import seeded
 from app.openapi import FRAMES_PATH
-from app.service.matcher import Group, compatible, match_once, plan
+from app.service.matcher import Group, Matcher, MatchPass, compatible, match_once, plan
 from app.service.ratings import BOT_LEVELS
 from app.service.seek_ports import SeekRecord
 from app.service.seeks import Matchmaking, SeekRequest, create_seek, seek_key
@@ -177,3 +177,15 @@ def test_a_waiting_group_keeps_its_members_from_younger_seeks() -> None:
     now = T0 + timedelta(seconds=5)
     # s0 and s1 could play two, but three is their largest: they wait; s2 and s3 pair up meanwhile.
     assert plan([old, *young], now, 15) == [Group((young[1], young[2]), 2)]
+
+
+def test_the_matcher_paces_itself_by_what_its_last_pass_saw(mm: Matchmaking) -> None:
+    """At once after a pass that formed a match; `interval_s` while seeks are open; `idle_s` (never
+    less than `interval_s`) after a pass that found none. A posted seek kicks it (see
+    tests/matchmaking/test_seeks_http.py)."""
+    matcher = Matcher(mm, interval_s=0.5, idle_s=5.0)
+    assert matcher.pause(MatchPass(seen=4, formed=1)) == 0.0
+    assert matcher.pause(MatchPass(seen=3, formed=0)) == 0.5
+    assert matcher.pause(MatchPass(seen=0, formed=0)) == 5.0
+    assert mm.kick == matcher._periodic.kick  # what a posted seek calls
+    assert Matcher(mm, interval_s=2.0, idle_s=1.0).pause(MatchPass(seen=0, formed=0)) == 2.0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -102,3 +105,45 @@ async def test_a_rated_seek_with_a_range_over_http() -> None:
         [mine] = (await client.get("/v1/players/me/seeks", headers=ann)).json()["items"]
         summary = (await client.get(f"/v1/matches/{mine['match_id']}")).json()
         assert summary["settings"]["rated"] is True
+
+
+async def test_a_posted_seek_starts_a_pass_of_this_process_matcher_at_once() -> None:
+    """The matcher runs with an hour between passes, busy or idle: each seek posted here starts a
+    pass at once all the same (no time passes in this test), and the two seeks are matched."""
+    hourly: dict[str, Any] = {"matcher_interval_seconds": 3600.0, "matcher_idle_seconds": 3600.0}
+    async with started("memory://", **hourly) as (app, client):
+        mm = app.state.matchmaking
+        passes = 0
+        real_open_seeks = mm.store.open_seeks
+
+        async def open_seeks(*args: Any, **kwargs: Any) -> Any:
+            nonlocal passes
+            passes += 1
+            return await real_open_seeks(*args, **kwargs)
+
+        mm.store.open_seeks = open_seeks
+
+        async def until(done: Callable[[], Awaitable[bool]], what: str) -> None:
+            for _ in range(10_000):  # a hang guard: no pass comes by time here
+                if await done():
+                    return
+                await asyncio.sleep(0)
+            raise AssertionError(f"never: {what}")
+
+        async def passed(count: int) -> bool:
+            return passes >= count
+
+        ann, bob = await _player(client, "ann"), await _player(client, "bob")
+        await until(functools.partial(passed, 1), "the first pass")  # the one at start; then an hour's pause
+        r = await client.post("/v1/seeks", json={"game": "yutaka", "players": 2}, headers=ann)
+        assert r.status_code == 201, r.text
+        await until(functools.partial(passed, 2), "a pass after ann's seek")
+        r = await client.post("/v1/seeks", json={"game": "yutaka", "players": 2}, headers=bob)
+        assert r.status_code == 201, r.text
+
+        async def matched() -> bool:
+            mine = (await client.get("/v1/players/me/seeks", headers=ann)).json()["items"]
+            return bool(mine[0]["status"] == "matched")
+
+        await until(matched, "ann's seek matched")
+        assert mm.metrics["matched"] == 1

@@ -66,3 +66,34 @@ async def test_busy_passes_follow_at_once_only_with_again(again: bool) -> None:
         await loop.stop()
     await _settle()
     assert calls == (4 if again else 1)  # stopped: no pass after it
+
+
+async def test_a_kick_ends_the_pause_and_pause_sets_its_length() -> None:
+    """`pause(result)` says how long to wait after a pass (here an hour, never reached); `kick`
+    ends that pause at once, and a kick during a pass skips the pause after it."""
+    calls = 0
+    pauses: list[object] = []
+
+    async def work() -> int:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            loop.kick()  # work arrived while this pass ran
+        return calls
+
+    def pause(result: object) -> float:
+        pauses.append(result)
+        return HOUR
+
+    loop = Periodic("test", work, 0.0, log=log, failure="test pass failed", pause=pause)
+    await loop.start()
+    try:
+        await _settle()
+        assert calls == 1 and pauses == [1]  # an hour's pause, whatever the interval of 0 says
+        loop.kick()
+        await _settle()
+        assert calls == 3 and pauses == [1, 2, 3]  # the second pass's kick skipped its pause
+        await _settle()
+        assert calls == 3  # and then the hour's pause again
+    finally:
+        await loop.stop()
