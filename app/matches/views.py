@@ -151,18 +151,15 @@ class View:
     state: Any
 
     def to_json(self) -> dict[str, JSON]:
-        """The view as one JSON object (built once per view; callers must not modify it)."""
-        return self._json
-
-    @cached_property
-    def _json(self) -> dict[str, JSON]:
+        """The view as one JSON object (built afresh at each call: the server sends `json_bytes`)."""
         game_view = {} if self.state is None else to_json(self.state)  # not dealt yet: the envelope
         envelope = {name: to_json(getattr(self, name)) for name in ENVELOPE_FIELDS}
         return {**{k: v for k, v in game_view.items() if k not in ENVELOPE_MEMBERS}, **envelope}
 
     def json_bytes(self) -> bytes:
         """`to_json()` as compact JSON text (orjson), encoded once per view: the actor's reply and
-        its stream frame embed the same bytes (`orjson.Fragment`) instead of encoding it twice."""
+        its stream frame embed the same bytes (`orjson.Fragment`) instead of encoding it twice.
+        Only the bytes are kept: the object goes as soon as it is encoded."""
         return self._bytes
 
     @cached_property

@@ -24,7 +24,7 @@ from app.matches import decide
 from app.matches.decide import Decision, Refused
 from app.matches.fairness import dice_for
 from app.matches.fold import Match
-from app.matches.views import records_of
+from app.matches.views import commit_records, records_of
 from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
 from app.service.committing import Idempotency, commit
@@ -137,8 +137,8 @@ async def run(
                 ctx.loader.replays.keep(match)
             renderings = ctx.loader.renderings
             decoded = [s.decoded for s in done.stored]
-            records = renderings.commit_records(match, done.stored, seat, decoded)
-            encoded = renderings.commit_json(match, done.stored, seat, decoded)  # shared with its frame
+            records = commit_records(match, done.stored, seat, decoded)
+            encoded = renderings.commit_json(match, done.stored, seat, decoded, records)  # and its frame's
             return ActionResult(match.seq, records, renderings.view(match, seat), encoded)
         raise StaleVersion("the match is busy; try again")
 

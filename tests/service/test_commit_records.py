@@ -1,6 +1,6 @@
-"""`commit_records`: a commit's events redacted once per (state, viewer) by the service's cache
-(`Renderings`), shared by the actor's reply and its stream frame; the same records `record_of`
-gives, never those of other events."""
+"""`commit_records`: a commit's events redacted for a viewer, the same records `record_of` gives,
+never those of other events; encoded once per (state, viewer) by the service's cache
+(`Renderings.commit_json`), shared by the actor's reply and its stream frame."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import dataclasses
 import random
 from typing import Any
 
+import orjson
 import pytest
 
 from app.games.codec import to_json
 from app.matches import decide
 from app.matches.fold import advance
-from app.matches.views import record_of
+from app.matches.views import commit_records, record_of
 from app.service.cache import Renderings
 from app.service.ports import StoredEvent
 from tests.service.test_evolve_once import AT, started
@@ -30,11 +31,14 @@ def test_a_commits_records_are_built_once_per_viewer_and_match_record_of() -> No
         after = advance(before, events, AT)
     first = before.seq + 1
     stored = [StoredEvent("m", first + i, e.TYPE, to_json(e), AT, after.seq, e) for i, e in enumerate(events)]
-    commit_records = Renderings().commit_records
+    renderings = Renderings()
     for viewer in (0, 1, None):
         records = commit_records(after, stored, viewer, [e.decoded for e in stored])
         assert records == tuple(record_of(after.game, e, viewer) for e in stored)
-        assert commit_records(after, stored, viewer) is records  # built once
+        assert commit_records(after, stored, viewer) == records
+        encoded = renderings.commit_json(after, stored, viewer, [e.decoded for e in stored])
+        assert orjson.loads(encoded) == [r.to_json() for r in records]
+        assert renderings.commit_json(after, stored, viewer) is encoded  # encoded once
         # What the viewer sees whole is the JSON committed, not encoded again; what it may not
         # see is encoded from the redacted event (compared with `record_of` above either way).
         for record, event in zip(records, stored, strict=True):
@@ -46,6 +50,9 @@ def test_a_commits_records_are_built_once_per_viewer_and_match_record_of() -> No
         commit_records(before, stored, 0)  # not the commit that made this state
     with pytest.raises(ValueError, match="do not end"):
         commit_records(after, [], 0)
+    given = Renderings()  # the records a caller built already are encoded, not built again
+    mine = commit_records(after, stored, 0)
+    assert given.commit_json(after, stored, 0, records=mine[:1]) == orjson.dumps([mine[0].to_json()])
 
 
 def test_renderings_keep_each_matchs_newest_state_only() -> None:
