@@ -2,9 +2,9 @@
 
 The sweeper, the webhook deliverer, the matcher and the ban watch each run one. A pass that raises
 is logged (with its traceback) and the loop goes on after the usual pause: one bad pass never
-stops the loop. With `again`, a pass whose result is truthy (work was found: more may be waiting)
-is followed by the next one at once. With `pause`, the pause after a pass is `pause(result)`
-seconds instead (a pass that raised pauses `interval_s`). `kick` ends a pause at once, and a kick
+stops the loop. The pause after a pass is `interval_s`, or with `pause`, `pause(result)` seconds
+(0: the next pass at once, as when work was found and more may be waiting; a pass that raised
+pauses `interval_s`). `kick` ends a pause at once, and a kick
 during a pass makes the next pass follow it at once (work arrived here: no need to wait for the
 next round). The pause is wall-clock time; what a pass considers due is read from the injected
 clock (`Context.clock`) by the work itself.
@@ -29,7 +29,6 @@ class Periodic:
         *,
         log: logging.Logger,
         failure: str,
-        again: bool = False,
         pause: Callable[[object], float] | None = None,
     ) -> None:
         self.name = name
@@ -37,7 +36,6 @@ class Periodic:
         self.interval_s = interval_s
         self.log = log
         self.failure = failure  # the log message of a pass that raised
-        self.again = again
         self.pause = pause
         self._task: asyncio.Task[None] | None = None
         self._kicked = asyncio.Event()
@@ -60,16 +58,14 @@ class Periodic:
     async def _loop(self) -> None:
         while True:
             self._kicked.clear()  # a kick from here on is for a pass after this one
+            delay = self.interval_s
             try:
                 result = await self.work()
             except Exception:
                 self.log.exception(self.failure)
-                delay = self.interval_s
             else:
                 if self.pause is not None:
                     delay = self.pause(result)
-                else:
-                    delay = 0.0 if self.again and result else self.interval_s
             if delay <= 0 or self._kicked.is_set():
                 await asyncio.sleep(0)  # at once, yet never without letting the other tasks run
                 continue

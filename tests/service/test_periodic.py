@@ -1,7 +1,7 @@
 """`Periodic`, the loop of the sweeper, the webhook deliverer, the matcher and the ban watch: a pass
-that raises is logged and the loop goes on; with `again`, busy passes follow each other at once and
-an idle one pauses; without it every pass pauses; `stop` ends the loop. No test waits for time: the
-pauses are either 0 or an hour that is never reached."""
+that raises is logged and the loop goes on; with a pause of 0 after a busy pass, busy passes follow
+each other at once and an idle one pauses; without `pause` every pass pauses; `stop` ends the
+loop. No test waits for time: the pauses are either 0 or an hour that is never reached."""
 
 from __future__ import annotations
 
@@ -49,6 +49,7 @@ async def test_a_failing_pass_is_logged_and_the_loop_goes_on(caplog: pytest.LogC
 
 @pytest.mark.parametrize("again", [True, False])
 async def test_busy_passes_follow_at_once_only_with_again(again: bool) -> None:
+    """`again`: a pause of 0 after a busy pass (a truthy result), else the interval."""
     results = [3, 2, 1, 0, 5]
     calls = 0
 
@@ -57,7 +58,10 @@ async def test_busy_passes_follow_at_once_only_with_again(again: bool) -> None:
         calls += 1
         return results[calls - 1]
 
-    loop = Periodic("test", work, HOUR, log=log, failure="test pass failed", again=again)
+    def pause(result: object) -> float:
+        return 0.0 if result else HOUR
+
+    loop = Periodic("test", work, HOUR, log=log, failure="test pass failed", pause=pause if again else None)
     await loop.start()
     try:
         await _settle()
