@@ -138,13 +138,9 @@ class MatchSession(Session):
     async def _send_chat(self, reader: ChatReader, watch: ChatWatch) -> None:
         """One `chat` frame per message the viewer may read, in order, each once: read after the
         chat cursor whenever woken (a notification, or a commit that may change the rooms)."""
-        chat = self.edge.hub.chat
         while True:
             await watch.wake.wait()
-            at = watch.take()
-            if chat.nothing_after(self.match_id, reader.cursor):
-                continue  # read to the head: new rights with nothing to judge, or a repeated notification
-            for message in await reader.new_messages(at):
+            for message in await reader.new_messages(watch.take()):
                 await self.send(chat_frame(message))
 
     async def _send_commits(self, sub: Subscription, frames: MatchFrames) -> None:

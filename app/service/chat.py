@@ -40,9 +40,12 @@ T = TypeVar("T")
 
 
 class SharedReads(Protocol):
-    """One read for the live streams that ask for the same at once (`ChatWatchers.shared`)."""
+    """What this process's live chat (`ChatWatchers`) gives the streams' readers: one read for the
+    streams that ask for the same at once, and whether a match has nothing after a cursor."""
 
     async def shared(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T: ...
+
+    def nothing_after(self, match_id: str, chat_seq: int) -> bool: ...
 
 
 async def _read(shared: SharedReads | None, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
@@ -266,7 +269,12 @@ class ChatReader:
     async def new_messages(self, at: int | None = None) -> list[ChatMessage]:
         """Everything new since the last call; moves the cursor. Rights as the match is now in the
         store, or (`at`: woken by a commit of that seq that may have changed them, and nothing
-        else) as this process holds it, when that is at or after `at` (`Loader.at_least`)."""
+        else) as this process holds it, when that is at or after `at` (`Loader.at_least`). Nothing
+        is read when this process knows there is no message after the cursor
+        (`ChatWatchers.nothing_after`: a change of rights with nothing to judge, or a notification
+        of a message read already)."""
+        if self.shared is not None and self.shared.nothing_after(self.match_id, self.cursor):
+            return []
         loaded = await self.ctx.loader.at_least(self.match_id, at)
         reader = reader_of(loaded, self.caller)
         rooms = readable(loaded, reader)
