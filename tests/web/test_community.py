@@ -147,6 +147,41 @@ def test_a_challenge_is_accepted_on_my_matches(browser: Browser, web_server: Ser
     assert page_errors(page) == []
 
 
+def test_a_decline_being_written_survives_a_notice(browser: Browser, web_server: ServerProcess) -> None:
+    """The page reads its lists again on every notice of the personal stream: a decline's form the
+    player has opened, and the reason typed in it, are still there after a notice (another challenge
+    arriving), and the decline sends that reason."""
+    page = open_page(browser, web_server.url + "/#/me")
+    page_player(page, "declining")
+    me = page.get_attribute("[data-player]", "data-player")
+    page.wait_for_selector("text=Nobody has challenged you.")
+    with httpx.Client(base_url=web_server.url) as http:
+        _, key = new_player(http, "declined-challenger")
+        auth = {"Authorization": f"Bearer {key}"}
+
+        def challenge() -> str:
+            sent = http.post("/v1/challenges", json={"to": [me], "game": "yutaka"}, headers=auth)
+            assert sent.status_code == 201, sent.text
+            return str(sent.json()["challenge_id"])
+
+        first = challenge()
+        item = page.locator(f"[data-challenge='{first}']")
+        item.locator("details.decline summary").click()
+        page.fill(f"#reason-{first}", "not today")
+        second = challenge()  # a notice: both lists are read and drawn again
+        page.wait_for_selector(f"[data-challenge='{second}']")
+        assert item.locator("details.decline").evaluate("d => d.open"), "the decline's form closed"
+        assert page.input_value(f"#reason-{first}") == "not today"
+        assert page.evaluate("document.activeElement.id") == f"reason-{first}", "the keyboard left the reason"
+        page.click(f"[data-key=decline-{first}]")
+        page.wait_for_selector(f"[data-challenge='{first}'][data-status=declined]")
+        sent = http.get("/v1/players/me/challenges", headers=auth).json()["items"]
+    declined = next(c for c in sent if c["challenge_id"] == first)
+    assert declined["reason"] == "not today", declined
+    assert not page.locator(f"[data-challenge='{second}'] details.decline").evaluate("d => d.open")
+    assert page_errors(page) == []
+
+
 def test_a_profile_and_the_leaderboard_show_real_ratings(browser: Browser, web_server: ServerProcess) -> None:
     with httpx.Client(base_url=web_server.url) as http:
         player = rated_player(http, "yutaka", 10)

@@ -2625,11 +2625,25 @@ function myMatchesPage(root2) {
   const challengesSlot = h("div", { "aria-live": "polite" });
   const matchesSlot = h("div");
   const title = (game) => titles.get(game) ?? game;
+  const drafts = /* @__PURE__ */ new Map();
   function challengeItem(player, c) {
     const received = c.player_id !== player.player_id;
     const mine = c.to.find((p) => p.player_id === player.player_id);
     const open = c.status === "open";
-    const reason = h("input", { type: "text", id: `reason-${c.challenge_id}`, maxlength: 200, "data-key": `reason-${c.challenge_id}` });
+    const id = c.challenge_id;
+    const draft = drafts.get(id);
+    const reason = h("input", {
+      type: "text",
+      id: `reason-${id}`,
+      maxlength: 200,
+      "data-key": `reason-${id}`,
+      value: draft ?? "",
+      oninput: () => drafts.set(id, reason.value)
+    });
+    const declining = (event) => {
+      if (event.currentTarget.open) drafts.set(id, reason.value);
+      else drafts.delete(id);
+    };
     const answers = c.to.filter((p) => p.player_id !== player.player_id).map((p) => t(p.answer === "accepted" ? "me.answer.accepted" : p.answer === "declined" ? "me.answer.declined" : "me.answer.none", { name: p.name }));
     return h(
       "li",
@@ -2657,7 +2671,7 @@ function myMatchesPage(root2) {
           button(t("me.accept"), () => void answer(player, c, true, ""), { class: "primary", "data-key": `accept-${c.challenge_id}`, "aria-label": t("me.accept_label", { name: c.name, game: title(c.game) }) }),
           h(
             "details",
-            { class: "decline" },
+            { class: "decline", open: draft !== void 0, ontoggle: declining },
             h("summary", {}, t("me.decline")),
             field(t("me.decline_reason"), reason),
             button(t("me.decline_send"), () => void answer(player, c, false, reason.value.trim()), { "data-key": `decline-${c.challenge_id}`, "aria-label": t("me.decline_label", { name: c.name, game: title(c.game) }) })
@@ -2671,6 +2685,7 @@ function myMatchesPage(root2) {
     try {
       if (accept) await api.acceptChallenge(c.challenge_id, { token: player.key });
       else await api.declineChallenge(c.challenge_id, reason ? { reason } : {}, { token: player.key });
+      drafts.delete(c.challenge_id);
       message.textContent = accept ? t("me.accepted") : t("me.declined");
     } catch (error2) {
       message.textContent = describeError(error2);

@@ -3,7 +3,8 @@
  * with each invited player's answer — and the player's waiting and active matches, those where it
  * is the player's turn first. The page follows the player's personal stream and reads both lists
  * again on every notice (a challenge received or answered, a turn, an end), so it stays current
- * without polling.
+ * without polling. A decline being written survives those redraws: its form stays open with the
+ * reason typed so far (and the keyboard where it was).
  */
 
 import type { Challenge, Game, PlayerMatch } from "drago-client";
@@ -28,12 +29,21 @@ export function myMatchesPage(root: HTMLElement): Page {
   const challengesSlot = h("div", { "aria-live": "polite" });
   const matchesSlot = h("div");
   const title = (game: string) => titles.get(game) ?? game;
+  // The declines being written: challenge id → the reason typed so far (present while its form is open).
+  const drafts = new Map<string, string>();
 
   function challengeItem(player: Identity, c: Challenge): HTMLLIElement {
     const received = c.player_id !== player.player_id;
     const mine = c.to.find((p) => p.player_id === player.player_id);
     const open = c.status === "open";
-    const reason = h("input", { type: "text", id: `reason-${c.challenge_id}`, maxlength: 200, "data-key": `reason-${c.challenge_id}` });
+    const id = c.challenge_id;
+    const draft = drafts.get(id);
+    const reason = h("input", { type: "text", id: `reason-${id}`, maxlength: 200, "data-key": `reason-${id}`, value: draft ?? "",
+      oninput: () => drafts.set(id, reason.value) });
+    const declining = (event: Event) => {
+      if ((event.currentTarget as HTMLDetailsElement).open) drafts.set(id, reason.value);
+      else drafts.delete(id);
+    };
     const answers = c.to.filter((p) => p.player_id !== player.player_id)
       .map((p) => t(p.answer === "accepted" ? "me.answer.accepted" : p.answer === "declined" ? "me.answer.declined" : "me.answer.none", { name: p.name }));
     return h("li", { class: "match-item challenge", "data-challenge": c.challenge_id, "data-status": c.status },
@@ -45,7 +55,7 @@ export function myMatchesPage(root: HTMLElement): Page {
       h("span", { class: "links" },
         received && open && mine?.answer == null ? [
           button(t("me.accept"), () => void answer(player, c, true, ""), { class: "primary", "data-key": `accept-${c.challenge_id}`, "aria-label": t("me.accept_label", { name: c.name, game: title(c.game) }) }),
-          h("details", { class: "decline" }, h("summary", {}, t("me.decline")),
+          h("details", { class: "decline", open: draft !== undefined, ontoggle: declining }, h("summary", {}, t("me.decline")),
             field(t("me.decline_reason"), reason),
             button(t("me.decline_send"), () => void answer(player, c, false, reason.value.trim()), { "data-key": `decline-${c.challenge_id}`, "aria-label": t("me.decline_label", { name: c.name, game: title(c.game) }) })),
         ] : null,
@@ -56,6 +66,7 @@ export function myMatchesPage(root: HTMLElement): Page {
     try {
       if (accept) await api.acceptChallenge(c.challenge_id, { token: player.key });
       else await api.declineChallenge(c.challenge_id, reason ? { reason } : {}, { token: player.key });
+      drafts.delete(c.challenge_id);
       message.textContent = accept ? t("me.accepted") : t("me.declined");
     } catch (error) {
       message.textContent = describeError(error);
