@@ -5,7 +5,9 @@ One path for people and server bots: load (the cached fold plus new events) → 
 this process avoids most conflicts; the store's `(match_id, seq)` key settles the rest across
 processes: a request without `expected_seq` reloads and decides again (a bounded number of times),
 one that pinned `expected_seq` gets `version_conflict`. A retry carrying the same
-`Idempotency-Key` gets the first reply, rebuilt from the events that first request appended.
+`Idempotency-Key` gets the first reply, rebuilt from the events that first request appended, and
+tells the live readers again that the match is at that commit (the first request's process may
+have died before telling them).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from app.matches.fold import Match
 from app.matches.views import commit_records, records_of
 from app.service.auth import Caller, seat_in
 from app.service.cache import Loaded
-from app.service.committing import Idempotency, commit
+from app.service.committing import Idempotency, announce, commit
 from app.service.context import Context
 from app.service.errors import IdempotencyKeyReused, ServiceError, StaleVersion, ValidationFailed, from_code
 from app.service.ports import VersionConflict
@@ -173,6 +175,7 @@ async def _first_reply(
         return None
     if record.request_hash != digest:
         raise IdempotencyKeyReused(details={"idempotency_key": key})
+    await announce(ctx, match_id, record.last_seq)  # its first request may not have told anyone
     past, events = await ctx.loader.at(loaded.record, record.last_seq, since=record.first_seq - 1)
     return ActionResult(
         record.last_seq, records_of(past.game, events, seat), ctx.loader.renderings.view(past, seat)

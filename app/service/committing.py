@@ -222,6 +222,14 @@ def notices(before: Match, after: Match, by: Seat | None, seq: int) -> list[NewN
     return out
 
 
+async def announce(ctx: Context, match_id: str, seq: int) -> None:
+    """Tell the live readers again that `match_id` is at `seq` or later, for a retry of a request
+    committed already (`app.service.acting`): the process that committed it may have died, or met
+    the database going away, before telling them, and nothing else would until the match's next
+    commit (none after its last one). A reader at or past `seq` ignores it (`LiveHub._wake`)."""
+    await _notify(ctx, match_id, seq)
+
+
 async def _notify(ctx: Context, channel: str, seq: int, events: Sequence[StoredEvent] = ()) -> None:
     try:
         await ctx.notifier.notify(channel, seq, events)

@@ -12,6 +12,7 @@ from app.service import acting, errors, reading, seating
 from app.service.auth import identify
 from app.service.context import Context
 from app.store.memory import MemoryEventStore
+from tests.service.conftest import RecordingNotifier
 from tests.service.helpers import ORDER, create, recorded, seated
 
 PLAY_1 = {"type": "play", "card": 1}
@@ -101,6 +102,29 @@ async def test_a_retry_with_the_same_key_gets_the_first_reply(ctx: Context, stor
     with pytest.raises(errors.IdempotencyKeyReused):
         await acting.submit_action(ctx, match_id, ann, {"type": "play", "card": 2}, idempotency_key="k1")
     assert len(await store.read(match_id)) == 8
+
+
+async def test_a_retry_tells_the_live_readers_again(
+    ctx: Context, store: MemoryEventStore, notifier: RecordingNotifier
+) -> None:
+    """The first request's process may have died between its commit and telling the live readers
+    (or met the database going away with its commit made): the retry tells them, else a match's
+    last commit would never reach the streams of the other processes."""
+    match_id, (ann, bob) = await seated(ctx, setup={"order": ORDER})
+    first = await acting.submit_action(ctx, match_id, ann, PLAY_1, idempotency_key="k1")
+    assert notifier.calls[-1] == (match_id, first.seq)
+    notifier.calls.clear()
+    fresh = Context(store, ctx.games, notifier=notifier)  # another process, nothing cached
+    assert await acting.submit_action(fresh, match_id, ann, PLAY_1, idempotency_key="k1") == first
+    assert notifier.calls == [(match_id, first.seq)]
+    later = await acting.submit_action(ctx, match_id, bob, {"type": "play", "card": 4})
+    notifier.calls.clear()
+    assert await acting.submit_action(ctx, match_id, ann, PLAY_1, idempotency_key="k1") == first
+    assert notifier.calls == [(match_id, first.seq)]  # its own seq: readers past it ignore it
+    assert later.seq > first.seq
+    with pytest.raises(errors.IdempotencyKeyReused):
+        await acting.submit_action(ctx, match_id, ann, {"type": "play", "card": 2}, idempotency_key="k1")
+    assert notifier.calls == [(match_id, first.seq)]  # a refusal tells nobody anything
 
 
 async def test_a_retry_of_the_newest_commit_reads_only_that_commit(
