@@ -111,7 +111,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     store = await open_store(settings)
     broadcaster = create_broadcaster(settings.broadcast_url, prefix=settings.broadcast_prefix)
-    hub = LiveHub(store, broadcaster, queue_limit=settings.stream_queue_limit)
+    hub = LiveHub(
+        store, broadcaster, queue_limit=settings.stream_queue_limit, quiet_s=settings.stream_quiet_seconds
+    )
     streaming: Streaming | None = None
     executor = bot_executor(settings) if settings.bots_enabled else None
     ctx = Context(store, clock=app.state.clock, config=service_config(settings), metrics=app.state.metrics)

@@ -26,6 +26,7 @@ comma-separated list.
 | stream_auth_timeout_seconds | DRAGO_STREAM_AUTH_TIMEOUT_SECONDS   | 5 (wait for an `auth` frame)     |
 | stream_queue_limit       | DRAGO_STREAM_QUEUE_LIMIT               | 256 (events a stream may lag)    |
 | stream_fast_lane         | DRAGO_STREAM_FAST_LANE                 | on (`app.api.fast_lane`; 0: off) |
+| stream_quiet_seconds     | DRAGO_STREAM_QUIET_SECONDS             | 30 (quiet feeds read again; 0: off) |
 | max_open_seeks           | DRAGO_MAX_OPEN_SEEKS                   | 5 (open seeks per player)        |
 | seek_group_wait_seconds  | DRAGO_SEEK_GROUP_WAIT_SECONDS          | 15 (wait for a larger group)     |
 | matcher_interval_seconds | DRAGO_MATCHER_INTERVAL_SECONDS         | 0.5 (0: no matcher here)         |
@@ -90,6 +91,7 @@ class Settings(BaseSettings):
     stream_auth_timeout_seconds: float = Field(default=5.0, gt=0)
     stream_queue_limit: int = Field(default=256, ge=1)
     stream_fast_lane: bool = True
+    stream_quiet_seconds: float = Field(default=30.0, ge=0, le=3600)
     trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["127.0.0.1", "::1"])
     bots_enabled: bool = True
     bot_workers: int = Field(default=1, ge=0, le=64)

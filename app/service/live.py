@@ -7,6 +7,13 @@ them into every subscriber's bounded queue. A subscriber that starts behind the 
 backlog from the store itself (page by page, on demand) and then joins the live feed. Either way it
 sees every seq > `after` exactly once and in order.
 
+A notification can be lost altogether: the committing process dies between its commit and its
+publish, or its publish fails while the listeners stay connected. The next commit of the match
+mends it, but after a match's last commit there is none. So every `quiet_s` (30 s) the hub reads
+again each feed whose cursor has not moved since the last round (`read_quiet`): a lost
+notification delays its streams by at most twice that, never for good. A feed that moves costs
+nothing more; a quiet one costs one read of the store per round.
+
 Channels are match ids (the items are the match's `StoredEvent`s) and `player:<id>` (the items are
 that player's `StoredNotice`s, public facts only); both are read from the store after a cursor,
 and each item's position is its `seq`. The hub hands out raw, unredacted events: redacting for each
@@ -22,6 +29,7 @@ import logging
 from collections.abc import Sequence
 
 from app.service.chat_live import ChatWatchers
+from app.service.periodic import Periodic
 from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
 from app.service.subscription import GoingAway, Subscription
 from app.service.tasks import cancel_and_wait
@@ -46,6 +54,7 @@ _COUNTERS = (
     "slow_consumers",
     "publish_errors",
     "read_errors",
+    "quiet_reads",  # feeds read again by `read_quiet`, having not moved for a round
 )
 
 
@@ -63,6 +72,7 @@ class _Feed:
         self.task: asyncio.Task[None] | None = None
         self.subscribed = False  # broadcaster.subscribe succeeded; unsubscribe on close
         self.closed = False
+        self.quiet_mark = -1  # the cursor at the last round of `LiveHub.read_quiet`
 
 
 class LiveHub:
@@ -70,12 +80,16 @@ class LiveHub:
 
     `start` starts the broadcaster with the hub's handler and `stop` stops it (the hub owns the
     broadcaster's lifecycle, not the store's). Use `subscribe` per listener and `notify` after
-    each commit.
+    each commit. `quiet_s`: the pace of `read_quiet` (0: never).
     """
 
-    def __init__(self, store: EventStore, broadcaster: Broadcaster, *, queue_limit: int = 256) -> None:
+    def __init__(
+        self, store: EventStore, broadcaster: Broadcaster, *, queue_limit: int = 256, quiet_s: float = 30.0
+    ) -> None:
         if queue_limit < 1:
             raise ValueError("queue_limit must be at least 1")
+        if quiet_s < 0:
+            raise ValueError("quiet_s must be at least 0")
         self._store = store
         self._broadcaster = broadcaster
         self._queue_limit = queue_limit
@@ -84,12 +98,17 @@ class LiveHub:
         self._stopped = False
         self._counters = dict.fromkeys(_COUNTERS, 0)
         self.chat = ChatWatchers(broadcaster)  # the chat's notifications ride the same broadcaster
+        self._quiet = None if quiet_s == 0 else Periodic(
+            "live-quiet-reads", self._read_quiet, quiet_s, log=log, failure="reading quiet feeds failed"
+        )  # fmt: skip
 
     async def start(self) -> None:
         if self._running or self._stopped:
             raise RuntimeError("a LiveHub starts once")
         await self._broadcaster.start(self._on_message)
         self._running = True
+        if self._quiet is not None:
+            await self._quiet.start()
 
     async def stop(self) -> None:
         """End every subscription with `GoingAway`, drop the feeds and stop the broadcaster."""
@@ -97,6 +116,8 @@ class LiveHub:
             return
         self._running = False
         self._stopped = True
+        if self._quiet is not None:
+            await self._quiet.stop()
         feeds = list(self._feeds.values())
         for feed in feeds:
             for sub in list(feed.subscribers):
@@ -128,6 +149,23 @@ class LiveHub:
         except Exception:
             self._counters["publish_errors"] += 1
             log.exception("publishing match %s at seq %d failed", match_id, seq)
+
+    def read_quiet(self) -> int:
+        """Read again every feed whose cursor has not moved since the last call (a lost
+        notification, see the module's docstring); how many. The hub calls it every `quiet_s`."""
+        woken = 0
+        for feed in list(self._feeds.values()):
+            if feed.closed or not feed.ready.done():
+                continue
+            if feed.cursor == feed.quiet_mark:
+                woken += 1
+                self._wake(feed.match_id, RESYNC)
+            feed.quiet_mark = feed.cursor
+        self._counters["quiet_reads"] += woken
+        return woken
+
+    async def _read_quiet(self) -> None:
+        self.read_quiet()
 
     def stats(self) -> dict[str, int]:
         """Counters for /metrics: matches served, subscribers, store reads and events read."""

@@ -105,7 +105,7 @@ def spy() -> SpyBroadcaster:
 
 @pytest.fixture
 async def hub(store: FlakyStore, spy: SpyBroadcaster) -> AsyncIterator[LiveHub]:
-    hub = LiveHub(store, spy)
+    hub = LiveHub(store, spy, quiet_s=0)  # no rounds of quiet feeds: only what a test does reads
     await hub.start()
     yield hub
     await hub.stop()
@@ -184,6 +184,46 @@ async def test_each_event_reaches_a_subscriber_once_despite_echoes(
         await commit(hub, store, "m")
         assert await take(sub, 6) == [1, 2, 3, 4, 5, 6]
         assert not sub._queue  # nothing extra was queued
+
+
+async def test_a_quiet_feed_is_read_again_each_round_it_has_not_moved(
+    store: FlakyStore, spy: SpyBroadcaster
+) -> None:
+    """A notification lost altogether (its process killed between commit and publish) after a
+    match's last commit: no later notification mends it, the hub's round of quiet feeds does. A feed
+    that moved since the last round is not read (it is being told)."""
+    hub = LiveHub(store, spy, quiet_s=0)  # rounds run by hand here (the server runs them every 30 s)
+    await hub.start()
+    try:
+        async with hub.subscribe("m") as m, hub.subscribe("n") as n:
+            assert hub.read_quiet() == 0  # the first round marks where each feed is
+            await append(store, "m", 2)  # committed elsewhere; the notification was lost
+            await commit(hub, store, "n")  # told: n moved
+            assert await take(n, 1) == [1]
+            assert hub.read_quiet() == 1  # m has not moved since the last round; n has
+            assert await take(m, 2) == [1, 2]
+            await append(store, "n", 1)  # lost too
+            assert hub.read_quiet() == 1  # n; m moved since the last round (by that round's read)
+            assert await take(n, 1) == [2]
+            assert hub.read_quiet() == 1  # m, quiet since; n moved
+            assert hub.stats()["quiet_reads"] == 3
+            assert not m._queue and not n._queue  # reads that found nothing new queue nothing
+    finally:
+        await hub.stop()
+    with pytest.raises(ValueError, match="quiet_s"):
+        LiveHub(store, spy, quiet_s=-1)
+
+
+async def test_the_hub_reads_quiet_feeds_on_its_own(store: FlakyStore, spy: SpyBroadcaster) -> None:
+    hub = LiveHub(store, spy, quiet_s=0.01)  # a short pace: a guard waits for it, nothing is timed
+    await hub.start()
+    try:
+        async with hub.subscribe("m") as sub:
+            await append(store, "m", 1)  # the notification was lost
+            assert await take(sub, 1) == [1]
+            assert hub.stats()["quiet_reads"] >= 1
+    finally:
+        await hub.stop()
 
 
 async def test_resync_makes_the_hub_read_what_it_was_not_told(
