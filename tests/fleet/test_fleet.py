@@ -62,6 +62,9 @@ ADDRESSES = 50  # client addresses 127.0.0.2 … 127.0.0.51
 CREATE_BUDGET = 4  # creations per client address and minute (the probe's address goes over it)
 GUARD = 60.0  # per request, per wait: a hang guard, never a measurement
 TOTAL_GUARD = 600.0
+# A stream reaches a finished match's end within this: a lost notification is mended by the
+# servers' round of quiet feeds (DRAGO_STREAM_QUIET_SECONDS, 30 s) within a minute; a guard only.
+STREAM_GUARD = 180.0
 PAUSE = 0.2  # between retries
 
 
@@ -112,6 +115,7 @@ class Tally:
     bad: list[str] = field(default_factory=list)  # 5xx other than 503 `unavailable`, and such
     acknowledged: dict[str, dict[str, int]] = field(default_factory=dict)  # match → key → seq
     streams: dict[str, list[int]] = field(default_factory=dict)  # match → event seqs seen, in order
+    follows: dict[str, list[str]] = field(default_factory=dict)  # match → how its stream's last sockets ended
     reconnects: int = 0
     retried: int = 0
 
@@ -186,14 +190,19 @@ async def follow(proxy_ws: str, address: str, match_id: str, tally: Tally) -> No
     """A spectator's stream of the match, resumed with `after` = the last seq seen whenever it ends
     (a server stopped, killed or refusing with 1013); cancelled once the match's end was seen."""
     seen = tally.streams.setdefault(match_id, [])
+    ends = tally.follows.setdefault(match_id, [])
     while True:
         url = f"{proxy_ws}/v1/matches/{match_id}/stream?spectate=1&after={seen[-1] if seen else 0}"
-        with contextlib.suppress(ConnectionClosed, InvalidStatus, OSError, TimeoutError):
+        try:
             async with connect(url, compression=None, local_addr=(address, 0), open_timeout=GUARD) as ws:
                 async for raw in ws:
                     frame = json.loads(raw)
                     if frame["type"] == "commit":
                         seen.extend(e["seq"] for e in frame["events"])
+            ends.append(f"closed at {seen[-1:]}")
+        except (ConnectionClosed, InvalidStatus, OSError, TimeoutError) as e:
+            ends.append(f"{e!r} at {seen[-1:]}")
+        del ends[:-5]  # the last few, for the message of a stream that stopped
         tally.reconnects += 1
         await asyncio.sleep(PAUSE)
 
@@ -233,9 +242,11 @@ async def run_match(proxy: str, spec: str, tally: Tally) -> None:
         await play(client, match_id, tokens, data["i"])
         final = (await client.request("GET", f"/v1/matches/{match_id}")).json()["seq"]
         seen = tally.streams.setdefault(match_id, [])
-        deadline = time.monotonic() + TOTAL_GUARD
+        deadline = time.monotonic() + STREAM_GUARD
         while not seen or seen[-1] < final:  # the stream reaches the end of the match
-            assert time.monotonic() < deadline, f"the stream of {match_id} stopped at {seen[-1:]}"
+            if time.monotonic() > deadline:
+                ends = tally.follows.get(match_id)
+                raise AssertionError(f"the stream of {match_id} stopped at {seen[-1:]} of {final}: {ends}")
             await asyncio.sleep(0.1)
     finally:
         follower.cancel()
