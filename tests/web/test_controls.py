@@ -19,8 +19,11 @@ from tests.web.pages import (
     click_legal,
     join,
     legal,
+    new_match,
     open_page,
     page_errors,
+    seat_url,
+    shown_seq,
     snapshot,
     unnamed_controls,
 )  # fmt: skip
@@ -147,6 +150,23 @@ def test_turn_drafts_undo_and_finish_turn(browser: Browser, web_server: ServerPr
         events = http.get(f"/v1/matches/{match_id}/events").json()["events"]
     assert any(e["type"] == "draft_published" for e in events)
     assert page_errors(ada) == []
+
+
+def test_the_dragons_table_stays_as_the_reader_left_it(browser: Browser, web_server: ServerProcess) -> None:
+    """The page is drawn again at every commit: the dragons' table stays open (or closed) as the
+    reader left it, through the page's own moves and the bot's."""
+    with httpx.Client(base_url=web_server.url) as http:
+        match_id = new_match(http, "mount_drago", bots=[1])
+        page = open_page(browser, seat_url(web_server.url, http, match_id, 0, "Ada"))
+    for want_open in (True, False):
+        page.wait_for_selector(LEGAL_SELECTOR)
+        page.click("details.dragons summary")  # closed at first: opens it; then closes it
+        assert page.locator("details.dragons").evaluate("d => d.open") is want_open
+        seq = shown_seq(page)
+        click_legal(page, 0)
+        page.wait_for_function("n => Number(document.querySelector('.board').dataset.seq) > n", arg=seq)
+        assert page.locator("details.dragons").evaluate("d => d.open") is want_open, "redrawn as it was not"
+    assert page_errors(page) == []
 
 
 def test_a_four_player_match_is_drawn_on_its_side_of_the_board(

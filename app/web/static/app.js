@@ -3965,9 +3965,12 @@ function decisions(ctx, view) {
 }
 function dragonsTable(ctx, view, spaces) {
   const ridden = riders(view);
+  const toggled = (event) => {
+    ctx.state.ui.dragonsOpen = event.currentTarget.open;
+  };
   return h(
     "details",
-    { class: "dragons" },
+    { class: "dragons", open: ctx.state.ui.dragonsOpen === true, ontoggle: toggled },
     h("summary", {}, t("md.dragons_table")),
     h(
       "table",

@@ -144,7 +144,9 @@ function decisions(ctx: MatchContext, view: View): Child {
 
 function dragonsTable(ctx: MatchContext, view: View, spaces: readonly MountDrago.Space[]): HTMLElement {
   const ridden = riders(view);
-  return h("details", { class: "dragons" },
+  // Open or closed as the reader left it: the page is drawn again at every commit.
+  const toggled = (event: globalThis.Event) => { ctx.state.ui.dragonsOpen = (event.currentTarget as HTMLDetailsElement).open; };
+  return h("details", { class: "dragons", open: ctx.state.ui.dragonsOpen === true, ontoggle: toggled },
     h("summary", {}, t("md.dragons_table")),
     h("table", {},
       h("thead", {}, h("tr", {}, [t("md.col.dragon"), t("md.col.space"), t("md.col.value"), t("md.col.rider")].map((c) => h("th", { scope: "col" }, c)))),
