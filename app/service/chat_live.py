@@ -9,7 +9,9 @@ that opens while its match is already watched here starts from the head this pro
 reads nothing when woken (`ChatWatchers.nothing_after`). The
 broadcaster channel of match M's chat is `chat:M`; the live hub hands this class the
 notifications of those channels (`LiveHub._on_message`). A stream also wakes its watch itself
-when a commit changes what it may read (the match ended, a seat was taken).
+when a commit changes what it may read (the match ended, a seat was taken). A notification lost
+altogether (its process died between storing the message and publishing it) is made up for by
+the live hub's rounds of quiet feeds, which read each watched match's chat head (`read_quiet`).
 """
 
 from __future__ import annotations
@@ -177,6 +179,26 @@ class ChatWatchers:
                 self._heads[match_id] = chat_seq
         for watch in watches:
             watch.notify()
+
+    async def read_quiet(self, read_head: Callable[[str], Awaitable[int]]) -> int:
+        """Read the chat head of every match watched here (`read_head`: the store's) and wake its
+        watches when it is past the head this process knows, or when it knows none (a notification
+        lost altogether: the process that stored the message died before publishing it); how many
+        matches were woken. The live hub runs it with its rounds of quiet feeds, so a lost chat
+        notification delays its streams by one round at most (`LiveHub.read_quiet`)."""
+        woken = 0
+        for match_id in list(self._watches):
+            watching = self._watching.get(match_id)
+            head = await read_head(match_id)
+            if watching is None or self._watching.get(match_id) is not watching:
+                continue  # no longer watched, or resynced meanwhile (its streams read anyway)
+            known = self._heads.get(match_id)
+            if known is not None and head <= known:
+                continue
+            woken += 1
+            self.wake(match_id, head)  # raises a known head; the watches read after their cursors
+            self._heads[match_id] = max(head, self._heads.get(match_id, 0))
+        return woken
 
     def on_message(self, channel: str, chat_seq: int) -> bool:
         """A broadcaster notification: True if it was a chat channel's (handled here)."""

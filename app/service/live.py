@@ -12,7 +12,8 @@ publish, or its publish fails while the listeners stay connected. The next commi
 mends it, but after a match's last commit there is none. So every `quiet_s` (30 s) the hub reads
 again each feed whose cursor has not moved since the last round (`read_quiet`): a lost
 notification delays its streams by at most twice that, never for good. A feed that moves costs
-nothing more; a quiet one costs one read of the store per round.
+nothing more; a quiet one costs one read of the store per round. The same rounds read the chat
+head of each match whose chat this process watches (`ChatWatchers.read_quiet`).
 
 Channels are match ids (the items are the match's `StoredEvent`s) and `player:<id>` (the items are
 that player's `StoredNotice`s, public facts only); both are read from the store after a cursor,
@@ -29,6 +30,7 @@ import logging
 from collections.abc import Sequence
 
 from app.service.chat_live import ChatWatchers
+from app.service.chat_ports import ChatStore
 from app.service.periodic import Periodic
 from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
 from app.service.subscription import GoingAway, Subscription
@@ -55,6 +57,7 @@ _COUNTERS = (
     "publish_errors",
     "read_errors",
     "quiet_reads",  # feeds read again by `read_quiet`, having not moved for a round
+    "quiet_chat_wakes",  # matches whose chat a round found past the head known here
 )
 
 
@@ -98,8 +101,9 @@ class LiveHub:
         self._stopped = False
         self._counters = dict.fromkeys(_COUNTERS, 0)
         self.chat = ChatWatchers(broadcaster)  # the chat's notifications ride the same broadcaster
+        self._chat_head = store.chat_head if isinstance(store, ChatStore) else None
         self._quiet = None if quiet_s == 0 else Periodic(
-            "live-quiet-reads", self._read_quiet, quiet_s, log=log, failure="reading quiet feeds failed"
+            "live-quiet-reads", self.read_quiet, quiet_s, log=log, failure="reading quiet feeds failed"
         )  # fmt: skip
 
     async def start(self) -> None:
@@ -150,9 +154,10 @@ class LiveHub:
             self._counters["publish_errors"] += 1
             log.exception("publishing match %s at seq %d failed", match_id, seq)
 
-    def read_quiet(self) -> int:
-        """Read again every feed whose cursor has not moved since the last call (a lost
-        notification, see the module's docstring); how many. The hub calls it every `quiet_s`."""
+    async def read_quiet(self) -> int:
+        """Read again every feed whose cursor has not moved since the last call, and the chat head
+        of every match whose chat is watched here (a lost notification, see the module's
+        docstring); how many feeds and chats were woken. The hub calls it every `quiet_s`."""
         woken = 0
         for feed in list(self._feeds.values()):
             if feed.closed or not feed.ready.done():
@@ -162,10 +167,11 @@ class LiveHub:
                 self._wake(feed.match_id, RESYNC)
             feed.quiet_mark = feed.cursor
         self._counters["quiet_reads"] += woken
+        if self._chat_head is not None:
+            chats = await self.chat.read_quiet(self._chat_head)
+            self._counters["quiet_chat_wakes"] += chats
+            woken += chats
         return woken
-
-    async def _read_quiet(self) -> None:
-        self.read_quiet()
 
     def stats(self) -> dict[str, int]:
         """Counters for /metrics: matches served, subscribers, store reads and events read."""

@@ -196,16 +196,16 @@ async def test_a_quiet_feed_is_read_again_each_round_it_has_not_moved(
     await hub.start()
     try:
         async with hub.subscribe("m") as m, hub.subscribe("n") as n:
-            assert hub.read_quiet() == 0  # the first round marks where each feed is
+            assert await hub.read_quiet() == 0  # the first round marks where each feed is
             await append(store, "m", 2)  # committed elsewhere; the notification was lost
             await commit(hub, store, "n")  # told: n moved
             assert await take(n, 1) == [1]
-            assert hub.read_quiet() == 1  # m has not moved since the last round; n has
+            assert await hub.read_quiet() == 1  # m has not moved since the last round; n has
             assert await take(m, 2) == [1, 2]
             await append(store, "n", 1)  # lost too
-            assert hub.read_quiet() == 1  # n; m moved since the last round (by that round's read)
+            assert await hub.read_quiet() == 1  # n; m moved since the last round (by that round's read)
             assert await take(n, 1) == [2]
-            assert hub.read_quiet() == 1  # m, quiet since; n moved
+            assert await hub.read_quiet() == 1  # m, quiet since; n moved
             assert hub.stats()["quiet_reads"] == 3
             assert not m._queue and not n._queue  # reads that found nothing new queue nothing
     finally:

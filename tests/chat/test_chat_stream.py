@@ -375,3 +375,47 @@ async def test_a_known_head_is_forgotten_at_a_resync_and_read_again_below_a_give
         assert "other" not in watchers._heads and await watchers.head("other", read) == 9
         assert reads == [5, 8, 9, 9, 9]
     assert not watchers._heads and not watchers._notified and not watchers._watching
+
+
+async def test_a_round_of_quiet_feeds_wakes_a_chat_past_the_head_known_here() -> None:
+    """A chat notification lost altogether (its process died between storing the message and
+    publishing it): the live hub's round reads each watched match's chat head and wakes its
+    watches when it is past the head this process knows, or when it knows none; otherwise not."""
+    watchers = ChatWatchers(MemoryBroadcaster())
+    heads = {"m": 3, "n": 2}
+
+    async def read_head(match_id: str) -> int:
+        return heads[match_id]
+
+    async with watchers.watch("m") as m, watchers.watch("n") as n:
+        assert await watchers.head("m", lambda: read_head("m")) == 3  # known here; n's is not
+        assert await watchers.read_quiet(read_head) == 1
+        assert n.wake.is_set() and not m.wake.is_set()
+        assert n.take() is None and watchers.nothing_after("n", 2)  # known from now on
+        heads["m"] = 4  # stored by another process, its notification lost
+        assert await watchers.read_quiet(read_head) == 1
+        assert m.wake.is_set() and not n.wake.is_set()
+        assert m.take() is None  # judged by the store's state, as after a notification
+        assert watchers.nothing_after("m", 4) and not watchers.nothing_after("m", 3)
+        assert await watchers.read_quiet(read_head) == 0
+        assert not m.wake.is_set() and not n.wake.is_set()
+    assert await watchers.read_quiet(read_head) == 0  # nothing watched: nothing read
+
+
+async def test_a_message_whose_notification_was_lost_comes_with_the_hubs_next_round() -> None:
+    async with started("memory://") as (app, client):
+        table = await chat_table(client)
+        ada, bob = table.seats
+        ctx, notifier, hub = app.state.ctx, app.state.ctx.chat, app.state.hub
+        await table.post(ada, "players", "before")
+        async with streaming(app, table, ada) as a, streaming(app, table, bob) as b:
+            ctx.chat = NullChatNotifier()
+            await table.post(bob, "players", "lost: its notification never came")
+            ctx.chat = notifier
+            assert await hub.read_quiet() == 1  # the chat; the match's feed is marked only
+            await has(a, "lost: its notification never came")
+            await has(b, "lost: its notification never came")
+            assert hub.stats()["quiet_chat_wakes"] == 1
+            assert await hub.read_quiet() == 1  # the feed, quiet for a round; the chat is known
+            assert hub.stats()["quiet_chat_wakes"] == 1
+        assert texts(a) == texts(b) == ["lost: its notification never came"]
