@@ -10,6 +10,7 @@ with `DRAGO_WRITE_SCREENSHOTS=1` (to a temporary directory otherwise, so a run l
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from tests.web.pages import (
     foreign_requests,
     join,
     legal,
+    new_match,
     open_page,
     page_errors,
     picks,
@@ -191,6 +193,64 @@ def play(
         for lang in ("en", "de"):
             picture = SCREENSHOTS / f"{game}-{kind}-{lang}.png"
             assert picture.exists(), f"commit {picture.name} (DRAGO_WRITE_SCREENSHOTS=1)"
+
+
+def test_a_reconnected_page_shows_no_view_ahead_of_its_history(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """A stream that reconnects gets a `hello` with the view at the head, then the commits it
+    missed as frames: the board waits for them, so the last card played and the history are never
+    older than the board (the spectator's check at every commit above once caught that gap)."""
+    held: list[tuple[WebSocketRoute, str | bytes]] = []
+    holding = [False]
+    routes: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        def from_server(message: str | bytes) -> None:
+            if holding[0] and json.loads(message)["type"] == "commit":
+                held.append((ws, message))  # commit frames wait; the rest goes on
+            else:
+                ws.send(message)
+
+        ws.connect_to_server().on_message(from_server)
+        routes.append(ws)
+
+    with httpx.Client(base_url=web_server.url) as http:
+        match_id = new_match(http, "mount_drago")
+        joined = [http.post(f"/v1/matches/{match_id}/seats/{seat}", json={"name": "p"}) for seat in (0, 1)]
+        tokens = [reply.json()["token"] for reply in joined]
+
+        def act() -> int:
+            seat = http.get(f"/v1/matches/{match_id}").json()["to_act"][0]
+            auth = {"Authorization": f"Bearer {tokens[seat]}"}
+            view = http.get(f"/v1/matches/{match_id}/view", headers=auth).json()
+            body = {"action": view["legal_actions"][0], "expected_seq": view["seq"]}
+            acted = http.post(f"/v1/matches/{match_id}/actions", json=body, headers=auth)
+            assert acted.status_code == 200, acted.text
+            return int(acted.json()["seq"])
+
+        watcher = open_page(browser, "about:blank")
+        watcher.context.route_web_socket(re.compile(r"/stream"), route)
+        watcher.goto(f"{web_server.url}/#/match/{match_id}?as=spectator")
+        seen = act()
+        wait_seq(watcher, seen)
+        holding[0] = True
+        head = max(act() for _ in range(3))  # unseen: their frames are held
+        with watcher.expect_request(re.compile(r"/chat")):  # the page's answer to the next hello
+            routes[-1].close(code=1011, reason="dropped by the test")
+            while len(routes) < 2:
+                watcher.wait_for_timeout(20)  # the page reconnects after its backoff
+        shown = snapshot(watcher)
+        assert shown["seq"] == seen, f"the board shows seq {shown['seq']} with its history at {seen}"
+        assert max(entry["seq"] for entry in shown["log"]) == seen
+        holding[0] = False
+        for ws, message in held:
+            if ws is routes[-1]:  # the backlog of the new connection (the old one's went with it)
+                ws.send(message)
+        wait_seq(watcher, head)
+    history = [entry["seq"] for entry in snapshot(watcher)["log"]]
+    assert history == list(range(head, 0, -1)), "the history lost or repeated a commit"
+    assert page_errors(watcher) == []
 
 
 def commits(reveal: dict[str, Any]) -> list[int]:

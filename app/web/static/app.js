@@ -5219,8 +5219,12 @@ function matchPage(root2, matchId, params) {
       render();
     }
   };
+  let ahead = null;
   function setView(view) {
-    if (view && (!state.live || view.seq >= state.live.seq)) state.live = view;
+    if (view && (!ahead || view.seq >= ahead.seq)) ahead = view;
+    if (!ahead || ahead.seq > (state.events.at(-1)?.seq ?? 0)) return;
+    if (!state.live || ahead.seq >= state.live.seq) state.live = ahead;
+    ahead = null;
   }
   function addEvents(events, reply = false) {
     const last = state.events.at(-1)?.seq ?? 0;

@@ -114,8 +114,15 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     refreshSummary: async () => { state.summary = await api.getMatch(matchId); render(); },
   };
 
+  // A view ahead of the history (a reconnect's `hello`, whose backlog frames follow; a reply that
+  // overtook the stream) waits here until the history reaches it: the board never shows a state
+  // whose events (the last card played, the log) the page does not hold yet.
+  let ahead: View | null = null;
   function setView(view: View | null | undefined): void {
-    if (view && (!state.live || view.seq >= state.live.seq)) state.live = view;
+    if (view && (!ahead || view.seq >= ahead.seq)) ahead = view;
+    if (!ahead || ahead.seq > (state.events.at(-1)?.seq ?? 0)) return;
+    if (!state.live || ahead.seq >= state.live.seq) state.live = ahead;
+    ahead = null;
   }
 
   /** Add events to the history, in order, each once: an action's reply and the stream both carry
