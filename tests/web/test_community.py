@@ -120,11 +120,18 @@ def test_quick_play_with_server_bots_after_a_wait(browser: Browser, web_server: 
     assert page_errors(page) == []
 
 
-def test_a_challenge_is_accepted_on_my_matches(browser: Browser, web_server: ServerProcess) -> None:
+def my_matches(browser: Browser, web_server: ServerProcess, name: str) -> tuple[Page, str]:
+    """A page on "my matches" with a new player of its own, nobody having challenged it yet; its id."""
     page = open_page(browser, web_server.url + "/#/me")
-    page_player(page, "challenged")
+    page_player(page, name)
     me = page.get_attribute("[data-player]", "data-player")
+    assert me is not None
     page.wait_for_selector("text=Nobody has challenged you.")
+    return page, me
+
+
+def test_a_challenge_is_accepted_on_my_matches(browser: Browser, web_server: ServerProcess) -> None:
+    page, me = my_matches(browser, web_server, "challenged")
     with httpx.Client(base_url=web_server.url) as http:
         _, key = new_player(http, "challenger")
         sent = http.post(
@@ -151,10 +158,7 @@ def test_a_decline_being_written_survives_a_notice(browser: Browser, web_server:
     """The page reads its lists again on every notice of the personal stream: a decline's form the
     player has opened, and the reason typed in it, are still there after a notice (another challenge
     arriving), and the decline sends that reason."""
-    page = open_page(browser, web_server.url + "/#/me")
-    page_player(page, "declining")
-    me = page.get_attribute("[data-player]", "data-player")
-    page.wait_for_selector("text=Nobody has challenged you.")
+    page, me = my_matches(browser, web_server, "declining")
     with httpx.Client(base_url=web_server.url) as http:
         _, key = new_player(http, "declined-challenger")
         auth = {"Authorization": f"Bearer {key}"}
