@@ -197,7 +197,7 @@ class ChatWatchers:
                 continue
             woken += 1
             self.wake(match_id, head)  # raises a known head; the watches read after their cursors
-            self._heads[match_id] = max(head, self._heads.get(match_id, 0))
+            self._heads.setdefault(match_id, head)  # and one is known from now on
         return woken
 
     def on_message(self, channel: str, chat_seq: int) -> bool:

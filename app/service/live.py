@@ -29,8 +29,8 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
+from app.service.chat import keeps_chat
 from app.service.chat_live import ChatWatchers
-from app.service.chat_ports import ChatStore
 from app.service.periodic import Periodic
 from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
 from app.service.subscription import GoingAway, Subscription
@@ -101,7 +101,7 @@ class LiveHub:
         self._stopped = False
         self._counters = dict.fromkeys(_COUNTERS, 0)
         self.chat = ChatWatchers(broadcaster)  # the chat's notifications ride the same broadcaster
-        self._chat_head = store.chat_head if isinstance(store, ChatStore) else None
+        self._chat_head = store.chat_head if keeps_chat(store) else None
         self._quiet = None if quiet_s == 0 else Periodic(
             "live-quiet-reads", self.read_quiet, quiet_s, log=log, failure="reading quiet feeds failed"
         )  # fmt: skip
