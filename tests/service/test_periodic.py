@@ -47,9 +47,10 @@ async def test_a_failing_pass_is_logged_and_the_loop_goes_on(caplog: pytest.LogC
     assert failed[0].exc_info is not None and "boom" in str(failed[0].exc_info[1])
 
 
-@pytest.mark.parametrize("again", [True, False])
-async def test_busy_passes_follow_at_once_only_with_again(again: bool) -> None:
-    """`again`: a pause of 0 after a busy pass (a truthy result), else the interval."""
+@pytest.mark.parametrize("busy_at_once", [True, False])
+async def test_busy_passes_follow_at_once_only_with_a_pause_of_0(busy_at_once: bool) -> None:
+    """With `pause` giving 0 after a busy pass (a truthy result), the next pass follows at once;
+    without `pause`, every pass is followed by the interval."""
     results = [3, 2, 1, 0, 5]
     calls = 0
 
@@ -61,15 +62,16 @@ async def test_busy_passes_follow_at_once_only_with_again(again: bool) -> None:
     def pause(result: object) -> float:
         return 0.0 if result else HOUR
 
-    loop = Periodic("test", work, HOUR, log=log, failure="test pass failed", pause=pause if again else None)
+    chosen = pause if busy_at_once else None
+    loop = Periodic("test", work, HOUR, log=log, failure="test pass failed", pause=chosen)
     await loop.start()
     try:
         await _settle()
-        assert calls == (4 if again else 1)  # then the hour's pause, which never ends here
+        assert calls == (4 if busy_at_once else 1)  # then the hour's pause, which never ends here
     finally:
         await loop.stop()
     await _settle()
-    assert calls == (4 if again else 1)  # stopped: no pass after it
+    assert calls == (4 if busy_at_once else 1)  # stopped: no pass after it
 
 
 async def test_a_kick_ends_the_pause_and_pause_sets_its_length() -> None:
