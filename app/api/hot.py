@@ -1,12 +1,14 @@
 """The routes of a match's life, served without FastAPI's routing and dependencies.
 
 `POST /v1/matches/{id}/actions` and `GET /v1/matches/{id}/view` are most of the server's traffic;
-`POST /v1/matches` and `POST /v1/matches/{id}/seats/{seat}` start every match. Measured with
-`python -m bench.stack`, FastAPI's route matching, dependency resolution and request validation cost
+`POST /v1/matches` and `POST /v1/matches/{id}/seats/{seat}` start every match, and each seat opens
+`WS /v1/matches/{id}/stream` (its session reads its own query and frames: the route only names the
+match; through FastAPI's router and exception layers a match's set-up cost 4% more server CPU).
+Measured with `python -m bench.stack`, FastAPI's route matching, dependency resolution and request validation cost
 more per action than the action itself (about 300 µs against 190 µs); creating a match and joining
 its two seats cost a median 3.1 ms of CPU through FastAPI and 2.6 ms here (in-process, httpx client
 included, six alternating runs of 300 matches). So this innermost middleware serves a *well-formed*
-request of these four routes directly: the same caller identification (`app.service.auth.identify`),
+request of these routes directly: the same caller identification (`app.service.auth.identify`),
 the same body models (`SubmitAction`, `CreateMatch`, `JoinSeat`, validated by pydantic from the JSON
 bytes), the same use cases and renderers, the same error envelope. Anything it does not recognise as
 well-formed — another route, a query string, a header or body that does not validate, a seat number
@@ -28,6 +30,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from app.api.credentials import Malformed, bearer_of
 from app.api.deps import (
@@ -45,7 +48,7 @@ from app.api.deps import (
 from app.api.errors import render
 from app.api.middleware import replay_body
 from app.api.render import action_body, send_json
-from app.api.routes import matches, play, seats
+from app.api.routes import matches, play, seats, stream
 from app.api.routes.matches import CreateBody, create_request, created_out
 from app.api.schemas import CreateMatch, JoinSeat, SeatToken, SubmitAction
 from app.service import acting, creating, reading, seating
@@ -57,6 +60,7 @@ _SEGMENT = "([^/]+)"  # a path parameter; its constraints are the FastAPI route'
 _ACTIONS: Final = re.compile(f"/v1/matches/{_SEGMENT}/actions")
 _VIEW: Final = re.compile(f"/v1/matches/{_SEGMENT}/view")
 _SEAT: Final = re.compile(f"/v1/matches/{_SEGMENT}/seats/{_SEGMENT}")
+_STREAM: Final = re.compile(f"/v1/matches/{_SEGMENT}/stream")
 _MATCHES: Final = "/v1/matches"
 
 _T = TypeVar("_T")
@@ -115,6 +119,12 @@ TWINS: Final = {
         {"match_id": MatchId, "seat": SeatNo, "body": JoinSeat, "caller": MaybeCaller, "ctx": Ctx},
         _MAYBE_CALLS,
     ),
+    "streamMatch": Twin(
+        "/v1/matches/{match_id}/stream",
+        stream.stream_match,
+        {"websocket": WebSocket, "match_id": str},
+        frozenset(),
+    ),
 }
 
 _MATCH_ID: Final = TypeAdapter[str](MatchId)
@@ -155,6 +165,10 @@ class HotRoutes:
             ):
                 await self._join(match_id, seat, scope, receive, send)
                 return
+        elif scope["type"] == "websocket" and (m := _STREAM.fullmatch(scope["path"])):
+            self._label(scope, "streamMatch")  # its query (`after`, `token`…) is the session's to read
+            await self.fastapi.state.streaming.serve_match(WebSocket(scope, receive, send), m[1])
+            return
         await self.app(scope, receive, send)
 
     async def _view(self, match_id: str, scope: Scope, receive: Receive, send: Send) -> None:

@@ -17,13 +17,16 @@ import httpx
 import pytest
 from fastapi import Depends
 from fastapi.dependencies.utils import get_parameterless_sub_dependant
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, APIWebSocketRoute
+from starlette.websockets import WebSocket
 
 from app.api import hot as hot_module
 from app.api.hot import HotRoutes
 from app.api.routes import ROUTERS
+from app.api.streaming import Streaming
 from app.main import create_app
 from app.settings import Settings
+from tests.stream.asgi import AsgiSocket
 
 SEED = "hot-routes"
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
@@ -31,6 +34,12 @@ TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 
 @asynccontextmanager
 async def app_client(hot: bool) -> AsyncIterator[httpx.AsyncClient]:
+    async with app_and_client(hot) as (_, client):
+        yield client
+
+
+@asynccontextmanager
+async def app_and_client(hot: bool) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
     settings = Settings(
         database_url="memory://", dev_features=True, log_level="WARNING", bots_enabled=False,
         rate_limit_enabled=False, sweep_interval_seconds=0,
@@ -43,7 +52,7 @@ async def app_client(hot: bool) -> AsyncIterator[httpx.AsyncClient]:
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=transport, base_url="http://t") as client,
     ):
-        yield client
+        yield app, client
 
 
 async def table(client: httpx.AsyncClient) -> tuple[str, list[str], str]:
@@ -269,13 +278,15 @@ async def test_hot_and_fastapi_set_up_matches_alike(monkeypatch: pytest.MonkeyPa
         assert hot_reply == fastapi_reply
 
 
-def _routes(operation: str) -> list[APIRoute]:
-    """The FastAPI routes of an operation id, as `app.main` includes them (without extra dependencies)."""
+def _routes(operation: str) -> list[APIRoute | APIWebSocketRoute]:
+    """The FastAPI routes of an operation id (a WebSocket route's: its name), as `app.main`
+    includes them (without extra dependencies)."""
     return [
         r
         for router in ROUTERS
         for r in router.routes
-        if isinstance(r, APIRoute) and r.operation_id == operation
+        if (isinstance(r, APIRoute) and r.operation_id == operation)
+        or (isinstance(r, APIWebSocketRoute) and r.name == operation)
     ]
 
 
@@ -297,7 +308,7 @@ def test_each_hot_route_takes_what_its_fastapi_route_declares(operation: str) ->
     assert route.path == twin.path and route.endpoint is twin.endpoint
     hints = typing.get_type_hints(route.endpoint, include_extras=True)
     hints.pop("return", None)
-    queries = {p.name for p in route.dependant.query_params}
+    queries = {p.name for p in route.dependant.query_params}  # a stream's session reads its own
     assert queries == twin.forwarded, f"{operation}: the hot route must hand these queries to FastAPI"
     assert {k: v for k, v in hints.items() if k not in queries} == dict(twin.params), (
         f"{operation}'s parameters changed: update its twin in app/api/hot.py (and what it does)"
@@ -318,3 +329,29 @@ def test_the_derivation_sees_a_dependency_added_to_a_route() -> None:
         get_parameterless_sub_dependant(depends=Depends(extra), path=route.path)
     )
     assert _calls(route.dependant) != set(hot_module.TWINS["submitAction"].calls)
+
+
+@pytest.mark.parametrize("hot", [True, False])
+async def test_the_match_stream_is_served_past_fastapis_router(
+    hot: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the hot routes the stream's session starts under the hot twin (labelled with the same
+    template for logs), not under FastAPI's route; either way it says the same hello."""
+    routes: list[object] = []
+    serve = Streaming.serve_match
+
+    async def watched(self: Streaming, ws: WebSocket, match_id: str) -> None:
+        routes.append(ws.scope.get("route"))
+        await serve(self, ws, match_id)
+
+    monkeypatch.setattr(Streaming, "serve_match", watched)
+    async with app_and_client(hot) as (app, client):
+        match_id, tokens, _ = await table(client)
+        url, seat = f"/v1/matches/{match_id}", {"token": tokens[1], "views": "1"}
+        async with AsgiSocket(app, f"{url}/stream", seat) as ws:
+            hello = await ws.recv()
+        view = await client.get(f"{url}/view", headers={"authorization": f"Bearer {tokens[1]}"})
+    [route] = routes
+    assert route is hot_module.TWINS["streamMatch"] if hot else isinstance(route, APIWebSocketRoute)
+    assert getattr(route, "path", None) == "/v1/matches/{match_id}/stream"
+    assert hello["type"] == "hello" and hello["seat"] == 1 and hello["view"] == view.json()
