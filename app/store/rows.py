@@ -58,7 +58,9 @@ def require_aware(at: datetime) -> datetime:
 
 
 def sqlite_time(at: datetime) -> str:
-    return require_aware(at).astimezone(UTC).strftime(SQLITE_TIME)
+    """`at` in UTC as SQLite's text time (`SQLITE_TIME`, always with microseconds): `isoformat`
+    writes it in half the time of `strftime` (twice per commit), and with four-digit years always."""
+    return require_aware(at).astimezone(UTC).isoformat(" ", "microseconds")[:-6]  # without "+00:00"
 
 
 def sqlite_time_or_none(at: datetime | None) -> str | None:
