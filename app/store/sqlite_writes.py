@@ -38,9 +38,19 @@ _INSERT_SEAT = f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?,
 _INSERT_EVENT = (
     "INSERT INTO events (match_id, seq, commit_seq, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)"
 )
+# An append updates the match's row in two statements. SQLite rewrites the entries of every index
+# holding a column an UPDATE sets, whether or not its value changed: setting the listing's indexed
+# columns (status, deadline, free seats, a bot's turn: six indexes) on every action rewrote about
+# five pages of the write-ahead log per action where one changes (measured: 5.1 pages per commit
+# against 1.0, and 16 µs of CPU against 10). `_ADVANCE` sets the columns no index holds; `_RELIST`
+# sets the indexed ones only where one of them changed (a match starting or ending, a clock, a bot's
+# turn): otherwise it updates no row and touches no index.
 _ADVANCE = (
-    "UPDATE matches SET seq = ?, status = ?, to_act = ?, scores = ?, winners = ?, deadline_at = ?, "
-    "open_seats = ?, bot_due = ?, updated_at = ? WHERE id = ? AND seq = ?"
+    "UPDATE matches SET seq = ?, to_act = ?, scores = ?, winners = ?, updated_at = ? WHERE id = ? AND seq = ?"
+)
+_RELIST = (
+    "UPDATE matches SET status = ?, deadline_at = ?, open_seats = ?, bot_due = ? WHERE id = ? "
+    "AND (status IS NOT ? OR deadline_at IS NOT ? OR open_seats IS NOT ? OR bot_due IS NOT ?)"
 )
 _SELECT_SEQ = "SELECT seq FROM matches WHERE id = ?"
 _WRITE_SEAT = (
@@ -105,17 +115,18 @@ def create_match(conn: sqlite3.Connection, match: Row, seats: list[Row], events:
 class AppendRows:
     """An `Append` as the rows it writes, prepared on the event loop."""
 
-    __slots__ = ("advance", "append", "events", "idempotency", "notices", "seats", "when")
+    __slots__ = ("advance", "append", "events", "idempotency", "notices", "relist", "seats", "when")
 
     def __init__(self, a: Append) -> None:
         u = a.update
         self.append = a
         self.when = when = sqlite_time(a.at)
         self.advance: Row = (
-            *(appended_seq(a), u.status, json_text(u.to_act), json_text(u.scores), json_text(u.winners)),
-            *(sqlite_time_or_none(u.deadline_at), u.open_seats, int(u.bot_due), when),
+            *(appended_seq(a), json_text(u.to_act), json_text(u.scores), json_text(u.winners), when),
             *(a.match_id, a.expected_seq),
         )
+        listed = (u.status, sqlite_time_or_none(u.deadline_at), u.open_seats, int(u.bot_due))
+        self.relist: Row = (*listed, a.match_id, *listed)
         self.events = event_rows(a.match_id, a.expected_seq, a.events, when)
         self.seats = [(*seat_row(w, a.match_id)[2:], a.match_id, w.seat) for w in a.seats]
         i = a.idempotency
@@ -133,6 +144,7 @@ def append(conn: sqlite3.Connection, rows: AppendRows) -> AppendResult:
             raise KeyError(a.match_id)
         raise VersionConflict(a.match_id, a.expected_seq, found[0][0])
     try:
+        conn.execute(_RELIST, rows.relist)
         conn.executemany(_INSERT_EVENT, rows.events)
         for seat in rows.seats:
             if conn.execute(_WRITE_SEAT, seat).rowcount != 1:
