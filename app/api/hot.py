@@ -4,16 +4,17 @@
 `POST /v1/matches` and `POST /v1/matches/{id}/seats/{seat}` start every match, and each seat opens
 `WS /v1/matches/{id}/stream` (its session reads its own query and frames: the route only names the
 match; through FastAPI's router and exception layers a match's set-up cost 4% more server CPU).
-Measured with `python -m bench.stack`, FastAPI's route matching, dependency resolution and request validation cost
-more per action than the action itself (about 300 µs against 190 µs); creating a match and joining
-its two seats cost a median 3.1 ms of CPU through FastAPI and 2.6 ms here (in-process, httpx client
-included, six alternating runs of 300 matches). So this innermost middleware serves a *well-formed*
-request of these routes directly: the same caller identification (`app.service.auth.identify`),
-the same body models (`SubmitAction`, `CreateMatch`, `JoinSeat`, validated by pydantic from the JSON
-bytes), the same use cases and renderers, the same error envelope. Anything it does not recognise as
-well-formed — another route, a query string, a header or body that does not validate, a seat number
-not written plainly — goes on to the FastAPI app unchanged (the body replayed), which answers it
-exactly as before, refusals included. The FastAPI routes stay the documented ones in OpenAPI.
+Measured with `python -m bench.stack`, FastAPI's route matching, dependency resolution and request
+validation cost more per action than the action itself (about 300 µs against 190 µs); creating a
+match and joining its two seats cost a median 3.1 ms of CPU through FastAPI and 2.6 ms here
+(in-process, httpx client included, six alternating runs of 300 matches). So this innermost
+middleware serves a *well-formed* request of these routes directly: the same caller identification
+(`app.service.auth.identify`), the same body models (`SubmitAction`, `CreateMatch`, `JoinSeat`,
+validated by pydantic from the JSON bytes), the same use cases and renderers, the same error
+envelope. Anything it does not recognise as well-formed — another route, a query string (but a
+stream's), a header or body that does not validate, a seat number not written plainly — goes on to
+the FastAPI app unchanged (the body replayed), which answers it exactly as before, refusals
+included. The FastAPI routes stay the documented ones in OpenAPI.
 
 Everything outside (request ids, logs and metrics — labelled with the same route —, the input
 guard, rate limits, the body limit, contained 500s) applies to both paths alike.
@@ -56,13 +57,6 @@ from app.service.auth import Caller, identify
 from app.service.context import Context
 from app.service.errors import ServiceError
 
-_SEGMENT = "([^/]+)"  # a path parameter; its constraints are the FastAPI route's annotated type's
-_ACTIONS: Final = re.compile(f"/v1/matches/{_SEGMENT}/actions")
-_VIEW: Final = re.compile(f"/v1/matches/{_SEGMENT}/view")
-_SEAT: Final = re.compile(f"/v1/matches/{_SEGMENT}/seats/{_SEGMENT}")
-_STREAM: Final = re.compile(f"/v1/matches/{_SEGMENT}/stream")
-_MATCHES: Final = "/v1/matches"
-
 _T = TypeVar("_T")
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -78,7 +72,7 @@ class Twin:
     they differ, so a dependency or parameter added there cannot be skipped here silently.
     """
 
-    path: str  # the route template: what `app.api.middleware` labels logs and metrics with
+    path: str  # the route template: what the hot route matches (`pattern`), and labels logs and metrics with
     endpoint: Callable[..., Awaitable[object]]
     params: Mapping[str, object]
     calls: frozenset[Callable[..., object]]
@@ -126,6 +120,22 @@ TWINS: Final = {
         frozenset(),
     ),
 }
+
+_SEGMENT = "([^/]+)"  # a path parameter; its constraints are the FastAPI route's annotated type's
+
+
+def pattern(template: str) -> re.Pattern[str]:
+    """What a route's path template matches, as Starlette matches it: each `{parameter}` one
+    non-empty segment. The hot routes match the templates of their twins, which a test holds to
+    the FastAPI routes' own (`tests/api/test_hot_routes.py`): the paths are written once."""
+    return re.compile(_SEGMENT.join(re.escape(part) for part in re.split(r"\{[^{}]+\}", template)))
+
+
+_ACTIONS: Final = pattern(TWINS["submitAction"].path)
+_VIEW: Final = pattern(TWINS["getView"].path)
+_SEAT: Final = pattern(TWINS["joinSeat"].path)
+_STREAM: Final = pattern(TWINS["streamMatch"].path)
+_MATCHES: Final = TWINS["createMatch"].path
 
 _MATCH_ID: Final = TypeAdapter[str](MatchId)
 _SEAT_NO: Final = TypeAdapter[int](SeatNo)

@@ -318,6 +318,22 @@ def test_each_hot_route_takes_what_its_fastapi_route_declares(operation: str) ->
     )
 
 
+SAMPLE_PATHS = [
+    "/v1/matches", "/v1/matches/", "/v1/matches/m-1/actions", "/v1/matches/m-1/actions/",
+    "/v1/matches//actions", "/v1/matches/a/b/actions", "/v1/matches/m.1/view", "/v1/matches/m 1/view",
+    "/v1/matches/m-1/seats/0", "/v1/matches/m-1/seats/01", "/v1/matches/m-1/seats/", "/v1/matches/m-1/stream",
+    "/v1/matches/m-1/stream/x", "/v2/matches/m-1/view", "/v1/matches/m-1/view?x", "/v1/matches/(.*)/view",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("operation", sorted(hot_module.TWINS))
+def test_each_hot_route_matches_the_paths_its_fastapi_route_matches(operation: str) -> None:
+    [route] = _routes(operation)
+    mine = hot_module.pattern(hot_module.TWINS[operation].path)
+    for path in SAMPLE_PATHS:
+        assert (mine.fullmatch(path) is not None) == (route.path_regex.match(path) is not None), path
+
+
 def test_the_derivation_sees_a_dependency_added_to_a_route() -> None:
     """Control: the comparison above fails for a route that gained a dependency."""
 
