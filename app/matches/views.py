@@ -151,10 +151,28 @@ class View:
     state: Any
 
     def to_json(self) -> dict[str, JSON]:
-        """The view as one JSON object (built afresh at each call: the server sends `json_bytes`)."""
+        """The view as one JSON object (built afresh at each call: the server sends `json_bytes`):
+        the game's view, then the envelope's members in `ENVELOPE_FIELDS` order. Each member is
+        written as its type encodes: `legal_actions` are JSON already (`legal_actions`), so they
+        are not walked again (two views per action: that walk and the generic envelope were a third
+        of a view's encoding)."""
         game_view = {} if self.state is None else to_json(self.state)  # not dealt yet: the envelope
-        envelope = {name: to_json(getattr(self, name)) for name in ENVELOPE_FIELDS}
-        return {**{k: v for k, v in game_view.items() if k not in ENVELOPE_MEMBERS}, **envelope}
+        out = (
+            dict(game_view)  # a copy: an encoder may share what it returns
+            if ENVELOPE_MEMBERS.isdisjoint(game_view)
+            else {k: v for k, v in game_view.items() if k not in ENVELOPE_MEMBERS}
+        )
+        out["match_id"] = self.match_id
+        out["game"] = self.game
+        out["seq"] = self.seq
+        out["status"] = self.status
+        out["seat"] = self.seat
+        out["to_act"] = list(self.to_act)
+        out["legal_actions"] = list(self.legal_actions)
+        out["outcome"] = None if self.outcome is None else to_json(self.outcome)
+        out["clock"] = [to_json(c) for c in self.clock]
+        out["draft"] = None if self.draft is None else to_json(self.draft)
+        return out
 
     def json_bytes(self) -> bytes:
         """`to_json()` as compact JSON text (orjson), encoded once per view: the actor's reply and
