@@ -94,13 +94,19 @@ class ChatWatchers:
         known = self._heads.get(match_id)
         if known is not None and known >= at_least:
             return known
-        watching = self._watching.get(match_id)
         self.head_reads += 1
-        head = await read()
-        if watching is not None and self._watching.get(match_id) is watching:  # watched throughout
+        head, throughout = await self._read_watched(match_id, read)
+        if throughout:
             head = max(head, self._notified.get(match_id, 0), self._heads.get(match_id, 0))
             self._heads[match_id] = head
         return head
+
+    async def _read_watched(self, match_id: str, read: Callable[[], Awaitable[int]]) -> tuple[int, bool]:
+        """`read()`, and whether the match was watched throughout it: no resync meanwhile, its
+        watching neither ended nor begun afresh (only then may what it read be kept as known)."""
+        watching = self._watching.get(match_id)
+        value = await read()
+        return value, watching is not None and self._watching.get(match_id) is watching
 
     def nothing_after(self, match_id: str, chat_seq: int) -> bool:
         """True when this process knows the match's chat head (see `head`) and it is at or below
@@ -188,9 +194,8 @@ class ChatWatchers:
         notification delays its streams by one round at most (`LiveHub.read_quiet`)."""
         woken = 0
         for match_id in list(self._watches):
-            watching = self._watching.get(match_id)
-            head = await read_head(match_id)
-            if watching is None or self._watching.get(match_id) is not watching:
+            head, throughout = await self._read_watched(match_id, functools.partial(read_head, match_id))
+            if not throughout:
                 continue  # no longer watched, or resynced meanwhile (its streams read anyway)
             known = self._heads.get(match_id)
             if known is not None and head <= known:
