@@ -50,6 +50,7 @@ def serve(settings: Settings) -> None:
         port=settings.port,
         workers=1,
         ws_per_message_deflate=False,
+        timeout_keep_alive=settings.http_keep_alive_seconds,
         access_log=False,  # the app logs each request itself, without query strings (tokens)
         log_config=None,  # keep the JSON logging `create_app` configured
         proxy_headers=False,  # `app.api.forwarded` reads them, from `DRAGO_TRUSTED_PROXIES` only

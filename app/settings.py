@@ -87,6 +87,11 @@ class Settings(BaseSettings):
         default=8000, ge=1, le=65535, validation_alias=AliasChoices("DRAGO_PORT", "PORT", "port")
     )
     run_migrations_on_start: bool = True
+    # How long an idle keep-alive HTTP connection stays open (uvicorn's own default is 5 s). Longer
+    # than the pools of the usual clients keep one (httpx 5 s, aiohttp 15 s) and than a proxy's idle
+    # timeout (deploy/haproxy.cfg: 60 s): the client or the proxy lets go first, so a request is
+    # never sent on a connection the server is closing at that moment (the client sees a reset).
+    http_keep_alive_seconds: int = Field(default=75, ge=1, le=3600)
     stream_heartbeat_seconds: float = Field(default=20.0, gt=0)
     stream_auth_timeout_seconds: float = Field(default=5.0, gt=0)
     stream_queue_limit: int = Field(default=256, ge=1)

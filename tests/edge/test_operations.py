@@ -1,9 +1,11 @@
 """Operations: `python -m app migrate`, readiness that waits for the schema, the health check on
-the port the server really uses, the LICENSE, and a README that lists every setting."""
+the port the server really uses, the keep-alive of idle connections, the LICENSE, and a README that
+lists every setting."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import re
 import subprocess
@@ -12,7 +14,10 @@ import tomllib
 from pathlib import Path
 
 import httpx
+import pytest
+import uvicorn
 
+from app.__main__ import serve
 from app.api.middleware import Readiness
 from app.settings import Settings
 from app.store.migrate import at_head_async, upgrade_async
@@ -112,3 +117,20 @@ def test_the_readme_lists_every_setting_and_says_where_logs_go() -> None:
             row = next(line for line in readme.splitlines() if f"DRAGO_{name.upper()}" in line)
             assert str(default) in row or re.sub(r"\.0$", "", str(default)) in row, (name, default)
     assert "stdout" in readme and "stderr" not in readme
+
+
+def test_the_server_keeps_idle_connections_open_as_its_setting_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn's own 5 s equals httpx's pool expiry: a client reusing a connection the server closes
+    at that moment got a reset (a flake of the rated-matches test under load). The server keeps them
+    `DRAGO_HTTP_KEEP_ALIVE_SECONDS` (75 s by default), so the client or the proxy lets go first."""
+    given: list[dict[str, object]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: given.append(options))
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # this process's collector stays as it is
+    monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)
+    serve(Settings(database_url="memory://"))
+    serve(Settings(database_url="memory://", http_keep_alive_seconds=90))
+    assert [options["timeout_keep_alive"] for options in given] == [75, 90]
+    expiry = httpx.Limits().keepalive_expiry  # what a bot's default httpx pool keeps a connection
+    assert expiry is not None and expiry < Settings().http_keep_alive_seconds
+    refused = run_app("healthcheck", DRAGO_HTTP_KEEP_ALIVE_SECONDS="0")
+    assert refused.returncode == 2 and "DRAGO_HTTP_KEEP_ALIVE_SECONDS" in refused.stderr
