@@ -177,7 +177,7 @@ class HotRoutes:
                 return
         elif scope["type"] == "websocket" and (m := _STREAM.fullmatch(scope["path"])):
             self._label(scope, "streamMatch")  # its query (`after`, `token`…) is the session's to read
-            await self.fastapi.state.streaming.serve_match(WebSocket(scope, receive, send), m[1])
+            await stream.stream_match(WebSocket(scope, receive, send), m[1])  # the route's own endpoint
             return
         await self.app(scope, receive, send)
 
