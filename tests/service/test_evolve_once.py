@@ -26,9 +26,12 @@ SIZES = [
 ]
 
 
-def started(game_name: str, players: int, seed: int) -> Match:
+LIFECYCLE = MatchSettings(lifecycle=True)  # what a new match is created with
+
+
+def started(game_name: str, players: int, seed: int, settings: MatchSettings = LIFECYCLE) -> Match:
     game = GAMES[game_name]
-    m = new_match("m", game, players, MatchSettings(lifecycle=True))
+    m = new_match("m", game, players, settings)
     options = game.parse_options(players, {})
     m = advance(m, [game.start(players, options, random.Random(seed))], AT)  # the deal, at creation
     for seat in range(players):

@@ -13,15 +13,14 @@ import orjson
 import pytest
 
 from app.games.codec import to_json
-from app.games.registry import GAMES
 from app.matches import decide
-from app.matches.fold import Match, advance, new_match
+from app.matches.fold import Match, advance
 from app.matches.settings import Bank, MatchSettings, PerDecision
 from app.matches.views import ENVELOPE_FIELDS, ENVELOPE_MEMBERS, View, view_of
-from tests.service.test_evolve_once import AT, SIZES
+from tests.service.test_evolve_once import AT, LIFECYCLE, SIZES, started
 
 SETTINGS = {
-    "plain": MatchSettings(lifecycle=True),
+    "plain": LIFECYCLE,
     "drafts, per decision": MatchSettings(lifecycle=True, drafts=True, clock=PerDecision(30)),
     "bank": MatchSettings(lifecycle=True, clock=Bank(60, 5)),
 }
@@ -31,16 +30,6 @@ def generic(view: View) -> dict[str, Any]:
     game_view: Any = {} if view.state is None else to_json(view.state)
     envelope = {name: to_json(getattr(view, name)) for name in ENVELOPE_FIELDS}
     return {**{k: v for k, v in game_view.items() if k not in ENVELOPE_MEMBERS}, **envelope}
-
-
-def started(game_name: str, players: int, settings: MatchSettings, seed: int) -> Match:
-    game = GAMES[game_name]
-    m = new_match("m", game, players, settings)
-    options = game.parse_options(players, {})
-    m = advance(m, [game.start(players, options, random.Random(seed))], AT)
-    for seat in range(players):
-        m = advance(m, decide.join(m, seat, f"p{seat}"), AT)
-    return m
 
 
 def assert_views_encode_generically(m: Match) -> bool:
@@ -61,7 +50,7 @@ def test_a_views_json_is_the_generic_encoding_of_its_members(
     game_name: str, players: int, settings: str
 ) -> None:
     rng = random.Random(f"{game_name}/{players}/{settings}")
-    m = started(game_name, players, SETTINGS[settings], rng.randrange(1 << 30))
+    m = started(game_name, players, rng.randrange(1 << 30), SETTINGS[settings])
     assert_views_encode_generically(m)
     drafted = clocked = False
     while m.status == "active":
