@@ -7,6 +7,7 @@ import asyncio
 import random
 from typing import Any
 
+from app.api.closes import Close
 from tests.api.helpers import new_table
 from tests.stream.conftest import Live
 from tests.stream.helpers import Reader, check_server_frame, open_stream
@@ -118,3 +119,33 @@ async def test_a_bot_on_views_needs_no_rules_and_no_polling(live: Live) -> None:
                     assert frame["view"]["seq"] == frame["seq"]
             assert all(f["type"] != "error" for f in reader.frames), reader.of("error")
             await reader.stop()
+
+
+async def test_an_action_frame_reads_as_the_http_body_reads(live: Live) -> None:
+    """A frame's text goes through the parser of HTTP bodies: an integer too large for any field is
+    refused with the code `POST .../actions` gives it, and a lone surrogate, which no reply could
+    encode, closes the stream as text that is not JSON (HTTP: 422), changing nothing."""
+    app, client = live
+    table = await new_table(client, "mount_drago", 2, seed="ws-json")
+    to_act = (await table.summary())["to_act"][0]
+    seq = (await table.view(to_act))["seq"]
+    huge = '{"type": "play", "card": 0, "space": 123456789012345678901234567890}'
+    headers = {"Authorization": f"Bearer {table.tokens[to_act]}", "Content-Type": "application/json"}
+    url = f"/v1/matches/{table.match_id}/actions"
+    by_http = await client.post(url, content=f'{{"action": {huge}}}', headers=headers)
+    assert by_http.status_code in (409, 422), by_http.text
+    lone = '{"type": "\\ud800"}'
+    assert (await client.post(url, content=f'{{"action": {lone}}}', headers=headers)).status_code == 422
+    async with open_stream(app, table.match_id, token=table.tokens[to_act]) as ws:
+        me = Reader(ws, "mine")
+        await ws.send(f'{{"type": "action", "id": 1, "action": {huge}}}')
+        await me.wait_for(lambda fs: any(f.get("id") == 1 for f in fs), "the refusal")
+        (reply,) = [f for f in me.frames if f.get("id") == 1]
+        check_server_frame(reply)
+        assert reply["type"] == "error" and reply["error"]["code"] == by_http.json()["error"]["code"]
+        await me.stop()
+    async with open_stream(app, table.match_id, token=table.tokens[to_act]) as ws:
+        await ws.recv()  # the hello
+        await ws.send(f'{{"type": "action", "id": 2, "action": {lone}}}')
+        assert (await ws.closed()).code == Close.BAD_REQUEST
+    assert (await table.summary())["seq"] == seq
