@@ -38,6 +38,7 @@ USAGE = "usage: python -m app [serve | migrate | healthcheck | ratings rebuild |
 def serve(settings: Settings) -> None:
     import uvicorn
 
+    from app.api.http_protocol import protocol_class
     from app.main import create_app
 
     app = create_app(settings)
@@ -49,6 +50,7 @@ def serve(settings: Settings) -> None:
         host=settings.host,
         port=settings.port,
         workers=1,
+        http=protocol_class(settings.http_one_write),
         ws_per_message_deflate=False,
         timeout_keep_alive=settings.http_keep_alive_seconds,
         access_log=False,  # the app logs each request itself, without query strings (tokens)
