@@ -44,6 +44,8 @@ class Tree:
     server: OurServer
     rates: list[float] = field(default_factory=list)
     cpu_us: list[float] = field(default_factory=list)
+    p50_ms: list[float] = field(default_factory=list)
+    p99_ms: list[float] = field(default_factory=list)
 
 
 def tree_parser(description: str | None) -> argparse.ArgumentParser:
@@ -92,6 +94,8 @@ def main() -> None:
             for t, r in zip(order, runs, strict=True):
                 t.rates.append(r["actions_per_s"])
                 t.cpu_us.append(r["cpu_us"])
+                t.p50_ms.append(r["p50_ms"])
+                t.p99_ms.append(r["p99_ms"])
     finally:
         for t in servers:
             t.server.stop()
@@ -100,13 +104,18 @@ def main() -> None:
         rates, cpu_us = [round(x) for x in t.rates], [round(x) for x in t.cpu_us]
         print(
             f"{name} {t.path}: actions/s {rates} median {statistics.median(t.rates):.0f}; "
-            f"server CPU µs/action {cpu_us} median {statistics.median(t.cpu_us):.0f}"
+            f"server CPU µs/action {cpu_us} median {statistics.median(t.cpu_us):.0f}; "
+            f"p50 ms median {statistics.median(t.p50_ms):.2f}, "
+            f"p99 ms median {statistics.median(t.p99_ms):.2f}"
         )
     rate = [y / x for x, y in zip(a.rates, b.rates, strict=True)]
     cpu = [y / x for x, y in zip(a.cpu_us, b.cpu_us, strict=True)]
+    p50 = [y / x for x, y in zip(a.p50_ms, b.p50_ms, strict=True)]
+    p99 = [y / x for x, y in zip(a.p99_ms, b.p99_ms, strict=True)]
     print(
         f"B/A over {args.rounds} pairs ({args.store}, {args.matches} matches): actions/s median "
-        f"{statistics.median(rate):.3f}, server CPU per action median {statistics.median(cpu):.3f}"
+        f"{statistics.median(rate):.3f}, server CPU per action median {statistics.median(cpu):.3f}, "
+        f"p50 median {statistics.median(p50):.3f}, p99 median {statistics.median(p99):.3f}"
     )
 
 
