@@ -31,6 +31,16 @@ from app.settings import Settings
 # on memory (20 pairs), 0.973× on PostgreSQL (20), 0.972× on SQLite (16); on PostgreSQL p99
 # 18.6 ms against 26.0 (fewer pauses in a run), p50 at one match unchanged within the noise.
 GC_THRESHOLDS = (100_000, 50, 100)
+# `DRAGO_THREAD_SWITCH_MS` (20 by default; Python's own is 5) is how long a thread holding the
+# interpreter runs before another thread that waits for it can make it let go. On SQLite the event
+# loop shares the interpreter with the store's writer thread, whose commits end in a few Python
+# calls. `python -m bench.ab --store sqlite --together` (16 matches, 8 pairs, 2026-12-06): 20 ms
+# 0.963x the server CPU per action, p50 0.965x, p99 0.953x; 50 ms 0.968x in each of three runs
+# (p99 0.952x); 0.5 ms 1.085x. PostgreSQL, which runs no thread beside the loop: 0.996x, p99
+# 0.988x. The likely cause: with 5 ms the writer forced the busy loop to hand over more often (on
+# a loaded core each hand-over is two context switches), and with 20 ms it mostly takes the
+# interpreter when the loop waits for I/O. The cost: a thread that computes (a bot's search when
+# `DRAGO_BOT_WORKERS=0`) holds the loop up to this long at a time.
 HEALTHCHECK_TIMEOUT = 2.0
 USAGE = "usage: python -m app [serve | migrate | healthcheck | ratings rebuild | admin …]"
 
@@ -45,6 +55,7 @@ def serve(settings: Settings) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    sys.setswitchinterval(settings.thread_switch_ms / 1000)
     uvicorn.run(
         app,
         host=settings.host,

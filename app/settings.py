@@ -27,6 +27,7 @@ comma-separated list.
 | stream_queue_limit       | DRAGO_STREAM_QUEUE_LIMIT               | 256 (events a stream may lag)    |
 | stream_fast_lane         | DRAGO_STREAM_FAST_LANE                 | on (`app.api.fast_lane`; 0: off) |
 | http_one_write           | DRAGO_HTTP_ONE_WRITE                   | on (`app.api.http_protocol`; 0: off) |
+| thread_switch_ms         | DRAGO_THREAD_SWITCH_MS                 | 20 (Python's switch interval, ms) |
 | stream_quiet_seconds     | DRAGO_STREAM_QUIET_SECONDS             | 30 (quiet feeds read again; 0: off) |
 | max_open_seeks           | DRAGO_MAX_OPEN_SEEKS                   | 5 (open seeks per player)        |
 | seek_group_wait_seconds  | DRAGO_SEEK_GROUP_WAIT_SECONDS          | 15 (wait for a larger group)     |
@@ -94,6 +95,7 @@ class Settings(BaseSettings):
     # never sent on a connection the server is closing at that moment (the client sees a reset).
     http_keep_alive_seconds: int = Field(default=75, ge=1, le=3600)
     http_one_write: bool = True  # a reply of known length in one write (`app.api.http_protocol`)
+    thread_switch_ms: int = Field(default=20, ge=1, le=100)  # sys.setswitchinterval (`app.__main__`)
     stream_heartbeat_seconds: float = Field(default=20.0, gt=0)
     stream_auth_timeout_seconds: float = Field(default=5.0, gt=0)
     stream_queue_limit: int = Field(default=256, ge=1)

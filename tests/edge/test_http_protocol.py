@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -158,6 +159,7 @@ def test_the_server_runs_it_unless_turned_off(
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: given.append(options["http"]))
     monkeypatch.setattr(gc, "freeze", lambda: None)  # this process's collector stays as it is
     monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda seconds: None)  # and its switch interval
     serve(Settings(database_url="memory://"))
     serve(Settings(database_url="memory://", http_one_write=False))
     assert given == [OneWriteHttp, "httptools"]

@@ -127,6 +127,7 @@ def test_the_server_keeps_idle_connections_open_as_its_setting_says(monkeypatch:
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: given.append(options))
     monkeypatch.setattr(gc, "freeze", lambda: None)  # this process's collector stays as it is
     monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda seconds: None)  # and its switch interval
     serve(Settings(database_url="memory://"))
     serve(Settings(database_url="memory://", http_keep_alive_seconds=90))
     assert [options["timeout_keep_alive"] for options in given] == [75, 90]
@@ -134,3 +135,19 @@ def test_the_server_keeps_idle_connections_open_as_its_setting_says(monkeypatch:
     assert expiry is not None and expiry < Settings().http_keep_alive_seconds
     refused = run_app("healthcheck", DRAGO_HTTP_KEEP_ALIVE_SECONDS="0")
     assert refused.returncode == 2 and "DRAGO_HTTP_KEEP_ALIVE_SECONDS" in refused.stderr
+
+
+def test_the_server_sets_pythons_switch_interval_as_its_setting_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`DRAGO_THREAD_SWITCH_MS` (20 by default, Python's own 5) reaches `sys.setswitchinterval` in
+    seconds when the server starts; a value out of bounds stops it at start."""
+    given: list[float] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setattr(sys, "setswitchinterval", given.append)  # this process keeps its own
+    monkeypatch.setattr(gc, "freeze", lambda: None)
+    monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)
+    serve(Settings(database_url="memory://"))
+    serve(Settings(database_url="memory://", thread_switch_ms=5))
+    assert given == [0.02, 0.005]
+    for bad in ("0", "101"):
+        refused = run_app("healthcheck", DRAGO_THREAD_SWITCH_MS=bad)
+        assert refused.returncode == 2 and "DRAGO_THREAD_SWITCH_MS" in refused.stderr
