@@ -153,13 +153,17 @@ class FastLane:
     While a seat's own action is under way over its stream, `hold` keeps the frames the lane would
     write (its commit's frame among them), and `flush` writes them with the action's `ack` in one
     write: one system call and one wake-up of the client per action, not two. Every other send of
-    the session flushes first, so the order of frames is kept."""
+    the session flushes first, so the order of frames is kept. `ack_with` lets the lane write the
+    ack itself the moment its commit's frame comes, before the frames of the match's other
+    viewers are built, rather than when the acting session runs again after all of them."""
 
-    __slots__ = ("_held", "wire")
+    __slots__ = ("_ack", "_acked", "_held", "wire")
 
     def __init__(self, server_send: object) -> None:
         self.wire = _DirectWire.of(server_send)  # None: every frame through `send_text`
         self._held: list[bytes] | None = None
+        self._ack: tuple[int, str] | None = None  # an ack to write with the frame of its commit
+        self._acked = False  # that ack went out so
 
     @property
     def holding(self) -> bool:
@@ -169,11 +173,25 @@ class FastLane:
         """Keep the frames written directly from now until `flush` (with a direct wire only)."""
         if self.wire is not None:
             self._held = []
+            self._acked = False
+
+    def ack_with(self, seq: int, text: str) -> None:
+        """While holding: write `text`, the ack of the commit that ends at `seq`, with what is held
+        as soon as that commit's frame is held (`flush` then finds nothing held: `acked` says the
+        ack is out). Not holding: nothing."""
+        if self._held is not None:
+            self._ack = (seq, text)
+
+    @property
+    def acked(self) -> bool:
+        """Whether the ack given to `ack_with` since the last `hold` went out with its commit's frame."""
+        return self._acked
 
     def flush(self, text: str | None = None) -> bool:
         """Stop holding: write what was held and, after it, `text` as a frame, in one write. True
         when `text` went out with them; False: the caller sends it the usual way (after these)."""
         held, self._held = self._held, None
+        self._ack = None
         wire = self.wire
         if wire is None:
             return False
@@ -200,6 +218,9 @@ class FastLane:
             if held is not None:
                 if wire.ready():
                     held.append(data)
+                    ack = self._ack
+                    if ack is not None and frame.seq >= ack[0]:  # the acted commit's frame: out now
+                        self._acked = self.flush(ack[1])
                     return None
                 self.flush()  # what is held goes first; this frame the usual way, after it
             elif wire.write(data):

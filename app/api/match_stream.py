@@ -262,9 +262,11 @@ class MatchSession(Session):
                 ack = ack_frame(frame.id, reply.seq)
                 if lane is not None and lane.holding:
                     # The hub pushes a commit right after the committing task yields
-                    # (`LiveHub.notify`): yield once, so that its frame is held, and goes with the ack.
+                    # (`LiveHub.notify`): yield once, so that its frame is held, and the lane writes
+                    # the ack with it as soon as it is (before the other viewers' frames are built).
+                    lane.ack_with(reply.seq, ack)
                     await asyncio.sleep(0)
-                if lane is not None and lane.flush(ack):
+                if lane is not None and (lane.acked or lane.flush(ack)):
                     self._counters.frames_sent += 1
                 else:
                     await self.send(ack)

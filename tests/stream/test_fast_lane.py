@@ -228,6 +228,10 @@ def _holding(lane: Any) -> bool:
     return bool(lane.holding)  # read afresh each time (not narrowed as an attribute)
 
 
+def _acked(lane: Any) -> bool:
+    return bool(lane.acked)
+
+
 def _frame(seq: int) -> Any:
     from app.service.streams import ViewerFrame
 
@@ -260,3 +264,40 @@ async def test_held_frames_go_out_first_and_together() -> None:
     assert lane.send_soon(_frame(4), send_text) is None  # the send coroutine finished at once
     assert wire.written == [text_frame(_frame(3).text)] and sent == [_frame(4).text]
     assert lane.flush("ack") is False and not _holding(lane)  # the caller sends the ack itself
+
+
+async def test_an_ack_goes_out_the_moment_its_commits_frame_is_held() -> None:
+    """`ack_with`: the acting seat's ack leaves with its commit's frame when that frame comes, not
+    after the other viewers' frames; frames of earlier commits wait with it."""
+    from app.api.fast_lane import FastLane
+
+    lane = FastLane(object())
+    wire = _Wire()
+    lane.wire = wire  # type: ignore[assignment]
+
+    async def send_text(text: str) -> None:
+        raise AssertionError("everything here goes through the wire")
+
+    lane.hold()
+    lane.ack_with(3, "ack")
+    assert not _acked(lane)
+    assert lane.send_soon(_frame(2), send_text) is None  # an earlier commit's: held
+    assert wire.written == [] and _holding(lane)
+    assert lane.send_soon(_frame(3), send_text) is None  # the acted commit's: out, with the ack
+    assert wire.written == [text_frame(_frame(2).text) + text_frame(_frame(3).text) + text_frame("ack")]
+    assert _acked(lane) and not _holding(lane)
+    assert lane.flush() is False and len(wire.written) == 1  # nothing left to write
+    assert lane.send_soon(_frame(4), send_text) is None and wire.written[-1] == text_frame(_frame(4).text)
+
+    # The next action starts afresh; its commit's frame never comes through the lane: the caller
+    # flushes with the ack, as before.
+    wire.written.clear()
+    lane.hold()
+    assert not _acked(lane)
+    lane.ack_with(5, "ack 5")
+    assert lane.flush("ack 5") and wire.written == [text_frame("ack 5")] and not _acked(lane)
+
+    # Not holding (no direct wire, or no action under way): `ack_with` keeps nothing.
+    lane.ack_with(6, "ack 6")
+    assert lane.send_soon(_frame(6), send_text) is None
+    assert wire.written[-1] == text_frame(_frame(6).text) and not _acked(lane)
