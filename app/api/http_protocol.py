@@ -10,9 +10,9 @@ cycle runs uvicorn's `send` against a stand-in transport that keeps what it woul
 close it would make), then writes that to the socket. `OneWriteHttp` makes each request's cycle a
 `OneWriteCycle` as soon as uvicorn has built it, before it runs.
 
-Both read uvicorn's private names (`cycle`, `transport`, `chunked_encoding`, `response_complete`);
-`protocol_class` checks them and, if an upgrade of uvicorn dropped one, logs that once and serves
-with uvicorn's own protocol (`DRAGO_HTTP_ONE_WRITE=0` does too).
+Both read uvicorn's private names (`cycle`, `transport`, `chunked_encoding`, `response_complete`,
+`disconnected`); `protocol_class` checks them and, if an upgrade of uvicorn dropped one, logs that
+once and serves with uvicorn's own protocol (`DRAGO_HTTP_ONE_WRITE=0` does too).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResp
 
 from app.api.uvicorn_internals import problem, warn_once
 
-_CYCLE_NAMES = ("transport", "chunked_encoding", "response_complete")  # set in its __init__
+_CYCLE_NAMES = ("transport", "chunked_encoding", "response_complete", "disconnected")  # set in its __init__
 _PROTOCOL_NAMES = ("cycle", "RequestResponseCycle")  # what its on_headers_complete sets and builds
 
 
@@ -62,6 +62,8 @@ class OneWriteCycle(RequestResponseCycle):
         finally:
             self.transport = socket
         head, self._head = self._head, None
+        if self.disconnected:  # the client has gone: nothing more to write (as uvicorn's `send`)
+            return
         data = kept.data if head is None else [*head, *kept.data]
         if message["type"] == "http.response.start" and data and not (self.chunked_encoding or kept.closing):
             self._head = data  # a head with a length: written with the body's first part
