@@ -36,7 +36,8 @@ GC_THRESHOLDS = (100_000, 50, 100)
 # loop shares the interpreter with the store's writer thread, whose commits end in a few Python
 # calls. `python -m bench.ab --store sqlite --together` (16 matches, 8 pairs, 2026-12-06): 20 ms
 # 0.963x the server CPU per action, p50 0.965x, p99 0.953x; 50 ms 0.968x in each of three runs
-# (p99 0.952x); 0.5 ms 1.085x. PostgreSQL, which runs no thread beside the loop: 0.996x, p99
+# (p99 0.952x); 0.5 ms 1.085x; measured again with the socket's `ack_with` in, 20 ms against 5:
+# 0.977x, p50 0.978x, p99 0.981x. PostgreSQL, which runs no thread beside the loop: 0.996x, p99
 # 0.988x. The likely cause: with 5 ms the writer forced the busy loop to hand over more often (on
 # a loaded core each hand-over is two context switches), and with 20 ms it mostly takes the
 # interpreter when the loop waits for I/O. The cost: a thread that computes (a bot's search when
