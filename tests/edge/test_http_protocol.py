@@ -56,10 +56,11 @@ class Socket:
         return [entry for entry in self.log if isinstance(entry, bytes)]
 
 
-async def serve_once(
+def connect(
     protocol: type[HttpToolsProtocol], app: App, request: bytes
-) -> tuple[Socket, HttpToolsProtocol]:
-    """`request` (one or several, pipelined) through `protocol` running `app`, until every reply is done."""
+) -> tuple[Socket, HttpToolsProtocol, ServerState]:
+    """A connection of `protocol` running `app` on a recording socket, given `request` (one or
+    several, pipelined): the socket, the protocol and the server state holding the requests' tasks."""
     config = Config(app=app, ws="none", lifespan="off", log_config=None)
     config.load()
     state = ServerState()
@@ -67,8 +68,21 @@ async def serve_once(
     socket = Socket()
     server.connection_made(socket)  # type: ignore[arg-type]  # a recording stand-in
     server.data_received(request)
-    while state.tasks:  # each request's task, and the next pipelined one started when it ends
+    return socket, server, state
+
+
+async def settle(state: ServerState) -> None:
+    """Until every request's task is done (the next pipelined one starts when one ends)."""
+    while state.tasks:
         await asyncio.wait(set(state.tasks))
+
+
+async def serve_once(
+    protocol: type[HttpToolsProtocol], app: App, request: bytes
+) -> tuple[Socket, HttpToolsProtocol]:
+    """`request` through `protocol` running `app`, until every reply is done."""
+    socket, server, state = connect(protocol, app, request)
+    await settle(state)
     return socket, server
 
 
@@ -158,19 +172,12 @@ async def test_a_client_gone_before_the_body_gets_nothing_more(protocol: type[Ht
         await go_on.wait()
         await send({"type": "http.response.body", "body": b"{}"})
 
-    config = Config(app=app, ws="none", lifespan="off", log_config=None)
-    config.load()
-    state = ServerState()
-    server = protocol(config=config, server_state=state, app_state={}, _loop=asyncio.get_running_loop())
-    socket = Socket()
-    server.connection_made(socket)  # type: ignore[arg-type]  # a recording stand-in
-    server.data_received(GET)
+    socket, server, state = connect(protocol, app, GET)
     await started.wait()
     written = socket.writes()
     server.connection_lost(None)
     go_on.set()
-    while state.tasks:
-        await asyncio.wait(set(state.tasks))
+    await settle(state)
     assert socket.writes() == written
     assert len(written) == (0 if protocol is OneWriteHttp else 1)
 
