@@ -7,22 +7,19 @@ transport and compares what reached the socket."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-import uvicorn
 from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from app.__main__ import serve
 from app.api import http_protocol, uvicorn_internals
 from app.api.http_protocol import OneWriteCycle, OneWriteHttp, protocol_class
 from app.settings import Settings
+from tests.edge.serving import served
 
 App = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 GET = b"GET /x HTTP/1.1\r\nHost: example.org\r\n\r\n"
@@ -190,13 +187,12 @@ async def test_each_request_runs_in_a_one_write_cycle() -> None:
 def test_the_server_runs_it_unless_turned_off(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    given: list[object] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: given.append(options["http"]))
-    monkeypatch.setattr(gc, "freeze", lambda: None)  # this process's collector stays as it is
-    monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)
-    monkeypatch.setattr(sys, "setswitchinterval", lambda seconds: None)  # and its switch interval
-    serve(Settings(database_url="memory://"))
-    serve(Settings(database_url="memory://", http_one_write=False))
+    options, _ = served(
+        monkeypatch,
+        Settings(database_url="memory://"),
+        Settings(database_url="memory://", http_one_write=False),
+    )
+    given = [each["http"] for each in options]
     assert given == [OneWriteHttp, "httptools"]
     # uvicorn's private names are checked: one gone, the server says so and runs uvicorn's own
     monkeypatch.setattr(http_protocol, "_CYCLE_NAMES", (*http_protocol._CYCLE_NAMES, "gone_in_uvicorn"))

@@ -5,7 +5,6 @@ lists every setting."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import re
 import subprocess
@@ -15,13 +14,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
-from app.__main__ import serve
 from app.api.middleware import Readiness
 from app.settings import Settings
 from app.store.migrate import at_head_async, upgrade_async
 from tests.api.conftest import started
+from tests.edge.serving import served
 from tests.stream.servers import ROOT, free_port, serving
 
 
@@ -123,13 +121,11 @@ def test_the_server_keeps_idle_connections_open_as_its_setting_says(monkeypatch:
     """uvicorn's own 5 s equals httpx's pool expiry: a client reusing a connection the server closes
     at that moment got a reset (a flake of the rated-matches test under load). The server keeps them
     `DRAGO_HTTP_KEEP_ALIVE_SECONDS` (75 s by default), so the client or the proxy lets go first."""
-    given: list[dict[str, object]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: given.append(options))
-    monkeypatch.setattr(gc, "freeze", lambda: None)  # this process's collector stays as it is
-    monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)
-    monkeypatch.setattr(sys, "setswitchinterval", lambda seconds: None)  # and its switch interval
-    serve(Settings(database_url="memory://"))
-    serve(Settings(database_url="memory://", http_keep_alive_seconds=90))
+    given, _ = served(
+        monkeypatch,
+        Settings(database_url="memory://"),
+        Settings(database_url="memory://", http_keep_alive_seconds=90),
+    )
     assert [options["timeout_keep_alive"] for options in given] == [75, 90]
     expiry = httpx.Limits().keepalive_expiry  # what a bot's default httpx pool keeps a connection
     assert expiry is not None and expiry < Settings().http_keep_alive_seconds
@@ -140,13 +136,11 @@ def test_the_server_keeps_idle_connections_open_as_its_setting_says(monkeypatch:
 def test_the_server_sets_pythons_switch_interval_as_its_setting_says(monkeypatch: pytest.MonkeyPatch) -> None:
     """`DRAGO_THREAD_SWITCH_MS` (20 by default, Python's own 5) reaches `sys.setswitchinterval` in
     seconds when the server starts; a value out of bounds stops it at start."""
-    given: list[float] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
-    monkeypatch.setattr(sys, "setswitchinterval", given.append)  # this process keeps its own
-    monkeypatch.setattr(gc, "freeze", lambda: None)
-    monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)
-    serve(Settings(database_url="memory://"))
-    serve(Settings(database_url="memory://", thread_switch_ms=5))
+    _, given = served(
+        monkeypatch,
+        Settings(database_url="memory://"),
+        Settings(database_url="memory://", thread_switch_ms=5),
+    )
     assert given == [0.02, 0.005]
     for bad in ("0", "101"):
         refused = run_app("healthcheck", DRAGO_THREAD_SWITCH_MS=bad)
