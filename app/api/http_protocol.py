@@ -10,9 +10,9 @@ cycle runs uvicorn's `send` against a stand-in transport that keeps what it woul
 close it would make), then writes that to the socket. `OneWriteHttp` makes each request's cycle a
 `OneWriteCycle` as soon as uvicorn has built it, before it runs.
 
-Both read uvicorn's private names (`cycle`, `transport`, `chunked_encoding`, `response_complete`,
-`disconnected`); `protocol_class` checks them and, if an upgrade of uvicorn dropped one, logs that
-once and serves with uvicorn's own protocol (`DRAGO_HTTP_ONE_WRITE=0` does too).
+Both read uvicorn's private names (`cycle`, `transport`, `chunked_encoding`, `disconnected`);
+`protocol_class` checks them and, if an upgrade of uvicorn dropped one, logs that once and serves
+with uvicorn's own protocol (`DRAGO_HTTP_ONE_WRITE=0` does too).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResp
 
 from app.api.uvicorn_internals import problem, warn_once
 
-_CYCLE_NAMES = ("transport", "chunked_encoding", "response_complete", "disconnected")  # set in its __init__
+_CYCLE_NAMES = ("transport", "chunked_encoding", "disconnected")  # set in its __init__
 _PROTOCOL_NAMES = ("cycle", "RequestResponseCycle")  # what its on_headers_complete sets and builds
 
 
@@ -51,9 +51,6 @@ class OneWriteCycle(RequestResponseCycle):
     _head: list[bytes] | None = None  # a head not yet written (an instance attribute once set)
 
     async def send(self, message: ASGISendEvent) -> None:
-        if self.response_complete:
-            await super().send(message)
-            return
         socket = self.transport
         kept = _Kept()
         self.transport = kept  # type: ignore[assignment]  # it has the two methods `send` calls
