@@ -108,15 +108,16 @@ def main() -> None:
             f"p50 ms median {statistics.median(t.p50_ms):.2f}, "
             f"p99 ms median {statistics.median(t.p99_ms):.2f}"
         )
-    rate = [y / x for x, y in zip(a.rates, b.rates, strict=True)]
-    cpu = [y / x for x, y in zip(a.cpu_us, b.cpu_us, strict=True)]
-    p50 = [y / x for x, y in zip(a.p50_ms, b.p50_ms, strict=True)]
-    p99 = [y / x for x, y in zip(a.p99_ms, b.p99_ms, strict=True)]
     print(
         f"B/A over {args.rounds} pairs ({args.store}, {args.matches} matches): actions/s median "
-        f"{statistics.median(rate):.3f}, server CPU per action median {statistics.median(cpu):.3f}, "
-        f"p50 median {statistics.median(p50):.3f}, p99 median {statistics.median(p99):.3f}"
+        f"{ratio(a.rates, b.rates):.3f}, server CPU per action median {ratio(a.cpu_us, b.cpu_us):.3f}, "
+        f"p50 median {ratio(a.p50_ms, b.p50_ms):.3f}, p99 median {ratio(a.p99_ms, b.p99_ms):.3f}"
     )
+
+
+def ratio(a: list[float], b: list[float]) -> float:
+    """The median over the pairs of B's figure over A's."""
+    return statistics.median(y / x for x, y in zip(a, b, strict=True))
 
 
 def _alone(t: Tree, args: argparse.Namespace) -> dict[str, float]:
