@@ -46,6 +46,25 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
         def _split_scope(self, nodeid: str) -> str:
             return "one-worker" if nodeid.startswith(ONE_WORKER) else nodeid
 
+        def remove_node(self, node: object) -> str | None:
+            """A worker that crashed: its unfinished units go back to the queue, without the test
+            it crashed in (reported failed by pytest-xdist) and without its finished units.
+            pytest-xdist 3.8's own puts back every unit the worker ever ran: another worker given
+            one with nothing left to run never asks for more, and the run hangs (a CI run did, until
+            its time limit, after a segfault)."""
+            workload: dict[str, dict[str, bool]] = self.assigned_work.pop(node)
+            running = [(scope, unit) for scope, unit in workload.items() if not all(unit.values())]
+            if not running:
+                return None
+            crashed = next(nodeid for _, unit in running for nodeid, done in unit.items() if not done)
+            for scope, unit in running:
+                unit.pop(crashed, None)
+                if not all(unit.values()):
+                    self.workqueue[scope] = unit
+            for other in self.assigned_work:
+                self._reschedule(other)
+            return crashed
+
     return OneWorkerForShared(config, log)
 
 

@@ -29,9 +29,13 @@ def test_the_switch_waits_for_the_holder_then_succeeds(tmp_path: Path) -> None:
     conn = sqlite3.connect(path, isolation_level=None, timeout=0)  # no busy handler: fails at once
     with pytest.raises(sqlite3.OperationalError, match="locked"):
         conn.execute("PRAGMA journal_mode=WAL")  # what a single try meets
-    threading.Timer(0.2, holder.execute, ["COMMIT"]).start()
+    commit = threading.Timer(0.2, holder.execute, ["COMMIT"])
+    commit.start()
     use_wal(conn, wait_s=10)
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    # The switch can succeed the moment the lock goes, while the timer's thread is still inside
+    # `execute`: closing the connection under it crashed the process (a CI run's segfault).
+    commit.join()
     holder.close()
     conn.close()
 
