@@ -7,6 +7,7 @@ never runs inside `publish` itself.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from app.broadcast.base import RefCounts
 from app.service.ports import MessageHandler
@@ -28,6 +29,10 @@ class MemoryBroadcaster:
     async def publish(self, match_id: str, seq: int) -> None:
         if self._handler is not None and match_id in self._subs:
             asyncio.get_running_loop().call_soon(self._deliver, match_id, seq)
+
+    async def publish_many(self, items: Sequence[tuple[str, int]]) -> None:
+        for match_id, seq in items:
+            await self.publish(match_id, seq)
 
     async def subscribe(self, match_id: str) -> None:
         self._subs.add(match_id)

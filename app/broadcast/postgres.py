@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Sequence
 
 import asyncpg
 
@@ -83,6 +84,19 @@ class PostgresBroadcaster(Listener):
         if self._pool is None:
             raise RuntimeError("broadcaster not started")
         await self._pool.execute("SELECT pg_notify($1, $2)", self.channel, f"{match_id}:{seq}")
+
+    async def publish_many(self, items: Sequence[tuple[str, int]]) -> None:
+        """One statement for all of `items` (a transaction's notifications go out in their order)."""
+        if self._pool is None:
+            raise RuntimeError("broadcaster not started")
+        if len(items) == 1:
+            await self.publish(*items[0])
+            return
+        payloads = [f"{match_id}:{seq}" for match_id, seq in items]
+        # unnest yields the array's elements in order, and each row's pg_notify runs as it comes
+        await self._pool.execute(
+            "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", self.channel, payloads
+        )
 
     async def subscribe(self, match_id: str) -> None:
         # The one channel is listened to from `start` on, so a subscription is in force at once.

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Sequence
 
 import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
@@ -98,6 +99,18 @@ class RedisBroadcaster(Listener):
         if self._publisher is None:
             raise RuntimeError("broadcaster not started")
         await self._publisher.publish(self.channel(match_id), str(seq))
+
+    async def publish_many(self, items: Sequence[tuple[str, int]]) -> None:
+        """One pipeline (no transaction): one round trip for all of `items`."""
+        if self._publisher is None:
+            raise RuntimeError("broadcaster not started")
+        if len(items) == 1:
+            await self.publish(*items[0])
+            return
+        async with self._publisher.pipeline(transaction=False) as pipe:
+            for match_id, seq in items:
+                pipe.publish(self.channel(match_id), str(seq))
+            await pipe.execute()
 
     async def subscribe(self, match_id: str) -> None:
         self._subs.add(match_id)

@@ -376,8 +376,8 @@ class Broadcaster(Protocol):
 
     Channels are match ids, and `player:<player id>` for personal streams. A process calls
     `start` once with its handler, `subscribe`/`unsubscribe` per channel it serves, and `publish`
-    after each commit. Delivery is best effort and may repeat or reorder; readers always read the
-    store after their own cursor, so nothing is lost or doubled.
+    (or `publish_many`) after commits. Delivery is best effort and may repeat or reorder; readers
+    always read the store after their own cursor, so nothing is lost or doubled.
     """
 
     async def start(self, handler: MessageHandler) -> None: ...
@@ -385,6 +385,11 @@ class Broadcaster(Protocol):
     async def stop(self) -> None: ...
 
     async def publish(self, match_id: str, seq: int) -> None: ...
+
+    async def publish_many(self, items: Sequence[tuple[str, int]]) -> None:
+        """`publish` each (channel, seq) of `items`, in order: one round trip for a network
+        broadcaster, however many there are."""
+        ...
 
     async def subscribe(self, match_id: str) -> None: ...
 

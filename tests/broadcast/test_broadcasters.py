@@ -43,6 +43,18 @@ async def test_publish_reaches_the_subscriber(make_broadcaster: Factory, stopper
     assert heard.calls == [("m1", 7)]
 
 
+async def test_publish_many_reaches_the_subscribers_in_order(
+    make_broadcaster: Factory, stopper: Stopper
+) -> None:
+    publisher, listener, heard = await _pair(make_broadcaster, stopper)
+    await listener.subscribe("m1")
+    await listener.subscribe("m2")
+    await publisher.publish_many([("m1", 1)])  # one: as `publish`
+    await publisher.publish_many([("m2", 5), ("other", 3), ("m1", 2), ("m2", 6)])
+    await heard.wait_for_call("m2", 6)
+    assert heard.calls == [("m1", 1), ("m2", 5), ("m1", 2), ("m2", 6)]
+
+
 async def test_only_subscribed_matches_are_delivered(make_broadcaster: Factory, stopper: Stopper) -> None:
     publisher, listener, heard = await _pair(make_broadcaster, stopper)
     await listener.subscribe("wanted")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from app.broadcast.memory import MemoryBroadcaster
+from app.service import live
 from app.service.live import RESYNC, LiveHub
 from app.service.ports import EventStore, MessageHandler, Notifier, StoredEvent
 from app.service.subscription import GoingAway, SlowConsumer, Subscription
@@ -18,13 +19,16 @@ from tests.broadcast.support import GUARD, append, create_match, eventually
 
 
 class SpyBroadcaster(MemoryBroadcaster):
-    """The memory broadcaster, recording calls; `fail_publish` makes `publish` raise."""
+    """The memory broadcaster, recording calls; `fail_publish` makes `publish` raise; a `gate`
+    holds every publish until it is set."""
 
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[tuple[str, str]] = []
         self.handler: MessageHandler | None = None
         self.fail_publish = False
+        self.gate: asyncio.Event | None = None
+        self.batches: list[list[tuple[str, int]]] = []
 
     async def start(self, handler: MessageHandler) -> None:
         self.calls.append(("start", ""))
@@ -35,7 +39,13 @@ class SpyBroadcaster(MemoryBroadcaster):
         self.calls.append(("stop", ""))
         await super().stop()
 
+    async def publish_many(self, items: Sequence[tuple[str, int]]) -> None:
+        self.batches.append(list(items))
+        await super().publish_many(items)
+
     async def publish(self, match_id: str, seq: int) -> None:
+        if self.gate is not None:
+            await self.gate.wait()
         self.calls.append(("publish", f"{match_id}:{seq}"))
         if self.fail_publish:
             raise ConnectionError("broadcast backend down")
@@ -324,12 +334,60 @@ async def test_notify_publishes_and_a_failed_publish_still_delivers_locally(
 ) -> None:
     async with hub.subscribe("m") as sub:
         await commit(hub, store, "m")
+        await hub.published()
         assert spy.count("publish", "m:1") == 1
         spy.fail_publish = True
         await commit(hub, store, "m")  # does not raise: the commit stands
         assert await take(sub, 2) == [1, 2]
+        await hub.published()
     assert hub.stats()["publish_errors"] == 1
     assert "publishing match m at seq 2 failed" in caplog.text
+
+
+async def test_notify_does_not_wait_for_the_publish_and_a_batch_tells_each_match_once(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster
+) -> None:
+    spy.gate = asyncio.Event()  # the broadcaster's round trip does not end until the test says so
+    async with hub.subscribe("m") as sub:
+        await asyncio.wait_for(commit(hub, store, "m"), GUARD)  # returns with the publish pending
+        assert await take(sub, 1) == [1]  # and this process's subscribers have it
+        assert spy.batches == [[("m", 1)]] and spy.count("publish", "m:1") == 0
+        await commit(hub, store, "m", 2)  # while that publish is on its way: the next batch
+        await commit(hub, store, "n")
+        await commit(hub, store, "m")
+        assert await take(sub, 3) == [2, 3, 4]
+        spy.gate.set()
+        await asyncio.wait_for(hub.published(), GUARD)
+    assert spy.batches == [[("m", 1)], [("m", 4), ("n", 1)]]  # each match at its newest seq
+    assert [c for c in spy.calls if c[0] == "publish"] == [
+        ("publish", "m:1"),
+        ("publish", "m:4"),
+        ("publish", "n:1"),
+    ]
+    assert hub.stats()["publish_errors"] == 0
+
+
+async def test_stop_publishes_what_notify_was_told_first(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster
+) -> None:
+    await commit(hub, store, "m")
+    await commit(hub, store, "n")
+    await hub.stop()
+    assert [c for c in spy.calls if c[0] in ("publish", "stop")] == [
+        ("publish", "m:1"),
+        ("publish", "n:1"),
+        ("stop", ""),
+    ]
+
+
+async def test_stop_gives_up_on_a_broadcaster_that_does_not_answer(
+    hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live, "PUBLISH_ON_STOP_S", 0.01)
+    spy.gate = asyncio.Event()  # never set: the publish never ends
+    await commit(hub, store, "m")
+    await asyncio.wait_for(hub.stop(), GUARD)
+    assert spy.calls[-1] == ("stop", "") and spy.count("publish", "m:1") == 0
 
 
 async def test_a_failed_store_read_is_retried(

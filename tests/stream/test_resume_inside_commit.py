@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import httpx
@@ -55,6 +55,10 @@ class Endpoint:
         for endpoint in self.bus.endpoints:
             if endpoint.handler is not None and endpoint.subscribed.get(match_id):
                 endpoint.handler(match_id, seq)
+
+    async def publish_many(self, items: Sequence[tuple[str, int]]) -> None:
+        for match_id, seq in items:
+            await self.publish(match_id, seq)
 
     async def subscribe(self, match_id: str) -> None:
         self.subscribed[match_id] = self.subscribed.get(match_id, 0) + 1
