@@ -18,18 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from app.service.ports import Broadcaster
+from app.service.publishing import Publisher
 
 CHAT_CHANNEL = "chat:"
 
 T = TypeVar("T")
-
-log = logging.getLogger(__name__)
 
 
 class ChatWatch:
@@ -69,10 +67,10 @@ class ChatWatch:
 class ChatWatchers:
     """The chat watches of this process, by match; subscribed on the broadcaster while watched."""
 
-    def __init__(self, broadcaster: Broadcaster) -> None:
+    def __init__(self, broadcaster: Broadcaster, publisher: Publisher | None = None) -> None:
         self._broadcaster = broadcaster
+        self._publisher = publisher or Publisher(broadcaster)  # the live hub's, shared with the commits
         self._watches: dict[str, set[ChatWatch]] = {}
-        self.publish_errors = 0
         # Moves on at every notification and every new watch: a read is shared only within one era.
         self._era = 0
         self._reads: dict[tuple[int, Hashable], asyncio.Future[Any]] = {}
@@ -213,11 +211,8 @@ class ChatWatchers:
         return True
 
     async def notify(self, match_id: str, chat_seq: int) -> None:
-        """A message was stored: wake this process's watches and tell the other processes (a
-        failing publish is logged: the message is stored, the next notification catches up)."""
+        """A message was stored: wake this process's watches and tell the other processes, in the
+        background (`app.service.publishing`: a failing publish is logged, the message is stored,
+        the next notification catches up)."""
         self.wake(match_id, chat_seq)
-        try:
-            await self._broadcaster.publish(CHAT_CHANNEL + match_id, chat_seq)
-        except Exception:
-            self.publish_errors += 1
-            log.exception("publishing the chat of match %s at %d failed", match_id, chat_seq)
+        self._publisher.soon(CHAT_CHANNEL + match_id, chat_seq)

@@ -26,7 +26,6 @@ subscriber sees — its backlog, then the live feed, or a `LiveSink` the hub pus
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 from collections.abc import Sequence
 
@@ -34,6 +33,7 @@ from app.service.chat import keeps_chat
 from app.service.chat_live import ChatWatchers
 from app.service.periodic import Periodic
 from app.service.ports import Broadcaster, EventStore, StoredEvent, StoredNotice
+from app.service.publishing import Publisher
 from app.service.subscription import GoingAway, Subscription
 from app.service.tasks import cancel_and_wait
 
@@ -41,9 +41,6 @@ PLAYER_CHANNEL = "player:"
 Item = StoredEvent | StoredNotice
 
 log = logging.getLogger(__name__)
-
-PUBLISH_ON_STOP_S = 5.0
-"""How long `LiveHub.stop` waits for the notifications still to publish."""
 
 RESYNC = -1
 """The seq a broadcaster passes to its handler after it reconnected, for every match still
@@ -58,7 +55,6 @@ _COUNTERS = (
     "backlog_events_read",  # by subscribers catching up
     "events_offered",  # handed over by a commit in this process, not read back
     "slow_consumers",
-    "publish_errors",
     "read_errors",
     "quiet_reads",  # feeds read again by `read_quiet`, having not moved for a round
     "quiet_chat_wakes",  # matches whose chat a round found past the head known here
@@ -104,9 +100,8 @@ class LiveHub:
         self._running = False
         self._stopped = False
         self._counters = dict.fromkeys(_COUNTERS, 0)
-        self._unpublished: dict[str, int] = {}  # channel: its newest seq not yet published
-        self._publishing: asyncio.Task[None] | None = None  # `_publish`, while there is some
-        self.chat = ChatWatchers(broadcaster)  # the chat's notifications ride the same broadcaster
+        self._publisher = Publisher(broadcaster)  # the commits' and the chat's notifications
+        self.chat = ChatWatchers(broadcaster, self._publisher)  # the chat rides the same broadcaster
         self._chat_head = store.chat_head if keeps_chat(store) else None
         self._quiet = None if quiet_s == 0 else Periodic(
             "live-quiet-reads", self.read_quiet, quiet_s, log=log, failure="reading quiet feeds failed"
@@ -135,10 +130,7 @@ class LiveHub:
         await asyncio.gather(*(self._close_feed(feed) for feed in feeds))
         # The last commits are told before the broadcaster goes; a broadcaster that does not answer
         # in time is given up on (the other processes' quiet reads catch up).
-        publishing = self._publishing
-        if publishing is not None:
-            await asyncio.wait({publishing}, timeout=PUBLISH_ON_STOP_S)
-            await cancel_and_wait(publishing)
+        await self._publisher.close()
         await self._broadcaster.stop()
 
     def subscribe(self, match_id: str, after: int = 0) -> Subscription:
@@ -152,9 +144,9 @@ class LiveHub:
         before them pushes them at once instead of reading them back from the store. Either way
         local subscribers are served directly; the broadcaster's echo of the same seq is then stale
         and ignored, so each event still reaches each subscriber once. The publish to the other
-        processes runs in the background (`_publish`): this returns without waiting for it. A
-        failing publish is logged and counted: the commit has happened, and other processes catch up
-        on the next notification (or their quiet reads).
+        processes runs in the background (`app.service.publishing`): this returns without waiting
+        for it. A failing publish is logged and counted: the commit has happened, and the other
+        processes catch up on the next notification (or their quiet reads).
         """
         if events:  # after the caller's reply, which needs none of this: right after this task yields
             asyncio.get_running_loop().call_soon(self._offer_and_wake, match_id, seq, events)
@@ -162,33 +154,11 @@ class LiveHub:
             self._wake(match_id, seq)
         if not self._running:
             return
-        unpublished = self._unpublished
-        if seq > unpublished.get(match_id, RESYNC):
-            unpublished[match_id] = seq
-        if self._publishing is None:
-            self._publishing = asyncio.create_task(self._publish(), name="live-publish")
-
-    async def _publish(self) -> None:
-        """Tell the other processes what `notify` was told, off the committing request's path: its
-        reply never waits for the broadcaster's round trip. One batch at a time (`publish_many`: one
-        round trip), each match once in it at its newest seq; what comes meanwhile is the next batch."""
-        try:
-            while self._unpublished:
-                batch, self._unpublished = self._unpublished, {}
-                try:
-                    await self._broadcaster.publish_many(list(batch.items()))
-                except Exception:
-                    self._counters["publish_errors"] += len(batch)
-                    told = ", ".join(f"match {m} at seq {s}" for m, s in itertools.islice(batch.items(), 5))
-                    more = f" and {len(batch) - 5} more" if len(batch) > 5 else ""
-                    log.exception("publishing %s%s failed", told, more)
-        finally:
-            self._publishing = None
+        self._publisher.soon(match_id, seq)
 
     async def published(self) -> None:
         """Wait until what `notify` was told so far has been handed to the broadcaster (or failed)."""
-        while (publishing := self._publishing) is not None:
-            await asyncio.shield(publishing)
+        await self._publisher.published()
 
     async def read_quiet(self) -> int:
         """Read again every feed whose cursor has not moved since the last call, and the chat head
@@ -215,6 +185,7 @@ class LiveHub:
             "matches": len(self._feeds),
             "subscribers": sum(len(feed.subscribers) for feed in self._feeds.values()),
             **self._counters,
+            "publish_errors": self._publisher.errors,  # of the commits' and the chat's notifications
         }
 
     # Notifications

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.broadcast.memory import MemoryBroadcaster
-from app.service import live
+from app.service import publishing
 from app.service.live import RESYNC, LiveHub
 from app.service.ports import EventStore, MessageHandler, Notifier, StoredEvent
 from app.service.subscription import GoingAway, SlowConsumer, Subscription
@@ -341,7 +341,7 @@ async def test_notify_publishes_and_a_failed_publish_still_delivers_locally(
         assert await take(sub, 2) == [1, 2]
         await hub.published()
     assert hub.stats()["publish_errors"] == 1
-    assert "publishing match m at seq 2 failed" in caplog.text
+    assert "publishing m at 2 failed" in caplog.text
 
 
 async def test_notify_does_not_wait_for_the_publish_and_a_batch_tells_each_match_once(
@@ -383,7 +383,7 @@ async def test_stop_publishes_what_notify_was_told_first(
 async def test_stop_gives_up_on_a_broadcaster_that_does_not_answer(
     hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(live, "PUBLISH_ON_STOP_S", 0.01)
+    monkeypatch.setattr(publishing, "CLOSE_WAIT_S", 0.01)
     spy.gate = asyncio.Event()  # never set: the publish never ends
     await commit(hub, store, "m")
     await asyncio.wait_for(hub.stop(), GUARD)
@@ -606,3 +606,17 @@ async def test_a_failing_sink_raises_in_its_caller_and_going_away_unparks(
         await asyncio.wait_for(parked, GUARD)
         with pytest.raises(GoingAway):
             await anext(sub)
+
+
+async def test_the_chat_is_published_by_the_same_publisher_in_the_background(
+    hub: LiveHub, spy: SpyBroadcaster
+) -> None:
+    spy.gate = asyncio.Event()
+    await hub.chat.notify("m", 3)  # returns at once: the publish is the publisher's task
+    await asyncio.sleep(0)  # which starts, and waits for the broadcaster
+    assert spy.batches == [[("chat:m", 3)]] and spy.count("publish", "chat:m:3") == 0
+    await hub.chat.notify("m", 4)
+    spy.gate.set()
+    await asyncio.wait_for(hub.published(), GUARD)
+    assert spy.batches == [[("chat:m", 3)], [("chat:m", 4)]]
+    assert spy.count("publish", "chat:m:4") == 1
