@@ -80,23 +80,23 @@ class PostgresBroadcaster(Listener):
             await pool.close()
         self._handler = None
 
-    async def publish(self, match_id: str, seq: int) -> None:
+    def _publish_pool(self) -> asyncpg.Pool:
         if self._pool is None:
             raise RuntimeError("broadcaster not started")
-        await self._pool.execute("SELECT pg_notify($1, $2)", self.channel, f"{match_id}:{seq}")
+        return self._pool
+
+    async def publish(self, match_id: str, seq: int) -> None:
+        await self._publish_pool().execute("SELECT pg_notify($1, $2)", self.channel, f"{match_id}:{seq}")
 
     async def publish_many(self, items: Sequence[tuple[str, int]]) -> None:
-        """One statement for all of `items` (a transaction's notifications go out in their order)."""
-        if self._pool is None:
-            raise RuntimeError("broadcaster not started")
+        """One statement for all of `items`, in their order (one alone: `publish`)."""
         if len(items) == 1:
             await self.publish(*items[0])
             return
         payloads = [f"{match_id}:{seq}" for match_id, seq in items]
         # unnest yields the array's elements in order, and each row's pg_notify runs as it comes
-        await self._pool.execute(
-            "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", self.channel, payloads
-        )
+        query = "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p"
+        await self._publish_pool().execute(query, self.channel, payloads)
 
     async def subscribe(self, match_id: str) -> None:
         # The one channel is listened to from `start` on, so a subscription is in force at once.

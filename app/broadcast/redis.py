@@ -95,19 +95,20 @@ class RedisBroadcaster(Listener):
         self._publisher = self._settings = None
         self._handler = None
 
-    async def publish(self, match_id: str, seq: int) -> None:
+    def _client(self) -> aioredis.Redis:
         if self._publisher is None:
             raise RuntimeError("broadcaster not started")
-        await self._publisher.publish(self.channel(match_id), str(seq))
+        return self._publisher
+
+    async def publish(self, match_id: str, seq: int) -> None:
+        await self._client().publish(self.channel(match_id), str(seq))
 
     async def publish_many(self, items: Sequence[tuple[str, int]]) -> None:
-        """One pipeline (no transaction): one round trip for all of `items`."""
-        if self._publisher is None:
-            raise RuntimeError("broadcaster not started")
+        """One pipeline (no transaction): one round trip for all of `items` (one alone: `publish`)."""
         if len(items) == 1:
             await self.publish(*items[0])
             return
-        async with self._publisher.pipeline(transaction=False) as pipe:
+        async with self._client().pipeline(transaction=False) as pipe:
             for match_id, seq in items:
                 pipe.publish(self.channel(match_id), str(seq))
             await pipe.execute()
