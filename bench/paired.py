@@ -1,6 +1,7 @@
-"""Ours against the reference server in paired runs: both up at once, taking turns.
+"""Ours against a yardstick in paired runs: both up at once, taking turns.
 
-    python -m bench.paired [--stores pg,sqlite,memory] [--pairs 8] [--pg-url URL]
+    python -m bench.paired [--stores pg,sqlite,memory] [--peers reference,bgio] [--via http,ws]
+                           [--pairs 8] [--actions N] [--pg-url URL]
 
 `bench.api` runs our server, then `../shared/bench-reference/reference.sh`, a minute apart; on
 this shared machine the same loop of pure Python takes 60 to 135 ms from one second to the next, so
@@ -14,6 +15,15 @@ from one invocation to the next. With 16 matches each run plays 1,600 actions (1
 
 With `memory` both servers keep nothing (ours on its in-memory store, the reference without its
 INSERT+COMMIT): the ratio of what the servers cost without their stores.
+
+`--peers bgio` pairs ours with boardgame.io (`../shared/bench-reference/bgio`: its server, in
+memory whatever our store, pinned to core 0, and its own load client `bgio_load.js` pinned to core
+1, as `run.sh` runs them), `--peers reference,bgio` with each in turn. `bench.api` runs boardgame.io
+once a round, a minute from our run, and its CPU ratio swung from 1.7x to 3.1x between the rounds
+of one invocation (2026-12-07); paired, each ratio compares runs seconds apart. `--via ws` sends our
+actions over the match stream (`bench.api --via ws`), `--via http,ws` pairs each transport.
+`--actions N` sets the actions of each run of 16 matches (1 match: N * 3 / 8; default 1,600: longer
+runs read the CPU clock, which ticks in 10 ms, more finely).
 
 The reference is set up as `reference.sh` sets it up (its venv and its `ws` module under
 `$REFERENCE_WORK`, default /tmp/bench-reference) and started with the same settings.
@@ -37,6 +47,7 @@ from bench.api import DEFAULT_PG, REFERENCE, OurServer, free_port, run_load
 
 HERE = REFERENCE.parent
 WORK = Path(os.environ.get("REFERENCE_WORK", "/tmp/bench-reference"))
+BGIO = HERE / "bgio"
 RUN_ACTIONS = {1: 600, 16: 1600}
 WARM_ACTIONS = 400
 
@@ -58,6 +69,8 @@ def prepare_reference() -> None:
 
 class Reference:
     """The reference server on `store`, and its load client."""
+
+    name = "reference"
 
     def __init__(self, store: str, pg_url: str) -> None:
         self.port = free_port()
@@ -111,53 +124,123 @@ class Reference:
         found = re.search(r"GAMEJSON (\{.*\})", out.stdout)
         if found is None:
             raise RuntimeError(f"the reference's load client failed: {out.stderr.strip()[-300:]}")
-        data = json.loads(found.group(1))
-        cpu = data["server_cpu_pct"] / 100 * data["seconds"] / data["moves"] * 1e6
-        return {"actions_per_s": data["moves_per_s"], "p50_ms": data["p50_us"] / 1e3, "cpu_us": cpu}
+        return _figures(json.loads(found.group(1)))
 
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=20)
 
 
-def pairs(store: str, args: argparse.Namespace) -> None:
+def prepare_bgio() -> None:
+    """boardgame.io's node modules, as `bgio/run.sh` installs them."""
+    if not (BGIO / "node_modules" / "boardgame.io").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "-s"], cwd=BGIO, check=True)
+
+
+class Bgio:
+    """boardgame.io's server (in memory) and its load client, run as `bgio/run.sh` runs them."""
+
+    name = "bgio"
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.env = dict(os.environ, NODE_ENV="production")
+        self.proc = subprocess.Popen(
+            ["taskset", "-c", "0", "node", "bgio_server.js", str(self.port)],
+            cwd=BGIO,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/games", timeout=1):
+                    return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the boardgame.io server did not start")
+
+    def run(self, matches: int, moves: int) -> dict[str, float]:
+        out = subprocess.run(
+            [
+                *("taskset", "-c", "1", "node", "bgio_load.js", "--port", str(self.port)),
+                *("--matches", str(matches), "--moves", str(moves // matches), "--warmup", "50"),
+                *("--max-seconds", "40", "--server-pid", str(self.proc.pid)),
+            ],
+            cwd=BGIO,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        found = re.search(r"BGIOJSON (\{.*\})", out.stdout)
+        if found is None:
+            raise RuntimeError(f"boardgame.io's load client failed: {out.stderr.strip()[-300:]}")
+        return _figures(json.loads(found.group(1)))
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+
+def _figures(data: dict[str, float]) -> dict[str, float]:
+    """A peer's load client's JSON line as `run_load`'s figures (its CPU as the server's share of
+    the run's seconds, read from /proc by the client)."""
+    if not data.get("complete", True):
+        raise RuntimeError(f"the run did not play every move it was given: {data}")
+    cpu = data["server_cpu_pct"] / 100 * data["seconds"] / data["moves"] * 1e6
+    return {"actions_per_s": data["moves_per_s"], "p50_ms": data["p50_us"] / 1e3, "cpu_us": cpu}
+
+
+Peer = Reference | Bgio
+
+
+def pairs(store: str, peer_name: str, args: argparse.Namespace) -> None:
     ours = OurServer.start(store, args.pg_url)
-    reference: Reference | None = None
+    peer: Peer | None = None
+    vias = args.via.split(",")
     try:
-        reference = Reference(store, args.pg_url)
+        peer = Reference(store, args.pg_url) if peer_name == "reference" else Bgio()
         for matches in (1, 16):
-            asyncio.run(run_load(ours.port, matches, WARM_ACTIONS, True, ours.proc.pid))
-            reference.run(matches, WARM_ACTIONS)
-            ratios = [one_pair(store, matches, i, ours, reference) for i in range(args.pairs)]
-            rate, p50, cpu = (statistics.median(x) for x in zip(*ratios, strict=True))
-            print(
-                f"median of {args.pairs} pairs, to reference {store:<6} {matches:>2} matches: actions/s "
-                f"{rate:.2f}x  p50 {p50:.2f}x  server CPU/action {cpu:.2f}x",
-                flush=True,
-            )
+            n = args.actions * 3 // 8 if matches == 1 else args.actions
+            for via in vias:
+                asyncio.run(run_load(ours.port, matches, WARM_ACTIONS, True, ours.proc.pid, via))
+            peer.run(matches, WARM_ACTIONS)
+            for via in vias:
+                ratios = [one_pair(store, matches, n, i, ours, via, peer) for i in range(args.pairs)]
+                rate, p50, cpu = (statistics.median(x) for x in zip(*ratios, strict=True))
+                label = store if via == "http" else f"{store}/{via}"
+                print(
+                    f"median of {args.pairs} pairs, to {peer.name:<9} {label:<9} {matches:>2} matches: "
+                    f"actions/s {rate:.2f}x  p50 {p50:.2f}x  server CPU/action {cpu:.2f}x",
+                    flush=True,
+                )
     finally:
-        if reference is not None:
-            reference.stop()
+        if peer is not None:
+            peer.stop()
         ours.stop()
 
 
 def one_pair(
-    store: str, matches: int, i: int, ours: OurServer, reference: Reference
+    store: str, matches: int, n: int, i: int, ours: OurServer, via: str, peer: Peer
 ) -> tuple[float, float, float]:
-    """One run of each, ours first in even pairs; the ratios ours / reference (actions/s, p50, CPU)."""
+    """One run of each, ours first in even pairs; the ratios ours / peer (actions/s, p50, CPU)."""
     runs: dict[str, dict[str, float]] = {}
-    n = RUN_ACTIONS[matches]
-    for who in ("ours", "reference") if i % 2 == 0 else ("reference", "ours"):
+    for who in ("ours", "peer") if i % 2 == 0 else ("peer", "ours"):
         if who == "ours":
-            runs[who] = asyncio.run(run_load(ours.port, matches, n, True, ours.proc.pid))
+            runs[who] = asyncio.run(run_load(ours.port, matches, n, True, ours.proc.pid, via))
         else:
-            runs[who] = reference.run(matches, n)
-    o, r = runs["ours"], runs["reference"]
+            runs[who] = peer.run(matches, n)
+    o, r = runs["ours"], runs["peer"]
     rate = o["actions_per_s"] / r["actions_per_s"]
+    label = store if via == "http" else f"{store}/{via}"
     print(
-        f"{store:<6} {matches:>2} matches, pair {i + 1}: ours {o['actions_per_s']:5.0f} actions/s "
-        f"({o['cpu_us']:4.0f} µs CPU each), reference {r['actions_per_s']:5.0f} ({r['cpu_us']:4.0f} µs): "
-        f"{rate:.2f}x",
+        f"{label:<9} {matches:>2} matches, pair {i + 1}: ours {o['actions_per_s']:5.0f} actions/s "
+        f"({o['cpu_us']:4.0f} µs CPU each), {peer.name} {r['actions_per_s']:5.0f} ({r['cpu_us']:4.0f} µs): "
+        f"{rate:.2f}x, CPU {o['cpu_us'] / r['cpu_us']:.2f}x",
         flush=True,
     )
     return rate, o["p50_ms"] / r["p50_ms"], o["cpu_us"] / r["cpu_us"]
@@ -168,16 +251,28 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--stores", default="pg,sqlite", help="of pg, sqlite and memory (nothing persists)")
+    parser.add_argument("--peers", default="reference", help="of reference and bgio (boardgame.io)")
+    parser.add_argument("--via", default="http", help="how ours gets its actions: of http and ws")
     parser.add_argument("--pairs", type=int, default=8)
+    parser.add_argument("--actions", type=int, default=RUN_ACTIONS[16], help="per run of 16 matches")
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     args = parser.parse_args()
     if not REFERENCE.exists():
         parser.error(f"no reference beside this repository ({REFERENCE})")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {1})
-    prepare_reference()
+    peers = args.peers.split(",")
+    if unknown := set(peers) - {"reference", "bgio"}:
+        parser.error(f"unknown peers: {', '.join(sorted(unknown))}")
+    if unknown := set(args.via.split(",")) - {"http", "ws"}:
+        parser.error(f"unknown transports: {', '.join(sorted(unknown))}")
+    if "reference" in peers:
+        prepare_reference()
+    if "bgio" in peers:
+        prepare_bgio()
     for store in args.stores.split(","):
-        pairs(store, args)
+        for peer in peers:
+            pairs(store, peer, args)
 
 
 if __name__ == "__main__":
