@@ -12,7 +12,13 @@ Protocol that only finds each event frame's seq), so the figures are the server'
   (~3.4 on average).
 - POST ms: the action's own HTTP round trip (p50), included in the latency.
 - CPU per frame: the streaming server's utime+stime (/proc/<pid>/stat) over the run divided by the
-  commit frames it delivered; "net" subtracts the actions' own CPU, measured with no subscribers.
+  commit frames it delivered; "net" subtracts the actions' own CPU, measured with no subscribers
+  just before (each run of ours and of the bare fan-out has its own such run). With few
+  subscribers the plain figure is mostly the actions' own work (ours: a commit, and the reads of
+  the actor's next view; the bare one: nothing), so "net" is the fan-out's cost.
+- A run is `--actions` actions (600): when a match ends first, another is set up (outside the
+  measured window) and played on, so that the CPU of a run with 2 subscribers is not a fraction of
+  a second read in 10 ms ticks.
 - Same-session reference: a bare FastAPI fan-out (one pre-serialized text per viewer sent to every
   socket in a loop from the POST handler: no store, no redaction, no per-connection task), publishing
   one frame per action with as many events as each drago action of the same run committed, measured
@@ -327,7 +333,7 @@ class Row:
     trip (s); the frames delivered and the server's CPU (s)."""
 
     def __init__(
-        self, setup: str, subs: int, lat: Sequence[float], post: Sequence[float], frames: int, cpu: float
+        self, setup: str, subs: int, lat: list[float], post: list[float], frames: int, cpu: float
     ) -> None:
         self.setup, self.subs, self.lat, self.post = setup, subs, lat, post
         self.frames, self.cpu = frames, cpu
@@ -400,58 +406,76 @@ def stream_paths(match_id: str, tokens: dict[int, str], n: int) -> list[str]:
 async def measure(
     setup: str, streamer: Server, actor: Server, n: int, actions: int, warmup: int, seed: int
 ) -> Row:
-    """`n` subscribers on `streamer`, random legal actions POSTed to `actor`; `extra["counts"]`
-    are the events each measured action committed."""
+    """`n` subscribers on `streamer`, random legal actions POSTed to `actor`; `row.counts` are the
+    events each measured action committed. A match that ends before `actions` is followed by
+    another (new subscribers, the set-up and warm-up outside the measured window), so the CPU per
+    frame covers as many frames as asked for (one match gives about 200 actions: with 2 subscribers,
+    400 frames, a fraction of a second of CPU read in 10 ms ticks)."""
     rng = random.Random(seed)
+    row = Row(setup, n, [], [], 0, 0.0)
     async with httpx.AsyncClient(base_url=actor.url, timeout=GUARD) as client:
-        match_id, tokens = await new_match(client)
-        fanout = Fanout(n)
-        subs = await subscribe(streamer.port, stream_paths(match_id, tokens, n), fanout)
-        lat: list[float] = []
-        dones: list[float] = []
-        posts: list[float] = []
-        counts: list[int] = []
-        cpu0 = frames0 = 0.0
-        view: dict[str, Any] | None = None
-        seq = 0
-        try:
-            for k in range(warmup + actions):
-                if k == warmup:
-                    cpu0, frames0 = streamer.cpu_seconds(), fanout.frames
-                if view is None:
-                    summary = (await client.get(f"/v1/matches/{match_id}")).json()
-                    if summary["status"] != "active":
-                        break
-                    seat = summary["to_act"][0]
-                    headers = {"Authorization": f"Bearer {tokens[seat]}"}
-                    view = (await client.get(f"/v1/matches/{match_id}/view", headers=headers)).json()
-                assert view is not None
-                t0 = time.perf_counter()
-                r = await client.post(
-                    f"/v1/matches/{match_id}/actions",
-                    json={"action": rng.choice(view["legal_actions"])},
-                    headers={"Authorization": f"Bearer {tokens[view['seat']]}"},
-                )
-                r.raise_for_status()
-                t_reply = time.perf_counter()
-                reply = r.json()
-                done = await fanout.all_have(reply["seq"])  # (no subscribers: now)
-                if k >= warmup:
-                    lat.append(fanout.last.get(reply["seq"], done) - t0)  # one frame per commit
-                    dones.append(done - t0)
-                    posts.append(t_reply - t0)
-                    counts.append(reply["seq"] - seq)
-                seq = reply["seq"]
-                nxt = reply["view"]
-                view = nxt if nxt["status"] == "active" and nxt["seat"] in nxt["to_act"] else None
-            cpu = streamer.cpu_seconds() - cpu0
-            frames = fanout.frames - int(frames0)
-        finally:
-            close_all(subs)
-            await asyncio.sleep(0.3)  # let the server drop the sockets before the next run
-    row = Row(setup, n, lat, posts, frames, cpu)
-    row.counts, row.done = counts, dones
+        while len(row.post) < actions:
+            measured = len(row.post)
+            await _play_match(client, streamer, n, actions - measured, warmup, rng, row)
+            if len(row.post) == measured:
+                break  # a match without a measured action: nothing more to gain
     return row
+
+
+async def _play_match(
+    client: httpx.AsyncClient,
+    streamer: Server,
+    n: int,
+    actions: int,
+    warmup: int,
+    rng: random.Random,
+    row: Row,
+) -> None:
+    """One match with `n` subscribers: `warmup` actions, then up to `actions` measured ones (until
+    it ends), added to `row` with the streamer's CPU and the frames delivered meanwhile."""
+    match_id, tokens = await new_match(client)
+    fanout = Fanout(n)
+    subs = await subscribe(streamer.port, stream_paths(match_id, tokens, n), fanout)
+    cpu0 = frames0 = 0.0
+    measuring = False
+    view: dict[str, Any] | None = None
+    seq = 0
+    try:
+        for k in range(warmup + actions):
+            if view is None:
+                summary = (await client.get(f"/v1/matches/{match_id}")).json()
+                if summary["status"] != "active":
+                    break
+                seat = summary["to_act"][0]
+                headers = {"Authorization": f"Bearer {tokens[seat]}"}
+                view = (await client.get(f"/v1/matches/{match_id}/view", headers=headers)).json()
+            assert view is not None
+            if k == warmup:  # after the view read: the measured window holds actions and frames only
+                cpu0, frames0, measuring = streamer.cpu_seconds(), fanout.frames, True
+            t0 = time.perf_counter()
+            r = await client.post(
+                f"/v1/matches/{match_id}/actions",
+                json={"action": rng.choice(view["legal_actions"])},
+                headers={"Authorization": f"Bearer {tokens[view['seat']]}"},
+            )
+            r.raise_for_status()
+            t_reply = time.perf_counter()
+            reply = r.json()
+            done = await fanout.all_have(reply["seq"])  # (no subscribers: now)
+            if k >= warmup:
+                row.lat.append(fanout.last.get(reply["seq"], done) - t0)  # one frame per commit
+                row.done.append(done - t0)
+                row.post.append(t_reply - t0)
+                row.counts.append(reply["seq"] - seq)
+            seq = reply["seq"]
+            nxt = reply["view"]
+            view = nxt if nxt["status"] == "active" and nxt["seat"] in nxt["to_act"] else None
+        if measuring:
+            row.cpu += streamer.cpu_seconds() - cpu0
+            row.frames += fanout.frames - int(frames0)
+    finally:
+        close_all(subs)
+        await asyncio.sleep(0.3)  # let the server drop the sockets before the next run
 
 
 async def measure_bare(server: Server, n: int, counts: Sequence[int], warmup: int) -> Row:
@@ -590,20 +614,22 @@ async def run(args: argparse.Namespace) -> None:
             mem = await idle_memory(bare, [f"/ws/{i % 4}" for i in range(1000)])
             notes.append(f"bare reference: {mem / 1024:.1f} KiB RSS per idle connection (1,000)")
         setup = f"drago, 1 process ({args.database_url.split(':')[0]})"
-        idle = await measure(setup, one, one, 0, args.actions, args.warmup, 0)
-        show(idle)  # no subscribers: the actions' own latency and CPU
-        bare_idle = None
-        if bare is not None:
-            bare_idle = await measure_bare(bare, 0, idle.counts, args.warmup)
-            show(bare_idle)
         # Each size runs on drago and then at once on the bare server, round after round: the
-        # machine's drift over a run hits both sides of each ratio alike.
+        # machine's drift over a run hits both sides of each ratio alike. Each run is preceded by
+        # one without subscribers on the same server (the actions' own latency and CPU), which the
+        # "net" CPU per frame subtracts: measured once for all, the machine's drift between it and
+        # a run made the 2-subscriber net figure swing from x0.3 to x3.
         for round_ in range(args.rounds):
             for n in sizes:
-                row = await measure(setup, one, one, n, args.actions, args.warmup, n + 1000 * round_)
+                seed = n + 1000 * round_
+                idle = await measure(setup, one, one, 0, args.actions, args.warmup, seed)
+                show(idle)
+                row = await measure(setup, one, one, n, args.actions, args.warmup, seed)
                 row.net_of(idle)
                 show(row)
-                if bare is not None and bare_idle is not None:
+                if bare is not None:
+                    bare_idle = await measure_bare(bare, 0, idle.counts, args.warmup)
+                    show(bare_idle)
                     ref = bare_rows[n] = await measure_bare(bare, n, row.counts, args.warmup)
                     ref.net_of(bare_idle)
                     show(ref)
@@ -684,7 +710,7 @@ def main() -> None:
         "--cross", default="100,1000", help="subscriber counts for the 2-process runs (empty: none)"
     )
     parser.add_argument(
-        "--actions", type=int, default=200, help="measured actions per run (a match may end first)"
+        "--actions", type=int, default=600, help="measured actions per run (a new match when one ends)"
     )
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=5, help="catch-up reconnects")
