@@ -48,7 +48,7 @@ from bench.api import DEFAULT_PG, REFERENCE, OurServer, free_port, run_load
 HERE = REFERENCE.parent
 WORK = Path(os.environ.get("REFERENCE_WORK", "/tmp/bench-reference"))
 BGIO = HERE / "bgio"
-RUN_ACTIONS = {1: 600, 16: 1600}
+RUN_ACTIONS = 1_600  # a run of 16 matches; of 1 match, 3/8 of it (600)
 WARM_ACTIONS = 400
 
 
@@ -67,68 +67,93 @@ def prepare_reference() -> None:
         subprocess.run(["npm", "install", "--no-audit", "--no-fund", "-s"], cwd=WORK, check=True)
 
 
-class Reference:
+class _Peer:
+    """A yardstick: its server, pinned to core 0 and up once `health` answers, and its own load
+    client (node, pinned to core 1), which prints its figures as one JSON line after `marker`.
+    `server` is the server's command, to which its port is appended."""
+
+    name: str
+    load: Path  # the load client's script
+    marker: str
+
+    def __init__(self, server: list[str], env: dict[str, str], health: str, cwd: Path | None = None) -> None:
+        self.port = free_port()
+        self.env, self.cwd = env, cwd
+        self.proc = subprocess.Popen(
+            ["taskset", "-c", "0", *server, str(self.port)],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{health}", timeout=1):
+                    return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the {self.name} server did not start")
+
+    def run(self, matches: int, moves: int) -> dict[str, float]:
+        """One run of its load client: `moves` over `matches` matches, as `run_load`'s figures (the
+        server's CPU as its share of the run's seconds, read from /proc by the client)."""
+        out = subprocess.run(
+            [
+                *("taskset", "-c", "1", "node", str(self.load), "--port", str(self.port)),
+                *("--matches", str(matches), "--moves", str(moves // matches), "--warmup", "50"),
+                *("--max-seconds", "40", "--server-pid", str(self.proc.pid)),
+            ],
+            cwd=self.cwd,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        found = re.search(self.marker + r" (\{.*\})", out.stdout)
+        if found is None:
+            raise RuntimeError(f"the {self.name}'s load client failed: {out.stderr.strip()[-300:]}")
+        data = json.loads(found.group(1))
+        if not data.get("complete", True):
+            raise RuntimeError(f"the run did not play every move it was given: {data}")
+        cpu = data["server_cpu_pct"] / 100 * data["seconds"] / data["moves"] * 1e6
+        return {"actions_per_s": data["moves_per_s"], "p50_ms": data["p50_us"] / 1e3, "cpu_us": cpu}
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+
+class Reference(_Peer):
     """The reference server on `store`, and its load client."""
 
     name = "reference"
+    load = HERE / "game_load.js"
+    marker = "GAMEJSON"
 
     def __init__(self, store: str, pg_url: str) -> None:
-        self.port = free_port()
-        self.env = dict(os.environ, NODE_PATH=str(WORK / "node_modules"))
+        env = dict(os.environ, NODE_PATH=str(WORK / "node_modules"))
         if store == "sqlite":
             for old in WORK.glob("paired.db*"):
                 old.unlink()
-            self.env |= {
+            env |= {
                 "BENCH_STORE": "sqlite",
                 "BENCH_DB_PATH": str(WORK / "paired.db"),
                 "BENCH_SQLITE_SYNC": "FULL",
                 "BENCH_POOL_SIZE": "1",
             }
         elif store == "memory":
-            self.env |= {"BENCH_STORE": "memory"}
+            env |= {"BENCH_STORE": "memory"}
         else:
-            self.env |= {"BENCH_STORE": "pg", "BENCH_PG_DSN": pg_url, "BENCH_POOL_SIZE": "5"}
+            env |= {"BENCH_STORE": "pg", "BENCH_PG_DSN": pg_url, "BENCH_POOL_SIZE": "5"}
         python = str(WORK / "venv" / "bin" / "python")
-        self.proc = subprocess.Popen(
-            [
-                *("taskset", "-c", "0", python, "-m", "uvicorn", "game_app:app", "--app-dir", str(HERE)),
-                *("--host", "127.0.0.1", "--port", str(self.port), "--no-access-log", "--log-level"),
-                *("warning", "--ws-per-message-deflate", "false"),
-            ],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=1):
-                    return
-            except OSError:
-                if self.proc.poll() is not None:
-                    break
-                time.sleep(0.1)
-        raise RuntimeError("the reference server did not start")
-
-    def run(self, matches: int, moves: int) -> dict[str, float]:
-        out = subprocess.run(
-            [
-                *("taskset", "-c", "1", "node", str(HERE / "game_load.js"), "--port", str(self.port)),
-                *("--matches", str(matches), "--moves", str(moves // matches), "--warmup", "50"),
-                *("--max-seconds", "40", "--server-pid", str(self.proc.pid)),
-            ],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        found = re.search(r"GAMEJSON (\{.*\})", out.stdout)
-        if found is None:
-            raise RuntimeError(f"the reference's load client failed: {out.stderr.strip()[-300:]}")
-        return _figures(json.loads(found.group(1)))
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=20)
+        server = [
+            *(python, "-m", "uvicorn", "game_app:app", "--app-dir", str(HERE), "--host", "127.0.0.1"),
+            *("--no-access-log", "--log-level", "warning", "--ws-per-message-deflate", "false", "--port"),
+        ]
+        super().__init__(server, env, "/health")
 
 
 def prepare_bgio() -> None:
@@ -137,82 +162,37 @@ def prepare_bgio() -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "-s"], cwd=BGIO, check=True)
 
 
-class Bgio:
+class Bgio(_Peer):
     """boardgame.io's server (in memory) and its load client, run as `bgio/run.sh` runs them."""
 
     name = "bgio"
+    load = BGIO / "bgio_load.js"
+    marker = "BGIOJSON"
 
     def __init__(self) -> None:
-        self.port = free_port()
-        self.env = dict(os.environ, NODE_ENV="production")
-        self.proc = subprocess.Popen(
-            ["taskset", "-c", "0", "node", "bgio_server.js", str(self.port)],
-            cwd=BGIO,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/games", timeout=1):
-                    return
-            except OSError:
-                if self.proc.poll() is not None:
-                    break
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the boardgame.io server did not start")
-
-    def run(self, matches: int, moves: int) -> dict[str, float]:
-        out = subprocess.run(
-            [
-                *("taskset", "-c", "1", "node", "bgio_load.js", "--port", str(self.port)),
-                *("--matches", str(matches), "--moves", str(moves // matches), "--warmup", "50"),
-                *("--max-seconds", "40", "--server-pid", str(self.proc.pid)),
-            ],
-            cwd=BGIO,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        found = re.search(r"BGIOJSON (\{.*\})", out.stdout)
-        if found is None:
-            raise RuntimeError(f"boardgame.io's load client failed: {out.stderr.strip()[-300:]}")
-        return _figures(json.loads(found.group(1)))
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=20)
+        super().__init__(["node", "bgio_server.js"], dict(os.environ, NODE_ENV="production"), "/games", BGIO)
 
 
-def _figures(data: dict[str, float]) -> dict[str, float]:
-    """A peer's load client's JSON line as `run_load`'s figures (its CPU as the server's share of
-    the run's seconds, read from /proc by the client)."""
-    if not data.get("complete", True):
-        raise RuntimeError(f"the run did not play every move it was given: {data}")
-    cpu = data["server_cpu_pct"] / 100 * data["seconds"] / data["moves"] * 1e6
-    return {"actions_per_s": data["moves_per_s"], "p50_ms": data["p50_us"] / 1e3, "cpu_us": cpu}
-
-
-Peer = Reference | Bgio
+def _label(store: str, via: str) -> str:
+    """How a run is named in the output: the store, and the transport when it is not HTTP."""
+    return store if via == "http" else f"{store}/{via}"
 
 
 def pairs(store: str, peer_name: str, args: argparse.Namespace) -> None:
     ours = OurServer.start(store, args.pg_url)
-    peer: Peer | None = None
+    peer: _Peer | None = None
     vias = args.via.split(",")
     try:
         peer = Reference(store, args.pg_url) if peer_name == "reference" else Bgio()
         for matches in (1, 16):
-            n = args.actions * 3 // 8 if matches == 1 else args.actions
+            n = args.actions * 3 // 8 if matches == 1 else args.actions  # as RUN_ACTIONS says
             for via in vias:
                 asyncio.run(run_load(ours.port, matches, WARM_ACTIONS, True, ours.proc.pid, via))
             peer.run(matches, WARM_ACTIONS)
             for via in vias:
                 ratios = [one_pair(store, matches, n, i, ours, via, peer) for i in range(args.pairs)]
                 rate, p50, cpu = (statistics.median(x) for x in zip(*ratios, strict=True))
-                label = store if via == "http" else f"{store}/{via}"
+                label = _label(store, via)
                 print(
                     f"median of {args.pairs} pairs, to {peer.name:<9} {label:<9} {matches:>2} matches: "
                     f"actions/s {rate:.2f}x  p50 {p50:.2f}x  server CPU/action {cpu:.2f}x",
@@ -225,7 +205,7 @@ def pairs(store: str, peer_name: str, args: argparse.Namespace) -> None:
 
 
 def one_pair(
-    store: str, matches: int, n: int, i: int, ours: OurServer, via: str, peer: Peer
+    store: str, matches: int, n: int, i: int, ours: OurServer, via: str, peer: _Peer
 ) -> tuple[float, float, float]:
     """One run of each, ours first in even pairs; the ratios ours / peer (actions/s, p50, CPU)."""
     runs: dict[str, dict[str, float]] = {}
@@ -236,7 +216,7 @@ def one_pair(
             runs[who] = peer.run(matches, n)
     o, r = runs["ours"], runs["peer"]
     rate = o["actions_per_s"] / r["actions_per_s"]
-    label = store if via == "http" else f"{store}/{via}"
+    label = _label(store, via)
     print(
         f"{label:<9} {matches:>2} matches, pair {i + 1}: ours {o['actions_per_s']:5.0f} actions/s "
         f"({o['cpu_us']:4.0f} µs CPU each), {peer.name} {r['actions_per_s']:5.0f} ({r['cpu_us']:4.0f} µs): "
@@ -254,7 +234,7 @@ def main() -> None:
     parser.add_argument("--peers", default="reference", help="of reference and bgio (boardgame.io)")
     parser.add_argument("--via", default="http", help="how ours gets its actions: of http and ws")
     parser.add_argument("--pairs", type=int, default=8)
-    parser.add_argument("--actions", type=int, default=RUN_ACTIONS[16], help="per run of 16 matches")
+    parser.add_argument("--actions", type=int, default=RUN_ACTIONS, help="per run of 16 matches")
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     args = parser.parse_args()
     if not REFERENCE.exists():
