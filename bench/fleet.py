@@ -37,7 +37,7 @@ from typing import Any
 import httpx
 
 from bench.proc import cpu_seconds, rss_bytes
-from bench.stream import close_all, subscribe, throwaway_database
+from bench.stream import close_all, subscribe, throwaway_database, view_to_act
 
 ROOT = Path(__file__).resolve().parent.parent
 GUARD = 120.0
@@ -159,16 +159,13 @@ async def player(url: str, seconds: float, rng: random.Random, counts: list[int]
         while time.monotonic() < deadline:
             match_id, tokens = await create(client, {"game": "yutaka", "players": 2}, True)
             while time.monotonic() < deadline:
-                summary = (await client.get(f"/v1/matches/{match_id}")).json()
-                if summary["status"] != "active":
+                view = await view_to_act(client, match_id, tokens)
+                if view is None:
                     break
-                seat = summary["to_act"][0]
-                auth = {"Authorization": f"Bearer {tokens[seat]}"}
-                view = (await client.get(f"/v1/matches/{match_id}/view", headers=auth)).json()
                 r = await client.post(
                     f"/v1/matches/{match_id}/actions",
                     json={"action": rng.choice(view["legal_actions"]), "expected_seq": view["seq"]},
-                    headers=auth,
+                    headers={"Authorization": f"Bearer {tokens[view['seat']]}"},
                 )
                 counts[0] += r.status_code == 200
 

@@ -403,6 +403,18 @@ def stream_paths(match_id: str, tokens: dict[int, str], n: int) -> list[str]:
     return paths
 
 
+async def view_to_act(
+    client: httpx.AsyncClient, match_id: str, tokens: dict[int, str]
+) -> dict[str, Any] | None:
+    """The view of the seat to act next (read with its token), or None once the match is not active."""
+    summary = (await client.get(f"/v1/matches/{match_id}")).json()
+    if summary["status"] != "active":
+        return None
+    headers = {"Authorization": f"Bearer {tokens[summary['to_act'][0]]}"}
+    view: dict[str, Any] = (await client.get(f"/v1/matches/{match_id}/view", headers=headers)).json()
+    return view
+
+
 async def measure(
     setup: str, streamer: Server, actor: Server, n: int, actions: int, warmup: int, seed: int
 ) -> Row:
@@ -436,22 +448,17 @@ async def _play_match(
     match_id, tokens = await new_match(client)
     fanout = Fanout(n)
     subs = await subscribe(streamer.port, stream_paths(match_id, tokens, n), fanout)
-    cpu0 = frames0 = 0.0
-    measuring = False
+    before = len(row.post)  # the actions measured in earlier matches
+    cpu0 = 0.0
+    frames0 = 0
     view: dict[str, Any] | None = None
     seq = 0
     try:
         for k in range(warmup + actions):
-            if view is None:
-                summary = (await client.get(f"/v1/matches/{match_id}")).json()
-                if summary["status"] != "active":
-                    break
-                seat = summary["to_act"][0]
-                headers = {"Authorization": f"Bearer {tokens[seat]}"}
-                view = (await client.get(f"/v1/matches/{match_id}/view", headers=headers)).json()
-            assert view is not None
+            if view is None and (view := await view_to_act(client, match_id, tokens)) is None:
+                break  # the match is over
             if k == warmup:  # after the view read: the measured window holds actions and frames only
-                cpu0, frames0, measuring = streamer.cpu_seconds(), fanout.frames, True
+                cpu0, frames0 = streamer.cpu_seconds(), fanout.frames
             t0 = time.perf_counter()
             r = await client.post(
                 f"/v1/matches/{match_id}/actions",
@@ -470,9 +477,9 @@ async def _play_match(
             seq = reply["seq"]
             nxt = reply["view"]
             view = nxt if nxt["status"] == "active" and nxt["seat"] in nxt["to_act"] else None
-        if measuring:
+        if len(row.post) > before:
             row.cpu += streamer.cpu_seconds() - cpu0
-            row.frames += fanout.frames - int(frames0)
+            row.frames += fanout.frames - frames0
     finally:
         close_all(subs)
         await asyncio.sleep(0.3)  # let the server drop the sockets before the next run
