@@ -13,18 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import shutil
-import signal
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.stream.servers import free_port
+from tests.fleet.instances import PROXY_CONFIG, OwnHaproxy, haproxy_binary
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 GUARD = 30.0
 
 
@@ -69,37 +64,23 @@ class StandIns:
 @contextlib.asynccontextmanager
 async def proxy_before(stand_ins: StandIns, tmp_path: Path) -> AsyncIterator[int]:
     """HAProxy running the committed config in front of three stand-ins; yields its port."""
-    haproxy = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
-    if haproxy is None:
-        if os.environ.get("TEST_REQUIRE_SERVICES") == "1":
-            pytest.fail("haproxy is not installed (apt-get install -y haproxy), but CI requires it")
-        pytest.skip("haproxy is not installed")
+    haproxy_binary()  # skip (or fail in CI) before starting anything
     servers = [await asyncio.start_server(stand_ins.serve, "127.0.0.1", 0) for _ in range(3)]
-    ports = [s.sockets[0].getsockname()[1] for s in servers]
-    port = free_port()
-    env = {
-        **os.environ,
-        "DRAGO_PROXY_BIND": f"127.0.0.1:{port}",
-        **{f"DRAGO_SERVER_{i + 1}": f"127.0.0.1:{p}" for i, p in enumerate(ports)},
-    }
     log = tmp_path / "haproxy.log"
-    with log.open("wb") as out:
-        proxy = subprocess.Popen(  # noqa: ASYNC220  # started once, before any client
-            [haproxy, "-db", "-f", str(DEPLOY / "haproxy.cfg")], env=env, stdout=out, stderr=out
-        )
+    proxy = OwnHaproxy([s.sockets[0].getsockname()[1] for s in servers], log)
+    proxy.start()
     try:
         deadline = asyncio.get_running_loop().time() + GUARD
         while True:  # listening, and every server seen up by a first round of health checks
             with contextlib.suppress(OSError):
-                _, writer = await asyncio.open_connection("127.0.0.1", port)
+                _, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
                 writer.close()
                 break
             assert asyncio.get_running_loop().time() < deadline, log.read_text()
             await asyncio.sleep(0.05)
-        yield port
+        yield proxy.port
     finally:
-        proxy.send_signal(signal.SIGTERM)
-        await asyncio.to_thread(proxy.wait, GUARD)
+        await asyncio.to_thread(proxy.stop)
         for server in servers:
             server.close()
 
@@ -139,5 +120,5 @@ async def test_a_request_whose_server_dies_unanswered_is_retried_on_another(
 
 
 def test_the_proxy_config_waits_for_a_request_body_before_choosing_a_server() -> None:
-    lines = [line.split("#")[0].strip() for line in (DEPLOY / "haproxy.cfg").read_text().splitlines()]
+    lines = [line.split("#")[0].strip() for line in PROXY_CONFIG.read_text().splitlines()]
     assert "option http-buffer-request" in lines

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the dev extras
-import pytest
 import yaml  # type: ignore[import-untyped]  # a dependency of the dev extras (schemathesis), no stubs
 
 from app.settings import Settings
+from tests.fleet.instances import haproxy_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -148,13 +147,8 @@ def test_the_compose_file_is_a_fleet_on_shared_storage() -> None:
 
 
 def haproxy_check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
-    if not Path(haproxy).exists():
-        if os.environ.get("TEST_REQUIRE_SERVICES") == "1":
-            pytest.fail("haproxy is not installed (apt-get install -y haproxy), but CI requires it")
-        pytest.skip("haproxy is not installed")
     return subprocess.run(
-        [haproxy, "-c", "-f", str(DEPLOY / "haproxy.cfg")],
+        [haproxy_binary(), "-c", "-f", str(DEPLOY / "haproxy.cfg")],
         env={**os.environ, **env},
         capture_output=True,
         text=True,

@@ -1,10 +1,12 @@
 """PostgreSQL and Redis instances of a test's own, on spare loopback ports, that it may stop and
-start again (the shared services of the machine are never touched).
+start again (the shared services of the machine are never touched), and HAProxy running the
+committed `deploy/haproxy.cfg` in front of a test's servers.
 
 `own_postgres(...)` runs Debian's `initdb` and `pg_ctl` (`/usr/lib/postgresql/<version>/bin`) on a
 fresh data directory (as the `postgres` user when the test runs as root: PostgreSQL refuses root),
-trust authentication, fsync off; `own_redis(...)` runs `redis-server` without persistence. Without
-the binaries the test skips, or fails under `TEST_REQUIRE_SERVICES=1` (CI).
+trust authentication, fsync off; `own_redis(...)` runs `redis-server` without persistence;
+`OwnHaproxy` runs Debian's `haproxy` (`/usr/sbin`). Without the binaries the test skips, or fails
+under `TEST_REQUIRE_SERVICES=1` (CI).
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ import contextlib
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +28,7 @@ import pytest
 from tests.stream.servers import free_port
 
 GUARD = 60.0
+PROXY_CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 
 
 def _require(what: str) -> None:
@@ -147,3 +151,40 @@ def own_redis() -> Iterator[OwnRedis]:
         yield instance
     finally:
         instance.stop()
+
+
+def haproxy_binary() -> str:
+    """Debian's `haproxy` (in /usr/sbin, which a user's PATH may lack)."""
+    found = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+    if found is None:
+        _require("haproxy (apt-get install -y haproxy)")
+    assert found is not None
+    return found
+
+
+@dataclass
+class OwnHaproxy:
+    """HAProxy running the committed `deploy/haproxy.cfg` on `port`, in front of `servers` (loopback
+    ports, as `DRAGO_SERVER_1`…), its output written to `log`."""
+
+    servers: Sequence[int]
+    log: Path
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "DRAGO_PROXY_BIND": f"127.0.0.1:{self.port}",
+            **{f"DRAGO_SERVER_{i + 1}": f"127.0.0.1:{p}" for i, p in enumerate(self.servers)},
+        }
+        with self.log.open("wb") as out:
+            cmd = [haproxy_binary(), "-db", "-f", str(PROXY_CONFIG)]
+            self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=out)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(GUARD)
+        self.proc = None

@@ -34,7 +34,6 @@ import contextlib
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -50,7 +49,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.fleet.instances import OwnPostgres, OwnRedis, own_postgres, own_redis
+from tests.fleet.instances import OwnHaproxy, OwnPostgres, OwnRedis, haproxy_binary, own_postgres, own_redis
 from tests.stream.servers import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
@@ -335,11 +334,7 @@ def bot_searches(
 
 
 async def test_a_fleet_behind_haproxy_survives_kills_restarts_and_outages(tmp_path: Path) -> None:
-    haproxy = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
-    if haproxy is None:
-        if os.environ.get("TEST_REQUIRE_SERVICES") == "1":
-            pytest.fail("haproxy is not installed (apt-get install -y haproxy), but CI requires it")
-        pytest.skip("haproxy is not installed")
+    haproxy_binary()  # skip (or fail in CI) before starting anything
     started = time.monotonic()
     with own_postgres() as pg, own_redis() as redis:
         base = redis.url.rsplit("/", 1)[0]
@@ -362,20 +357,9 @@ async def test_a_fleet_behind_haproxy_survives_kills_restarts_and_outages(tmp_pa
             server.start()
         for server in servers[1:]:
             await server.ready()
-        proxy_port = free_port()
-        proxy_env = {
-            **os.environ,
-            "DRAGO_PROXY_BIND": f"127.0.0.1:{proxy_port}",
-            **{f"DRAGO_SERVER_{i + 1}": f"127.0.0.1:{s.port}" for i, s in enumerate(servers)},
-        }
-        with (tmp_path / "haproxy.log").open("wb") as out:
-            proxy = subprocess.Popen(  # noqa: ASYNC220  # started once, before any client
-                [haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
-                env=proxy_env,
-                stdout=out,
-                stderr=out,
-            )
-        proxy_url = f"http://127.0.0.1:{proxy_port}"
+        proxy = OwnHaproxy([s.port for s in servers], tmp_path / "haproxy.log")
+        proxy.start()
+        proxy_url = f"http://127.0.0.1:{proxy.port}"
         tally = Tally()
         outages: list[tuple[datetime, datetime]] = []  # the database's, from `chaos`
         try:
@@ -436,8 +420,7 @@ async def test_a_fleet_behind_haproxy_survives_kills_restarts_and_outages(tmp_pa
                 assert set(acks.values()) <= commit_ends
                 await checker.http.aclose()
         finally:
-            proxy.send_signal(signal.SIGTERM)
-            await asyncio.to_thread(proxy.wait, GUARD)
+            await asyncio.to_thread(proxy.stop)
             for server in servers:
                 if server.proc is not None and server.proc.poll() is None:
                     server.proc.send_signal(signal.SIGTERM)
