@@ -22,6 +22,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.engine import make_url
@@ -64,6 +65,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
             for other in self.assigned_work:
                 self._reschedule(other)
             return crashed
+
+        def _reschedule(self, node: Any) -> None:
+            """As pytest-xdist's, but not for a worker still collecting (one started in place of a
+            crashed one): pytest-xdist 3.8 reschedules every worker whenever one finishes collecting
+            or one crashes, and looked up the collection of a replacement that had none yet (a
+            KeyError that ended the run). Its own end of collection schedules it."""
+            if node in self.registered_collections:
+                super()._reschedule(node)
 
     return OneWorkerForShared(config, log)
 
