@@ -395,8 +395,11 @@ class OurServer:
     database: str | None  # the PostgreSQL database made for it (SQLite: a file in `workdir`)
 
     @classmethod
-    def start(cls, store: str, pg_url: str, tree: Path | None = None) -> OurServer:
-        """`tree`: the checkout to run instead of the installed one."""
+    def start(
+        cls, store: str, pg_url: str, tree: Path | None = None, settings: dict[str, str] | None = None
+    ) -> OurServer:
+        """`tree`: the checkout to run instead of the installed one; `settings`: `DRAGO_*`
+        variables over the benchmark's own (rate limits off)."""
         workdir = tempfile.TemporaryDirectory()
         database = None
         if store == "memory":  # nothing persists: what the server costs without its store's work
@@ -414,6 +417,7 @@ class OurServer:
             DRAGO_LOG_LEVEL="WARNING",
             DRAGO_RATE_LIMIT_ENABLED="0",
         )
+        env.update(settings or {})
         env.pop("DATABASE_URL", None)
         if tree is not None:
             env["PYTHONPATH"] = str(tree)

@@ -1,13 +1,15 @@
-"""Rate limits: per client address and per credential, one budget per kind of work, by `limits`.
+"""Rate limits: per client address and per credential, one budget per kind of work.
 
 Budgets: `create` (new matches and players), `actions` (every other write: actions, joins…),
 `reads` (every GET under `/v1/`), `streams` (WebSocket connections), and `frames` (client frames
 on one stream connection). Each budget has a limit per client IP and one per credential — the
 bearer token or player key, kept only as a SHA-256 digest, never raw — in `limits` notation
 (`"60/minute"`, `"20/second;600/minute"`; empty: none), from `DRAGO_RATE_LIMIT_*` settings.
-Counters use `limits`' sliding-window counters, in this process's memory (`memory://`, one
-process) or in Redis (`redis://…`, shared by every process of a deployment, under the broadcast
-prefix). Frame budgets are always in memory: a connection lives on one process.
+Counters are sliding-window counters (`app.api.rate_counters`), in this process's memory
+(`memory://`, one process) or in Redis (`redis://…`, shared by every process of a deployment, under
+the broadcast prefix; one round trip per request). Frame budgets are always in memory: a
+connection lives on one process. A request is counted in every counter of its budget or, when one
+of them is spent, in none: a refused request does not spend the others.
 
 Over HTTP a refusal is 429 `rate_limited` with `Retry-After` and `RateLimit-Limit`,
 `RateLimit-Remaining`, `RateLimit-Reset` (seconds). A stream over its connection or frame budget
@@ -15,7 +17,7 @@ gets an `error` frame `rate_limited` and close 4429; an action frame over the `a
 gets only the error frame. Should the Redis storage fail, requests pass (and a warning is logged
 at most once a minute): limits protect the service, they must not take it down.
 
-The check sits before routing and costs two counter updates per request (address, credential).
+The check sits before routing and costs one call per request, whatever the number of items.
 """
 
 from __future__ import annotations
@@ -24,14 +26,12 @@ import hashlib
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
+import redis.asyncio as aioredis
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import RedisStorage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter as AsyncSliding
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter as Sliding
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -39,6 +39,7 @@ from app.api.closes import close_code
 from app.api.credentials import Malformed, bearer_of
 from app.api.errors import render
 from app.api.frame_text import error_frame
+from app.api.rate_counters import Check, MemoryCounters, RedisCounters, Spent
 from app.service.errors import RateLimited
 from app.settings import Settings
 
@@ -47,6 +48,7 @@ log = logging.getLogger("app.ratelimit")
 BUDGETS = ("create", "actions", "reads", "streams")
 CREATE_PATHS = frozenset({"/v1/matches", "/v1/players"})
 WARN_EVERY = 60.0
+STORAGE_TIMEOUT_S = 1.0  # a Redis that does not answer holds a request this long, then it passes
 
 
 def parse_limits(text: str) -> tuple[RateLimitItem, ...]:
@@ -92,62 +94,63 @@ class Rules:
 
 
 class Limiter:
-    """The process's counters: `check(budget, ip, credential)` → None, or why not."""
+    """The process's counters: `check(budget, ip, credential)` → None, or why not. A request's
+    items (address and credential) are counted in one call, in all of them or, when one is spent,
+    in none (`app.api.rate_counters`)."""
 
-    def __init__(self, rules: Rules, storage_url: str = "memory://", prefix: str = "drago") -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        storage_url: str = "memory://",
+        prefix: str = "drago",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.rules = rules
-        self._memory = Sliding(MemoryStorage())
-        self._frames = self._memory if storage_url.startswith("memory") else Sliding(MemoryStorage())
-        self._shared: AsyncSliding | None = None
-        self._redis: RedisStorage | None = None
+        self._clock = clock
+        self._memory = MemoryCounters(clock)
+        self._frames = self._memory if storage_url.startswith("memory") else MemoryCounters(clock)
+        self._redis: aioredis.Redis | None = None
+        self._shared: RedisCounters | None = None
         if not storage_url.startswith("memory"):
-            self._redis = RedisStorage(f"async+{storage_url}", implementation="redispy", key_prefix=prefix)
-            self._shared = AsyncSliding(self._redis)
+            self._redis = aioredis.Redis.from_url(
+                storage_url, socket_timeout=STORAGE_TIMEOUT_S, socket_connect_timeout=STORAGE_TIMEOUT_S
+            )
+            self._shared = RedisCounters(self._redis, prefix)
         self._warned = -math.inf
+
+    def memory_keys(self) -> list[str]:
+        """The keys of the counters kept in this process (for the tests: no token among them)."""
+        return self._memory.keys()
 
     async def close(self) -> None:
         """Close the Redis connections (nothing to do in memory)."""
-        client = getattr(getattr(self._redis, "bridge", None), "storage", None)
-        if client is not None:
-            await client.aclose()
+        if self._redis is not None:
+            await self._redis.aclose()
 
     async def check(self, budget: str, ip: str, credential: str | None) -> Refusal | None:
-        checks = [(item, "ip", ip) for item in self.rules.per_ip.get(budget, ())]
+        checks = [_check(item, budget, "ip", ip) for item in self.rules.per_ip.get(budget, ())]
         if credential is not None:
             key = credential_key(credential)
-            checks += [(item, "cred", key) for item in self.rules.per_credential.get(budget, ())]
-        for item, kind, who in checks:
+            checks += [
+                _check(item, budget, "cred", key) for item in self.rules.per_credential.get(budget, ())
+            ]
+        if not checks:
+            return None
+        if self._shared is None:
+            spent = self._memory.spend(checks)
+        else:
             try:
-                allowed = await self._hit(item, budget, kind, who)
+                spent = await self._shared.spend(checks)
             except Exception:
                 self._warn()
                 return None
-            if not allowed:
-                return await self._refusal(budget, item, kind, who)
-        return None
+        return None if spent is None else _refusal(budget, checks, spent)
 
     def frame(self, connection: str) -> Refusal | None:
         """Count one client frame of a stream connection."""
-        for item in self.rules.frames:
-            if not self._frames.hit(item, "frames", connection):
-                reset, _ = self._frames.get_window_stats(item, "frames", connection)
-                return Refusal("frames", item.amount, _seconds_until(reset))
-        return None
-
-    async def _hit(self, item: RateLimitItem, *ids: str) -> bool:
-        if self._shared is None:
-            return self._memory.hit(item, *ids)
-        return await self._shared.hit(item, *ids)
-
-    async def _refusal(self, budget: str, item: RateLimitItem, *ids: str) -> Refusal:
-        try:
-            if self._shared is None:
-                reset, _ = self._memory.get_window_stats(item, budget, *ids)
-            else:
-                reset, _ = await self._shared.get_window_stats(item, budget, *ids)
-        except Exception:
-            reset = time.time() + item.get_expiry()
-        return Refusal(budget, item.amount, _seconds_until(reset))
+        checks = [_check(item, "frames", "conn", connection) for item in self.rules.frames]
+        spent = self._frames.spend(checks) if checks else None
+        return None if spent is None else _refusal("frames", checks, spent)
 
     def _warn(self) -> None:
         now = time.monotonic()
@@ -156,8 +159,13 @@ class Limiter:
             log.warning("rate limit storage unavailable: requests pass unlimited", exc_info=True)
 
 
-def _seconds_until(reset_time: float) -> int:
-    return max(1, math.ceil(reset_time - time.time()))
+def _check(item: RateLimitItem, budget: str, kind: str, who: str) -> Check:
+    window = item.get_expiry()
+    return Check(f"{budget}:{kind}:{who}:{item.amount}/{window}", item.amount, float(window))
+
+
+def _refusal(budget: str, checks: list[Check], spent: Spent) -> Refusal:
+    return Refusal(budget, checks[spent.at].limit, max(1, math.ceil(spent.wait)))
 
 
 def budget_of(scope: Scope) -> str | None:
