@@ -13,12 +13,16 @@ parameters (`sqlalchemy.engine`, `aiosqlite`: a match's secret seed is one) at I
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
+from typing import TextIO
+
+import orjson
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 
@@ -61,7 +65,11 @@ def scrub(text: str) -> str:
 
 
 class SecretFilter(logging.Filter):
-    """Rewrites every record it sees through `scrub`: message, extra string fields, traceback."""
+    """Rewrites every record it sees through `scrub`: message, extra string fields, traceback.
+
+    The message and the extra strings are searched for `_TRIGGER` together, once: a match in one
+    of them is a match in the text that joins them (a newline between two fields starts no
+    match), and a record without one (an access line, most lines) is left as it is."""
 
     _formatter = logging.Formatter()
 
@@ -70,11 +78,14 @@ class SecretFilter(logging.Filter):
             message = record.getMessage()
         except Exception:  # a broken format string: show it raw, scrubbed
             message = f"{record.msg} {record.args}"
-        record.msg, record.args = scrub(message), None
-        record.__dict__.pop("color_message", None)  # formatted from the args: would bring them back
-        for key, value in list(record.__dict__.items()):
-            if key not in _RESERVED and isinstance(value, str):
-                record.__dict__[key] = scrub(value)
+        fields = record.__dict__
+        fields.pop("color_message", None)  # formatted from the args: would bring them back
+        extra = [key for key, value in fields.items() if key not in _RESERVED and isinstance(value, str)]
+        if _TRIGGER.search("\n".join([message, *(fields[key] for key in extra)])):
+            message = scrub(message)
+            for key in extra:
+                fields[key] = scrub(fields[key])
+        record.msg, record.args = message, None
         if record.exc_info and not record.exc_text:
             record.exc_text = self._formatter.formatException(record.exc_info)
         if record.exc_text:
@@ -85,6 +96,8 @@ class SecretFilter(logging.Filter):
 
 
 class JsonFormatter(logging.Formatter):
+    """One JSON object per record: time, level, logger, message, the request id, extra fields."""
+
     def format(self, record: logging.LogRecord) -> str:
         data: dict[str, object] = {
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
@@ -100,15 +113,47 @@ class JsonFormatter(logging.Formatter):
                 data[key] = value
         if record.exc_info or record.exc_text:
             data["exc_info"] = record.exc_text or self.formatException(record.exc_info)  # type: ignore[arg-type]
-        return json.dumps(data, default=str, ensure_ascii=False)
+        try:
+            return orjson.dumps(data, default=str).decode()
+        except TypeError:  # what orjson refuses outright (an int beyond 64 bits, say)
+            return json.dumps(data, default=str, ensure_ascii=False)
 
 
 class _JsonHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """Writes to the current `sys.stdout` (which test runners swap); configuring twice replaces it."""
+    """Writes to the current `sys.stdout` (which test runners swap); configuring twice replaces it.
+
+    On an event loop's thread, the lines written while the loop runs one step are flushed together
+    when it has run (`call_soon`): one `write` system call per step, not one per line (an action
+    over HTTP logs two lines). Elsewhere (another thread, no loop running) each line is flushed at
+    once, as `StreamHandler` does."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stdout)
+        self._flushing: asyncio.AbstractEventLoop | None = None  # the loop that will flush
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.stream = sys.stdout
-        super().emit(record)
+        stream = self.stream = sys.stdout
+        try:
+            stream.write(self.format(record) + self.terminator)
+        except RecursionError:  # as StreamHandler.emit
+            raise
+        except Exception:
+            self.handleError(record)
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        if self._flushing is not loop:
+            self._flushing = loop
+            loop.call_soon(self._flush_later, stream)
+
+    def _flush_later(self, stream: TextIO) -> None:
+        self._flushing = None
+        with self.lock:  # type: ignore[union-attr]  # made by Handler.__init__
+            if hasattr(stream, "flush"):
+                stream.flush()
 
 
 # Loggers whose DEBUG lines print SQL parameters or call arguments (a match's secret seed, hands).
@@ -127,6 +172,10 @@ def configure_logging(level: str = "INFO") -> None:
         if not any(isinstance(f, SecretFilter) for f in each.filters):
             each.addFilter(SecretFilter())
     root.setLevel(level)
+    # What no line of ours shows, not computed per record (the logging HOWTO's "Optimization"):
+    # the caller's file and line, and the thread's and process's names and ids.
+    logging._srcfile = None
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers.clear()
         logging.getLogger(name).propagate = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
@@ -83,7 +84,11 @@ async def test_logs_hold_no_tokens_or_secrets(caplog: pytest.LogCaptureFixture) 
         revealed = (await client.get(f"{table.url}/reveal")).json()
     formatter = JsonFormatter()
     lines = [formatter.format(r) for r in caplog.records if r.name.startswith("app")]  # not httpx
-    assert any('"route": "/v1/matches/{match_id}/actions"' in line and "request_id" in line for line in lines)
+    assert any(
+        (fields := json.loads(line)).get("route") == "/v1/matches/{match_id}/actions"
+        and "request_id" in fields
+        for line in lines
+    )
     text = "\n".join(lines)
     assert table.host is not None
     for secret in [*table.tokens.values(), table.host, revealed["secret"]]:

@@ -83,6 +83,38 @@ def test_the_filter_is_installed_by_the_logging_configuration_on_every_root_hand
         configure_logging("WARNING")
 
 
+class Flushes(io.StringIO):
+    """A stdout that notes how many lines it held at each flush."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flushes: list[int] = []
+
+    def flush(self) -> None:
+        self.flushes.append(self.getvalue().count("\n"))
+        super().flush()
+
+
+async def test_the_lines_of_one_loop_step_are_flushed_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = Flushes()
+    monkeypatch.setattr(sys, "stdout", out)
+    configure_logging("INFO")
+    try:
+        log = logging.getLogger("app.test")
+        for i in range(3):
+            log.info("line %d", i)
+        assert out.getvalue().count("\n") == 3 and out.flushes == []  # written, not flushed yet
+        await asyncio.sleep(0)  # the loop's next step
+        assert out.flushes == [3]
+        await asyncio.to_thread(log.info, "from a thread")  # no loop there: flushed at once
+        assert out.flushes == [3, 4]
+        assert [json.loads(line)["message"] for line in out.getvalue().splitlines()] == [
+            "line 0", "line 1", "line 2", "from a thread"
+        ]  # fmt: skip
+    finally:
+        configure_logging("WARNING")
+
+
 @pytest.mark.slow
 async def test_a_full_game_at_debug_leaves_no_credential_or_secret_in_the_output(tmp_path: Path) -> None:
     """Seat tokens, player keys (old and rotated), the host token, the invite and the secret."""
@@ -139,7 +171,8 @@ async def test_a_full_game_at_debug_leaves_no_credential_or_secret_in_the_output
         secret = (await client.get(f"{table.url}/reveal")).json()["secret"]
         await asyncio.gather(*(ws.close() for ws in sockets))  # unread frames may hold up a close
     output = server.log.read_text(errors="replace")
-    assert '"level": "DEBUG"' in output and "< GET /v1/matches/" in output  # DEBUG lines were written
+    levels = {json.loads(line)["level"] for line in output.splitlines() if line.startswith("{")}
+    assert "DEBUG" in levels and "< GET /v1/matches/" in output  # DEBUG lines were written
     assert "TEXT" in output and "authorization" in output.lower()  # frames and headers were logged
     for value in [*table.tokens.values(), token1, key, old_key, host, invite, secret]:
         assert value not in output
