@@ -2,7 +2,7 @@
 
     git worktree add /tmp/base HEAD~1        # the tree to compare with, say
     python -m bench.ab /tmp/base . [--store pg|sqlite|memory] [--matches 16] [--actions 1600] [--rounds 10]
-                                   [--via http|ws]
+                                   [--via http|ws] [--set-a NAME=VALUE …] [--set-b NAME=VALUE …]
 
 One run of `bench.api` beside another a minute later cannot tell a change of 5% from this shared
 machine's drift (the same loop of pure Python takes 60 to 135 ms from one second to the next). So
@@ -18,6 +18,10 @@ machine over the same seconds: its pairs' CPU ratios spread ±3% where alternati
 ±30% (2026-12-06, PostgreSQL, 4,000 actions a run). Use it for the CPU per action (actions/s is
 then each server's with half a core) and longer runs (`--actions 4000`): the CPU clock ticks in
 10 ms.
+
+`--set-a` / `--set-b NAME=VALUE` (repeatable) start that tree's server with a setting over the
+benchmark's own (`DRAGO_LOG_LEVEL=WARNING`, rate limits off): the same tree twice with a setting
+on one side measures what the setting costs, `--set-a X --set-b X` compares two trees under it.
 """
 
 from __future__ import annotations
@@ -79,12 +83,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="pairs of runs")
     parser.add_argument("--via", choices=["http", "ws"], default="http", help="how actions travel")
     parser.add_argument("--together", action="store_true", help="a pair's two runs at the same time")
+    for side in ("a", "b"):
+        parser.add_argument(
+            f"--set-{side}",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help=f"a setting of {side.upper()}'s server",
+        )
     args = parser.parse_args()
+    settings = [_settings(parser, args.set_a), _settings(parser, args.set_b)]
     paths = trees(parser, args)
     servers: list[Tree] = []
     try:
-        for tree in paths:
-            servers.append(Tree(tree, OurServer.start(args.store, args.pg_url, tree)))
+        for tree, extra in zip(paths, settings, strict=True):
+            servers.append(Tree(tree, OurServer.start(args.store, args.pg_url, tree, extra)))
         for t in servers:
             server = t.server
             asyncio.run(run_load(server.port, args.matches, WARM_ACTIONS, True, server.proc.pid, args.via))
@@ -113,6 +126,17 @@ def main() -> None:
         f"{ratio(a.rates, b.rates):.3f}, server CPU per action median {ratio(a.cpu_us, b.cpu_us):.3f}, "
         f"p50 median {ratio(a.p50_ms, b.p50_ms):.3f}, p99 median {ratio(a.p99_ms, b.p99_ms):.3f}"
     )
+
+
+def _settings(parser: argparse.ArgumentParser, pairs: list[str]) -> dict[str, str]:
+    """`NAME=VALUE` pairs as a dict of environment variables."""
+    found = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            parser.error(f"a setting is NAME=VALUE, not {pair!r}")
+        found[name] = value
+    return found
 
 
 def ratio(a: list[float], b: list[float]) -> float:
