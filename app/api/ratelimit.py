@@ -106,7 +106,6 @@ class Limiter:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.rules = rules
-        self._clock = clock
         self._memory = MemoryCounters(clock)
         self._frames = self._memory if storage_url.startswith("memory") else MemoryCounters(clock)
         self._redis: aioredis.Redis | None = None
