@@ -18,11 +18,12 @@ computed here from what the script read); tests run them through the same cases.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
+
+from app.service.batching import GroupCall
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
@@ -152,58 +153,30 @@ return out
 MAX_BATCH: Final = 64  # requests per script call
 
 
-class _Pending(NamedTuple):
-    checks: Sequence[Check]
-    future: asyncio.Future[Spent | None]
-
-
 class RedisCounters:
     """The counters in Redis, shared by every process using it under `prefix`; the time is
     Redis's own (`clock`: the tests' instead).
 
     The requests that come while a call is in flight wait for it and go together in the next
-    (up to `MAX_BATCH`): one call per batch instead of one per request, as the stores' group
-    commit does, so that under load the client library's own cost per call is shared."""
+    (up to `MAX_BATCH`: `app.service.batching`, as the PostgreSQL store's group commit): one call
+    per batch instead of one per request, so that under load the client library's own cost per
+    call is shared."""
 
     def __init__(self, client: aioredis.Redis, prefix: str, clock: Callable[[], float] | None = None) -> None:
-        self._client = client
         self._prefix = prefix
         self._clock = clock
         self._script = client.register_script(SCRIPT)
-        self._pending: list[_Pending] = []
-        self._draining = False
-        self._tasks: set[asyncio.Task[None]] = set()
-        self.calls = 0  # script calls made (for the tests)
+        self._group: GroupCall[Sequence[Check], Spent | None] = GroupCall(self._call, MAX_BATCH)
+
+    @property
+    def calls(self) -> int:
+        """Script calls made (for the tests)."""
+        return self._group.batches
 
     async def spend(self, checks: Sequence[Check]) -> Spent | None:
-        pending = _Pending(checks, asyncio.get_running_loop().create_future())
-        self._pending.append(pending)
-        if not self._draining:
-            self._draining = True
-            task = asyncio.create_task(self._drain())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        return await pending.future
-
-    async def _drain(self) -> None:
-        try:
-            while self._pending:
-                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-                try:
-                    spent = await self._call([p.checks for p in batch])
-                except Exception as e:  # the callers decide (the limiter lets them pass)
-                    for p in batch:
-                        if not p.future.done():
-                            p.future.set_exception(e)
-                else:
-                    for p, one in zip(batch, spent, strict=True):
-                        if not p.future.done():
-                            p.future.set_result(one)
-        finally:
-            self._draining = False
+        return await self._group(checks)
 
     async def _call(self, requests: list[Sequence[Check]]) -> list[Spent | None]:
-        self.calls += 1
         keys: list[str] = []
         args: list[str | int] = ["" if self._clock is None else repr(self._clock())]
         for checks in requests:

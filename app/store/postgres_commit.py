@@ -40,12 +40,12 @@ A lone writer pays one statement per append either way.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 
 import asyncpg
 
+from app.service.batching import GroupCall
 from app.service.ports import Append, AppendResult, StoredNotice, VersionConflict
 from app.store.postgres_sql import (
     APPEND,
@@ -71,10 +71,10 @@ class _Pending:
     """One queued append with its statement arguments: `APPEND_PLAIN`'s when it is plain (`APPEND`'s
     are built only if a batch with an append that is not plain takes it)."""
 
-    __slots__ = ("append", "args", "future", "plain")
+    __slots__ = ("append", "args", "plain")
 
-    def __init__(self, append: Append, future: asyncio.Future[AppendResult]) -> None:
-        self.append, self.future = append, future
+    def __init__(self, append: Append) -> None:
+        self.append = append
         self.plain = plain(append)
         self.args = plain_args(append) if self.plain else append_args(append)
 
@@ -120,44 +120,23 @@ class PostgresAppender:
 
     def __init__(self, pool: PoolGetter, *, max_batch: int = MAX_BATCH, hold: int = 1) -> None:
         self._pool = pool
-        self._max_batch = max_batch
         self._hold = min(hold, 1)  # one batch in flight: more connections would only sit idle
         # the idle connection kept for the next batch (at most `hold`)
         self._held: list[asyncpg.Connection] = []
-        self._pending: list[_Pending] = []
-        self._draining = False  # set in `_drain` itself: a task ends a while after it returns
-        self._tasks: set[asyncio.Task[None]] = set()
-        self.batches = 0  # batches sent, for tests and the benchmark
+        # A cancelled caller's append is dropped from its batch (not written).
+        self._group: GroupCall[_Pending, AppendResult] = GroupCall(self._commit, max_batch)
+
+    @property
+    def batches(self) -> int:
+        """Batches sent, for tests and the benchmark."""
+        return self._group.batches
 
     async def append(self, append: Append) -> AppendResult:
-        pending = _Pending(append, asyncio.get_running_loop().create_future())
-        self._pending.append(pending)
-        if not self._draining:
-            self._draining = True
-            task = asyncio.create_task(self._drain())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        return await pending.future
+        return await self._group(_Pending(append))
 
-    async def _drain(self) -> None:
-        try:
-            while self._pending:
-                batch = self._take()
-                if batch:
-                    await self._commit(batch, all(p.plain for p in batch))
-        finally:
-            # No await since the queue was seen empty: nothing is left behind.
-            self._draining = False
-
-    def _take(self) -> list[_Pending]:
-        """The next batch, oldest first: up to `max_batch` appends. A cancelled caller's append is
-        dropped (not written)."""
-        live = [p for p in self._pending if not p.future.done()]
-        batch, self._pending = live[: self._max_batch], live[self._max_batch :]
-        return batch
-
-    async def _commit(self, batch: list[_Pending], plain: bool) -> None:
-        self.batches += 1
+    async def _commit(self, batch: list[_Pending]) -> list[Outcome]:
+        """Each append's outcome, written in one transaction when it can be (see the module)."""
+        plain = all(p.plain for p in batch)
         outcomes: list[Outcome] = []
         conn: asyncpg.Connection | None = None
         healthy = False
@@ -178,13 +157,7 @@ class PostgresAppender:
         finally:
             if conn is not None:
                 await self._put_back(conn, healthy)
-        for p, outcome in zip(batch, outcomes, strict=True):
-            if p.future.done():
-                continue
-            if isinstance(outcome, Exception):
-                p.future.set_exception(outcome)
-            else:
-                p.future.set_result(outcome)
+        return outcomes
 
     async def _connection(self) -> asyncpg.Connection:
         """A held connection that is still open, else one from the pool. One that closed while
@@ -216,8 +189,7 @@ class PostgresAppender:
     async def close(self) -> None:
         """Wait for the batches in flight (their callers are still owed an answer), then give the
         held connections back to the pool (which waits for them when it closes)."""
-        while self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._group.wait()
         held, self._held = self._held, []
         for conn in held:
             await self._put_back(conn, healthy=False)
