@@ -44,7 +44,7 @@ CLIENT_CORE = 1  # --together: where both load clients run (the servers are on c
 class Tree:
     """One tree's server and its runs' figures."""
 
-    path: Path
+    path: Path | None  # None: the installed tree
     server: OurServer
     rates: list[float] = field(default_factory=list)
     cpu_us: list[float] = field(default_factory=list)
@@ -71,9 +71,14 @@ def trees(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Pat
     for tree in found:
         if not (tree / "app" / "__main__.py").exists():
             parser.error(f"{tree} is not a checkout of this repository")
+    pin_client()
+    return found
+
+
+def pin_client() -> None:
+    """Pin this process (the load client) to `CLIENT_CORE`, the servers being on core 0."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {CLIENT_CORE})
-    return found
 
 
 def main() -> None:
@@ -93,10 +98,25 @@ def main() -> None:
         )
     args = parser.parse_args()
     settings = [_settings(parser, args.set_a), _settings(parser, args.set_b)]
-    paths = trees(parser, args)
+    a, b = pairs(list(zip(trees(parser, args), settings, strict=True)), args)
+    for name, t in (("A", a), ("B", b)):
+        rates, cpu_us = [round(x) for x in t.rates], [round(x) for x in t.cpu_us]
+        print(
+            f"{name} {t.path}: actions/s {rates} median {statistics.median(t.rates):.0f}; "
+            f"server CPU µs/action {cpu_us} median {statistics.median(t.cpu_us):.0f}; "
+            f"p50 ms median {statistics.median(t.p50_ms):.2f}, "
+            f"p99 ms median {statistics.median(t.p99_ms):.2f}"
+        )
+    print(f"B/A over {args.rounds} pairs ({args.store}, {args.matches} matches): {ratios(a, b)}")
+
+
+def pairs(sides: list[tuple[Path | None, dict[str, str]]], args: argparse.Namespace) -> list[Tree]:
+    """Start one server per side (its tree, None for the installed one, and its settings), warm
+    them, run `args.rounds` pairs taking turns (`args.together`: each pair's runs at once), stop
+    them; each side's figures. `args`: store, pg_url, matches, actions, rounds, via, together."""
     servers: list[Tree] = []
     try:
-        for tree, extra in zip(paths, settings, strict=True):
+        for tree, extra in sides:
             servers.append(Tree(tree, OurServer.start(args.store, args.pg_url, tree, extra)))
         for t in servers:
             server = t.server
@@ -112,19 +132,15 @@ def main() -> None:
     finally:
         for t in servers:
             t.server.stop()
-    a, b = servers
-    for name, t in (("A", a), ("B", b)):
-        rates, cpu_us = [round(x) for x in t.rates], [round(x) for x in t.cpu_us]
-        print(
-            f"{name} {t.path}: actions/s {rates} median {statistics.median(t.rates):.0f}; "
-            f"server CPU µs/action {cpu_us} median {statistics.median(t.cpu_us):.0f}; "
-            f"p50 ms median {statistics.median(t.p50_ms):.2f}, "
-            f"p99 ms median {statistics.median(t.p99_ms):.2f}"
-        )
-    print(
-        f"B/A over {args.rounds} pairs ({args.store}, {args.matches} matches): actions/s median "
-        f"{ratio(a.rates, b.rates):.3f}, server CPU per action median {ratio(a.cpu_us, b.cpu_us):.3f}, "
-        f"p50 median {ratio(a.p50_ms, b.p50_ms):.3f}, p99 median {ratio(a.p99_ms, b.p99_ms):.3f}"
+    return servers
+
+
+def ratios(a: Tree, b: Tree) -> str:
+    """The medians over the pairs of B's figures over A's, as a line of text."""
+    return (
+        f"actions/s median {ratio(a.rates, b.rates):.3f}, server CPU per action median "
+        f"{ratio(a.cpu_us, b.cpu_us):.3f}, p50 median {ratio(a.p50_ms, b.p50_ms):.3f}, "
+        f"p99 median {ratio(a.p99_ms, b.p99_ms):.3f}"
     )
 
 
