@@ -206,7 +206,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.readiness = Readiness()  # the schema is at head (set at startup when not migrating)
     if settings.rate_limit_enabled:
         prefix = f"{settings.broadcast_prefix}:ratelimit"
-        app.state.limiter = Limiter(rules_from(settings), settings.rate_limit_storage_url, prefix)
+        # counted in memory on the app's clock (the tests' when they set one); in Redis on Redis's
+        app.state.limiter = Limiter(
+            rules_from(settings),
+            settings.rate_limit_storage_url,
+            prefix,
+            clock=lambda: app.state.clock().timestamp(),
+        )
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)

@@ -96,7 +96,8 @@ class Rules:
 class Limiter:
     """The process's counters: `check(budget, ip, credential)` → None, or why not. A request's
     items (address and credential) are counted in one call, in all of them or, when one is spent,
-    in none (`app.api.rate_counters`)."""
+    in none (`app.api.rate_counters`). `clock` (seconds since the epoch) is the time of the counters
+    kept in memory; counters in Redis go by Redis's clock, one for every process of a fleet."""
 
     def __init__(
         self,
