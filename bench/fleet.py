@@ -37,7 +37,7 @@ from typing import Any
 import httpx
 
 from bench.proc import cpu_seconds, rss_bytes
-from bench.stream import close_all, subscribe, throwaway_database, view_to_act
+from bench.stream import close_all, create_match, subscribe, throwaway_database, view_to_act
 
 ROOT = Path(__file__).resolve().parent.parent
 GUARD = 120.0
@@ -107,15 +107,7 @@ async def window(server: Server, seconds: float) -> tuple[float, int]:
 
 
 async def create(client: httpx.AsyncClient, body: dict[str, Any], join: bool) -> tuple[str, dict[int, str]]:
-    r = await client.post("/v1/matches", json=body)
-    r.raise_for_status()
-    match_id, tokens = r.json()["id"], {}
-    if join:
-        for seat in range(body["players"]):
-            j = await client.post(f"/v1/matches/{match_id}/seats/{seat}", json={"name": f"p{seat}"})
-            j.raise_for_status()
-            tokens[seat] = j.json()["token"]
-    return match_id, tokens
+    return await create_match(client, body, range(body["players"]) if join else ())
 
 
 async def idle(server: Server, subscribers: int, seconds: float) -> None:

@@ -51,7 +51,7 @@ import sys
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -375,23 +375,30 @@ LONG_TRACK = [
 """A custom Mount Drago track long enough for 500+ events (the regular one gives ~300)."""
 
 
-async def new_match(
-    client: httpx.AsyncClient, players: int = PLAYERS, **body: Any
+async def create_match(
+    client: httpx.AsyncClient, body: dict[str, Any], seats: Iterable[int]
 ) -> tuple[str, dict[int, str]]:
-    body = {"game": "mount_drago", "players": players, "options": {"track": LONG_TRACK}, **body}
-    if "bots" in body:
-        body["bots"] = [{"seat": s, "level": "random"} for s in body["bots"]]
+    """A match made of `body`, with `seats` joined (as `p<seat>`): its id and their tokens."""
     r = await client.post("/v1/matches", json=body)
     r.raise_for_status()
     match_id = r.json()["id"]
     tokens = {}
-    for seat in range(players):
-        if any(b["seat"] == seat for b in body.get("bots", ())):
-            continue
+    for seat in seats:
         j = await client.post(f"/v1/matches/{match_id}/seats/{seat}", json={"name": f"p{seat}"})
         j.raise_for_status()
         tokens[seat] = j.json()["token"]
     return match_id, tokens
+
+
+async def new_match(
+    client: httpx.AsyncClient, players: int = PLAYERS, **body: Any
+) -> tuple[str, dict[int, str]]:
+    """A Mount Drago match on the long track, every seat not given to a bot joined."""
+    body = {"game": "mount_drago", "players": players, "options": {"track": LONG_TRACK}, **body}
+    bots = set(body.get("bots", ()))
+    if bots:
+        body["bots"] = [{"seat": s, "level": "random"} for s in sorted(bots)]
+    return await create_match(client, body, [seat for seat in range(players) if seat not in bots])
 
 
 def stream_paths(match_id: str, tokens: dict[int, str], n: int) -> list[str]:
