@@ -28,6 +28,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 import redis.asyncio as aioredis
@@ -106,9 +107,14 @@ class Limiter:
         prefix: str = "drago",
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.rules = rules
+        # what each budget's counters are, less the client they count: derived once, not per request
+        self._per_ip = {budget: _shapes(budget, "ip", items) for budget, items in rules.per_ip.items()}
+        self._per_credential = {
+            budget: _shapes(budget, "cred", items) for budget, items in rules.per_credential.items()
+        }
+        self._per_connection = _shapes("frames", "conn", rules.frames)
+        # frames always count here (a connection lives on one process); budgets too, without Redis
         self._memory = MemoryCounters(clock)
-        self._frames = self._memory if storage_url.startswith("memory") else MemoryCounters(clock)
         self._redis: aioredis.Redis | None = None
         self._shared: RedisCounters | None = None
         if not storage_url.startswith("memory"):
@@ -128,12 +134,11 @@ class Limiter:
             await self._redis.aclose()
 
     async def check(self, budget: str, ip: str, credential: str | None) -> Refusal | None:
-        checks = [_check(item, budget, "ip", ip) for item in self.rules.per_ip.get(budget, ())]
-        if credential is not None:
+        checks = [shape.of(ip) for shape in self._per_ip.get(budget, ())]
+        per_credential = self._per_credential.get(budget, ())
+        if credential is not None and per_credential:
             key = credential_key(credential)
-            checks += [
-                _check(item, budget, "cred", key) for item in self.rules.per_credential.get(budget, ())
-            ]
+            checks += [shape.of(key) for shape in per_credential]
         if not checks:
             return None
         if self._shared is None:
@@ -148,8 +153,8 @@ class Limiter:
 
     def frame(self, connection: str) -> Refusal | None:
         """Count one client frame of a stream connection."""
-        checks = [_check(item, "frames", "conn", connection) for item in self.rules.frames]
-        spent = self._frames.spend(checks) if checks else None
+        checks = [shape.of(connection) for shape in self._per_connection]
+        spent = self._memory.spend(checks) if checks else None
         return None if spent is None else _refusal("frames", checks, spent)
 
     def _warn(self) -> None:
@@ -159,9 +164,26 @@ class Limiter:
             log.warning("rate limit storage unavailable: requests pass unlimited", exc_info=True)
 
 
-def _check(item: RateLimitItem, budget: str, kind: str, who: str) -> Check:
-    window = item.get_expiry()
-    return Check(f"{budget}:{kind}:{who}:{item.amount}/{window}", item.amount, float(window))
+class _Shape(NamedTuple):
+    """One budget item's counter but for the client it counts (an address, a credential's digest,
+    a connection): its key is `head + client + tail`."""
+
+    head: str
+    tail: str
+    limit: int
+    window: float
+
+    def of(self, client: str) -> Check:
+        return Check(self.head + client + self.tail, self.limit, self.window)
+
+
+def _shapes(budget: str, kind: str, items: tuple[RateLimitItem, ...]) -> tuple[_Shape, ...]:
+    return tuple(
+        _Shape(
+            f"{budget}:{kind}:", f":{item.amount}/{item.get_expiry()}", item.amount, float(item.get_expiry())
+        )
+        for item in items
+    )
 
 
 def _refusal(budget: str, checks: list[Check], spent: Spent) -> Refusal:
