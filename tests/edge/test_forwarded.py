@@ -17,7 +17,7 @@ import pytest
 from app.api.forwarded import TrustedProxies, parse_networks
 from app.settings import Settings
 from tests.api.conftest import started
-from tests.edge.test_ratelimit import limited, refused, still
+from tests.edge.test_ratelimit import limited_app, refused
 
 
 async def create(
@@ -88,17 +88,13 @@ def test_the_server_refuses_to_start_with_a_proxy_setting_that_is_not_an_address
 
 
 async def test_rate_limits_count_each_forwarded_client_and_ignore_untrusted_peers() -> None:
-    settings = limited(rate_limit_create_per_ip="2/minute")
-    async with started("memory://", clock=still, **settings) as (
-        _,
-        client,
-    ):  # the test client's peer is 127.0.0.1
+    async with limited_app(rate_limit_create_per_ip="2/minute") as (_, client):  # its peer is 127.0.0.1
         for who in ("203.0.113.1", "203.0.113.2"):
             replies = [await create(client, "yutaka", 2, headers={"X-Forwarded-For": who}) for _ in range(3)]
             assert [r.status_code for r in replies[:2]] == [201, 201] and refused(replies[2])
         malformed = await create(client, "yutaka", 2, headers={"X-Forwarded-For": "garbage"})
         assert malformed.status_code == 201  # counted for the peer, 127.0.0.1: its first
-    async with started("memory://", clock=still, trusted_proxies=["10.0.0.0/8"], **settings) as (app, _):
+    async with limited_app(rate_limit_create_per_ip="2/minute", trusted_proxies=["10.0.0.0/8"]) as (app, _):
         transport = httpx.ASGITransport(app=app, client=("192.0.2.9", 1234))  # not a trusted proxy
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as untrusted:
             replies = [

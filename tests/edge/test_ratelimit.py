@@ -5,12 +5,14 @@ in memory and in Redis shared by several processes; credentials kept only as dig
 from __future__ import annotations
 
 import logging
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pydantic
 import pytest
+from fastapi import FastAPI
 
 from app.api.closes import Close
 from app.api.ratelimit import credential_key
@@ -30,10 +32,18 @@ def limited(**budgets: str) -> dict[str, Any]:
     return {**OFF, "rate_limit_enabled": True, **budgets}
 
 
+HALF_PAST = datetime(2026, 1, 1, 12, 0, 30, tzinfo=UTC)
+
+
 def still() -> datetime:
     """The app's clock stopped half-way through a minute: no window slides while a test counts (on
     the wall clock a test that crosses a minute would see the previous minute's requests weigh less)."""
-    return datetime(2026, 1, 1, 12, 0, 30, tzinfo=UTC)
+    return HALF_PAST
+
+
+def limited_app(**settings: Any) -> AbstractAsyncContextManager[tuple[FastAPI, httpx.AsyncClient]]:
+    """An app with rate limits on, every budget off but those given, on the stopped clock."""
+    return started("memory://", clock=still, **limited(**settings))
 
 
 def refused(r: httpx.Response) -> bool:
@@ -56,7 +66,7 @@ async def test_with_the_defaults_a_burst_of_creations_meets_429s() -> None:
 
 
 async def test_the_counters_in_memory_go_by_the_apps_clock() -> None:
-    now = [datetime(2026, 1, 1, 12, 0, 30, tzinfo=UTC)]
+    now = [HALF_PAST]
     options = limited(rate_limit_create_per_ip="1/minute")
     async with started("memory://", clock=lambda: now[0], **options) as (_, client):
         assert (await create(client, "yutaka", 2)).status_code == 201
@@ -68,10 +78,7 @@ async def test_the_counters_in_memory_go_by_the_apps_clock() -> None:
 
 
 async def test_actions_are_limited_per_credential_and_reads_per_address() -> None:
-    async with started("memory://", clock=still, **limited(rate_limit_actions_per_credential="1/minute")) as (
-        _,
-        client,
-    ):
+    async with limited_app(rate_limit_actions_per_credential="1/minute") as (_, client):
         table = await new_table(client, "yutaka", 2)
         seat = (await table.view(None))["to_act"][0]
         action = (await table.view(seat))["legal_actions"][0]
@@ -79,19 +86,13 @@ async def test_actions_are_limited_per_credential_and_reads_per_address() -> Non
         assert refused(await table.act(seat, action))  # the same token: refused before anything else
         other = 1 - seat
         assert (await table.act(other, {"type": "nothing"})).status_code != 429  # another token
-    async with started("memory://", clock=still, **limited(rate_limit_reads_per_ip="5/minute")) as (
-        _,
-        client,
-    ):
+    async with limited_app(rate_limit_reads_per_ip="5/minute") as (_, client):
         table = await new_table(client, "yutaka", 2)
         replies = [await client.get(table.url, headers=table.auth(i % 2)) for i in range(8)]
         assert [r.status_code for r in replies[:5]] == [200] * 5 and all(refused(r) for r in replies[5:])
         assert (await client.get("/healthz")).status_code == 200  # operations are not limited
         assert (await client.get("/readyz")).status_code == 200
-    async with started("memory://", clock=still, **limited(rate_limit_reads_per_credential="2/minute")) as (
-        _,
-        client,
-    ):
+    async with limited_app(rate_limit_reads_per_credential="2/minute") as (_, client):
         table = await new_table(client, "yutaka", 2)
         replies = [await client.get(f"{table.url}/view", headers=table.auth(0)) for _ in range(3)]
         assert [r.status_code for r in replies[:2]] == [200, 200] and refused(replies[2])
@@ -109,8 +110,8 @@ async def test_limits_can_be_switched_off() -> None:
 
 
 async def test_stream_connections_and_frames_close_with_4429() -> None:
-    options = limited(rate_limit_streams_per_ip="2/minute", rate_limit_frames_per_connection="3/minute")
-    async with started("memory://", clock=still, **options) as (app, client):
+    options = {"rate_limit_streams_per_ip": "2/minute", "rate_limit_frames_per_connection": "3/minute"}
+    async with limited_app(**options) as (app, client):
         table = await new_table(client, "yutaka", 2)
         async with open_stream(app, table.match_id, spectate=True) as first:
             assert (await first.recv())["type"] == "hello"
@@ -132,10 +133,7 @@ async def test_stream_connections_and_frames_close_with_4429() -> None:
 
 
 async def test_actions_over_a_stream_spend_the_actions_budget() -> None:
-    async with started("memory://", clock=still, **limited(rate_limit_actions_per_credential="1/minute")) as (
-        app,
-        client,
-    ):
+    async with limited_app(rate_limit_actions_per_credential="1/minute") as (app, client):
         table = await new_table(client, "yutaka", 2)
         seat = (await table.view(None))["to_act"][0]
         action = (await table.view(seat))["legal_actions"][0]
@@ -157,10 +155,7 @@ async def test_actions_over_a_stream_spend_the_actions_budget() -> None:
 
 
 async def test_credentials_are_counted_as_digests_only() -> None:
-    async with started("memory://", clock=still, **limited(rate_limit_reads_per_credential="100/minute")) as (
-        app,
-        client,
-    ):
+    async with limited_app(rate_limit_reads_per_credential="100/minute") as (app, client):
         table = await new_table(client, "yutaka", 2)
         await table.view(0)
         keys = " ".join(app.state.limiter.memory_keys())
