@@ -32,7 +32,6 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
 
 import httpx
 
@@ -106,13 +105,9 @@ async def window(server: Server, seconds: float) -> tuple[float, int]:
     return (cpu_seconds(server.proc.pid) - before) / seconds, rss_bytes(server.proc.pid)
 
 
-async def create(client: httpx.AsyncClient, body: dict[str, Any], join: bool) -> tuple[str, dict[int, str]]:
-    return await create_match(client, body, range(body["players"]) if join else ())
-
-
 async def idle(server: Server, subscribers: int, seconds: float) -> None:
     async with httpx.AsyncClient(base_url=server.url, timeout=GUARD) as client:
-        ids = [(await create(client, {"game": "yutaka", "players": 2}, False))[0] for _ in range(100)]
+        ids = [(await create_match(client, {"game": "yutaka", "players": 2}, ()))[0] for _ in range(100)]
     paths = [f"/v1/matches/{ids[i % len(ids)]}/stream?spectate=1" for i in range(subscribers)]
     await asyncio.sleep(1)
     rss0 = rss_bytes(server.proc.pid)
@@ -133,7 +128,7 @@ async def active(server: Server, matches: int, seconds: float) -> None:
         "bots": [{"seat": 0, "level": "random"}, {"seat": 1, "level": "random"}],
     }
     async with httpx.AsyncClient(base_url=server.url, timeout=GUARD) as client:
-        ids = [(await create(client, body, False))[0] for _ in range(matches)]
+        ids = [(await create_match(client, body, ()))[0] for _ in range(matches)]
     subs = await subscribe(server.port, [f"/v1/matches/{m}/stream?spectate=1" for m in ids], None)
     frames0 = sum(len(s.events) for s in subs)
     cpu, rss = await window(server, seconds)
@@ -149,7 +144,7 @@ async def player(url: str, seconds: float, rng: random.Random, counts: list[int]
     async with httpx.AsyncClient(base_url=url, timeout=GUARD) as client:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            match_id, tokens = await create(client, {"game": "yutaka", "players": 2}, True)
+            match_id, tokens = await create_match(client, {"game": "yutaka", "players": 2}, (0, 1))
             while time.monotonic() < deadline:
                 view = await view_to_act(client, match_id, tokens)
                 if view is None:

@@ -22,20 +22,19 @@ from pathlib import Path
 
 import redis
 
+from app.api.ratelimit import BUDGETS
 from bench.ab import pairs, pin_client, ratios
 from bench.api import DEFAULT_PG
 
 HIGH = "100000/second;6000000/minute"
-BUDGETS = [
-    f"DRAGO_RATE_LIMIT_{budget}_PER_{who}"
-    for budget in ("CREATE", "ACTIONS", "READS", "STREAMS")
-    for who in ("IP", "CREDENTIAL")
+SETTINGS = [
+    f"DRAGO_RATE_LIMIT_{budget.upper()}_PER_{who}" for budget in BUDGETS for who in ("IP", "CREDENTIAL")
 ] + ["DRAGO_RATE_LIMIT_FRAMES_PER_CONNECTION"]
 
 
 def configurations(redis_url: str, prefix: str) -> dict[str, dict[str, str]]:
     """The settings of limits counted in memory and in Redis (every budget `HIGH`)."""
-    on = {"DRAGO_RATE_LIMIT_ENABLED": "1", **dict.fromkeys(BUDGETS, HIGH)}
+    on = {"DRAGO_RATE_LIMIT_ENABLED": "1", **dict.fromkeys(SETTINGS, HIGH)}
     return {
         "memory": on,
         "redis": {**on, "DRAGO_RATE_LIMIT_STORAGE_URL": redis_url, "DRAGO_BROADCAST_PREFIX": prefix},
