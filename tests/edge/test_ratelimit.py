@@ -15,16 +15,14 @@ import pytest
 from fastapi import FastAPI
 
 from app.api.closes import Close
-from app.api.ratelimit import credential_key
+from app.api.ratelimit import BUDGETS, credential_key
 from app.settings import Settings
 from tests.api.conftest import started
 from tests.api.helpers import create, new_table
 from tests.stream.helpers import open_stream
 
 OFF = {  # every budget unlimited but the one a test sets
-    f"rate_limit_{budget}_per_{who}": ""
-    for budget in ("create", "actions", "reads", "streams")
-    for who in ("ip", "credential")
+    f"rate_limit_{budget}_per_{who}": "" for budget in BUDGETS for who in ("ip", "credential")
 } | {"rate_limit_frames_per_connection": ""}
 
 
