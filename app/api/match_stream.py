@@ -51,6 +51,7 @@ class MatchSession(Session):
         "_frames",
         "_pending",
         "_sending",
+        "_sub",
         "caller",
         "match_id",
         "seat",
@@ -70,6 +71,7 @@ class MatchSession(Session):
         self._pending: list[StoredEvent] = []  # the events of a commit not complete yet
         self._frames: MatchFrames | None = None
         self._sending: asyncio.Task[None] | None = None  # a direct send that had to wait
+        self._sub: Subscription | None = None  # the hub's subscription, once subscribed
         self._chat: ChatWatch | None = None  # woken by a new message, or by a commit changing rights
 
     def describe(self) -> dict[str, object]:
@@ -104,6 +106,7 @@ class MatchSession(Session):
                 edge.hub.chat.watch(self.match_id) as watch,
             ):
                 self.cursor = after
+                self._sub = sub
                 chat = await self._chat_reader(chat_after)  # after the watch: no message is missed
                 view = ctx.loader.renderings.view(state, self.seat).json_bytes()  # once per state and viewer
                 hello = hello_frame(
@@ -244,6 +247,8 @@ class MatchSession(Session):
             lane = self._lane
             if lane is not None:
                 lane.hold()  # its commit's frame leaves with its ack, in one write
+            if self._sub is not None:
+                self._sub.first()  # its commit's frame before the other viewers': the ack waits for it
             try:
                 reply = await acting.submit_action(
                     self.edge.ctx,

@@ -70,6 +70,7 @@ class _Feed:
         self.requested = 0  # highest seq any notification has named
         self.covered = 0  # highest seq the read under way is sure to see (it started after it)
         self.subscribers: set[Subscription] = set()
+        self.first: Subscription | None = None  # served before the others at the next commit pushed
         self.wake = asyncio.Event()
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.task: asyncio.Task[None] | None = None
@@ -197,8 +198,12 @@ class LiveHub:
         # No await: the cursor and every live queue move together (as in `_read_new`, which skips
         # whatever this already pushed).
         feed.cursor = events[-1].seq
+        first, feed.first = feed.first, None
+        if first is not None and first in feed.subscribers:
+            first._push(events)
         for sub in list(feed.subscribers):
-            sub._push(events)  # the whole commit at once: one call per subscriber, not per event
+            if sub is not first:
+                sub._push(events)  # the whole commit at once: one call per subscriber, not per event
         self._counters["events_offered"] += len(events)
 
     def _offer_and_wake(self, match_id: str, seq: int, events: Sequence[StoredEvent]) -> None:

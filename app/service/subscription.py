@@ -173,6 +173,12 @@ class Subscription:
             else:
                 parked.set_exception(error)
 
+    def first(self) -> None:
+        """Be handed the next commit pushed live before the match's other subscribers (the seat
+        acting through this subscriber's connection: its answer waits for that commit's frame)."""
+        if self._feed is not None and not self._closed:
+            self._feed.first = self
+
     def _push(self, events: Sequence[Any]) -> None:
         """Queue (or hand to the sink) `events`, seq-ordered: those after the last one queued."""
         if not self._live:

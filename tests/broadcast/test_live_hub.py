@@ -586,6 +586,48 @@ async def test_an_offered_commit_reaches_the_sink_in_one_call(hub: LiveHub, stor
         await asyncio.gather(*parked, return_exceptions=True)
 
 
+async def test_a_subscriber_that_asks_first_gets_the_next_commit_before_the_others(
+    hub: LiveHub, store: FlakyStore
+) -> None:
+    """The seat acting over its stream asks first: its answer waits for its commit's frame, which
+    is then not built after every other viewer's. Only the next commit; the others still get it."""
+    subs = [hub.subscribe("m") for _ in range(4)]
+    entered = [await s.__aenter__() for s in subs]
+    order: list[tuple[int, int]] = []
+
+    def sink(n: int) -> Sink:
+        def take(events: Sequence[StoredEvent]) -> int:
+            order.append((n, events[-1].seq))
+            return len(events)
+
+        return Sink(take)
+
+    parked = [asyncio.ensure_future(s.deliver_directly(sink(n))) for n, s in enumerate(entered)]
+    await asyncio.sleep(0)
+    try:
+        for asker, expected_seq in ((2, 1), (3, 2), (1, 3), (3, 4)):
+            entered[asker].first()
+            seq = await append(store, "m")
+            assert seq == expected_seq
+            await hub.notify("m", seq, await store.read("m", seq - 1))
+            await asyncio.sleep(0)
+            got = [n for n, at in order if at == seq]
+            assert got[0] == asker and sorted(got) == [0, 1, 2, 3], order
+        # An asker that left is skipped, and the others get the commit as before.
+        entered[1].first()
+        await subs[1].__aexit__(None, None, None)
+        seq = await append(store, "m")
+        await hub.notify("m", seq, await store.read("m", seq - 1))
+        await asyncio.sleep(0)
+        assert sorted(n for n, at in order if at == seq) == [0, 2, 3]
+    finally:
+        for p in parked:
+            p.cancel()
+        await asyncio.gather(*parked, return_exceptions=True)
+        for s in subs:
+            await s.__aexit__(None, None, None)
+
+
 async def test_a_failing_sink_raises_in_its_caller_and_going_away_unparks(
     hub: LiveHub, store: FlakyStore, spy: SpyBroadcaster
 ) -> None:
