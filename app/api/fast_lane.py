@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -36,6 +36,7 @@ from websockets.frames import Opcode
 from websockets.protocol import State
 
 from app.api import uvicorn_internals
+from app.service import eager
 from app.service.streams import ViewerFrame
 
 _FIN_TEXT: Final = 0x80 | Opcode.TEXT.value  # the first byte of an unfragmented text frame
@@ -232,35 +233,5 @@ def send_now(send: Coroutine[object, None, None]) -> asyncio.Task[None] | None:
     """Run a send coroutine synchronously as far as it goes: None when it finished (a WebSocket
     send that only buffers its bytes, as uvicorn's does), else a task that finishes it. Errors it
     meets synchronously are raised here."""
-    try:
-        waiting = send.send(None)
-    except StopIteration:
-        return None
-    return asyncio.ensure_future(_Rest(send, waiting).run())
-
-
-class _Rest:
-    """The rest of a coroutine that yielded `waiting` (a future) outside any task: awaited in a
-    task, it waits for what the coroutine waited for, then resumes it, as its own task would."""
-
-    def __init__(self, coro: Coroutine[object, None, None], waiting: object) -> None:
-        self.coro, self.waiting = coro, waiting
-
-    async def run(self) -> None:
-        await self
-
-    def __await__(self) -> Generator[object, None, None]:
-        waiting = self.waiting
-        while True:
-            try:
-                yield waiting
-            except BaseException as e:  # cancelled while waiting: the coroutine gets it
-                try:
-                    waiting = self.coro.throw(e)
-                except StopIteration:
-                    return
-                continue
-            try:
-                waiting = self.coro.send(None)
-            except StopIteration:
-                return
+    stepped = eager.step(send)
+    return None if isinstance(stepped, eager.Done) else asyncio.ensure_future(stepped.run())

@@ -12,6 +12,7 @@ have died before telling them).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import random
@@ -26,13 +27,13 @@ from app.matches import decide
 from app.matches.decide import Decision, Refused
 from app.matches.fairness import dice_for
 from app.matches.fold import Match
-from app.matches.views import commit_records, records_of
+from app.matches.views import records_of
 from app.service.auth import Caller, seat_in
-from app.service.cache import Loaded
+from app.service.cache import Loaded, Rendered, Renderings
 from app.service.committing import Idempotency, announce, commit
 from app.service.context import Context
 from app.service.errors import IdempotencyKeyReused, ServiceError, StaleVersion, ValidationFailed, from_code
-from app.service.ports import VersionConflict
+from app.service.ports import StoredEvent, VersionConflict
 from app.service.results import ActionResult
 
 log = logging.getLogger("app.service")
@@ -123,9 +124,19 @@ async def run(
                     return first  # lost to a duplicate of itself
                 raise
             idem = None if key is None else Idempotency(seat, key, digest)
+            renderings = ctx.loader.renderings
+            replies: list[Rendered] = []  # while the append is in flight where it can be; kept below
+            reply_of = functools.partial(_render_reply, renderings, seat, replies)
             try:
                 done = await commit(
-                    ctx, loaded, decision.events, by=seat, idempotency=idem, bot=bot, evolved=decision.evolved
+                    ctx,
+                    loaded,
+                    decision.events,
+                    by=seat,
+                    idempotency=idem,
+                    bot=bot,
+                    evolved=decision.evolved,
+                    meanwhile=reply_of,
                 )
             except VersionConflict:
                 if key is not None and (first := await _first_reply(ctx, match_id, caller, key, digest)):
@@ -137,12 +148,23 @@ async def run(
             match = done.loaded.match
             if key is not None:  # its retry rebuilds the reply from this state, folding nothing
                 ctx.loader.replays.keep(match)
-            renderings = ctx.loader.renderings
-            decoded = [s.decoded for s in done.stored]
-            records = commit_records(match, done.stored, seat, decoded)
-            encoded = renderings.commit_json(match, done.stored, seat, decoded, records)  # and its frame's
-            return ActionResult(match.seq, records, renderings.view(match, seat), encoded)
+            # Rendered while the append was in flight, else now (`commit`'s `meanwhile`).
+            reply = (
+                replies[0]
+                if replies
+                else renderings.fresh(match, done.stored, seat, [s.decoded for s in done.stored])
+            )
+            renderings.keep(reply)  # the actor's stream frame embeds the same view and records
+            return ActionResult(match.seq, reply.records, reply.view, reply.records_json)
         raise StaleVersion("the match is busy; try again")
+
+
+def _render_reply(
+    renderings: Renderings, seat: Seat, into: list[Rendered], match: Match, stored: tuple[StoredEvent, ...]
+) -> None:
+    """The actor's reply on the state its commit makes, rendered before it is known committed
+    (`commit`'s `meanwhile`): nothing is kept until it is."""
+    into.append(renderings.fresh(match, stored, seat, [s.decoded for s in stored]))
 
 
 def _decide(loaded: Loaded, seat: Seat, decider: Decider, expected_seq: int | None) -> Decision:

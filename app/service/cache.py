@@ -98,6 +98,26 @@ class Renderings:
             shelf[key] = view
         return view
 
+    def fresh(
+        self, match: Match, events: Sequence[EventEnvelope], seat: Seat | None, decoded: Sequence[object]
+    ) -> Rendered:
+        """What `commit_json` and `view` build for `seat`, built without keeping anything: for a
+        state not known to be committed yet (a commit renders its reply while its append is in
+        flight). Once the state is committed, `keep` puts it where `commit_json` and `view` find it;
+        a state that never committed must never be kept (its seq may name another state)."""
+        records = commit_records(match, events, seat, decoded)
+        view = view_of(match, seat)
+        view.json_bytes()  # encoded now, while there is time for it
+        first = events[0].seq if events else None
+        return Rendered(match, seat, first, records, _records_json(records), view)
+
+    def keep(self, rendered: Rendered) -> None:
+        """Keep what `fresh` rendered of a state now committed (what is kept already stays)."""
+        shelf = self._shelf(rendered.match)
+        if shelf is not None:
+            shelf.setdefault((_VIEW, rendered.seat), rendered.view)
+            shelf.setdefault((_RECORDS_JSON, rendered.seat, rendered.first_seq), rendered.records_json)
+
     def commit_json(
         self,
         match: Match,
@@ -117,7 +137,7 @@ class Renderings:
             return cached
         if records is None:
             records = commit_records(match, events, seat, decoded)
-        encoded = orjson.dumps([r.to_json() for r in records])
+        encoded = _records_json(records)
         if shelf is not None:
             shelf[key] = encoded
         return encoded
@@ -151,6 +171,22 @@ class Renderings:
     def __len__(self) -> int:
         """Renderings kept, over all matches."""
         return sum(len(shelf) for states in self._entries.values() for shelf in states.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One viewer's renderings of one commit and the state it made (`Renderings.fresh`)."""
+
+    match: Match
+    seat: Seat | None
+    first_seq: int | None  # the commit's first event's seq
+    records: tuple[EventRecord, ...]
+    records_json: bytes
+    view: View
+
+
+def _records_json(records: Sequence[EventRecord]) -> bytes:
+    return orjson.dumps([r.to_json() for r in records])
 
 
 Shelf = dict[Hashable, View | bytes]  # one state's renderings

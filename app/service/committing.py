@@ -12,6 +12,8 @@ everything as it was.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -22,10 +24,12 @@ from app.games.codec import to_json
 from app.games.core import Seat
 from app.games.frozen import constructor
 from app.matches.fold import Evolved, Match, advance
+from app.service import eager
 from app.service.cache import Loaded
 from app.service.context import Context
 from app.service.ports import (
     Append,
+    AppendResult,
     IdempotencyRecord,
     MatchRecord,
     MatchUpdate,
@@ -80,6 +84,7 @@ async def commit(
     create: bool = False,
     write: MatchWriter | None = None,
     first_told: Sequence[NewNotice] = (),
+    meanwhile: Callable[[Match, tuple[StoredEvent, ...]], None] | None = None,
 ) -> Committed:
     """Append `events` (decoded) at `loaded.match.seq`; raises `VersionConflict` if another writer won.
     The first commit of a match (`create`, at seq 0) creates it: its row, its seats and its first
@@ -89,12 +94,22 @@ async def commit(
 
     `by` is the seat whose request this is (None: the server), for notices and logs; `evolved`: the
     game states the decider evolved on the way (`app.matches.decide.Decision`).
+
+    `meanwhile(after, stored)`: work on the new state that the caller needs next (its reply),
+    called once. Where the store appends remotely (`EventStore.appends_remotely`: the database
+    server commits while this process waits), it runs while the append is in flight, so that the
+    commit's wait hides it; elsewhere after the append. It must publish and keep nothing: the state
+    is not committed while it runs, and may never be (`VersionConflict`).
     """
     before = loaded.match
     at = ctx.clock() if at is None else at
     after = advance(before, events, at, evolved)
     first, last = before.seq + 1, after.seq
     new_events = tuple(_new_event(e.TYPE, to_json(e)) for e in events)
+    stored = tuple(
+        _stored_event(before.match_id, first + i, e.type, e.data, at, last, d)
+        for i, (e, d) in enumerate(zip(new_events, events, strict=True))
+    )
     seats = _seat_rows(loaded, after, seats)
     game = loaded.record.game
     if create:  # the first commit creates the match, its seats and its listing row at once
@@ -129,7 +144,11 @@ async def commit(
             notices=tuple(notices(before, after, by, last)),
         )
         try:
-            told = (await ctx.store.append(append)).notices
+            if meanwhile is not None and ctx.store.appends_remotely:
+                told = (await _append_while(ctx, append, functools.partial(meanwhile, after, stored))).notices
+                meanwhile = None
+            else:
+                told = (await ctx.store.append(append)).notices
         except VersionConflict:
             ctx.metrics.version_conflict(game)
             raise
@@ -141,10 +160,8 @@ async def commit(
             log.log(level, "commit appended", extra=extra)
     ctx.loader.remember(new)
     _remember_tokens(ctx, loaded.seats, seats, before.match_id)
-    stored = tuple(
-        _stored_event(before.match_id, first + i, e.type, e.data, at, last, d)
-        for i, (e, d) in enumerate(zip(new_events, events, strict=True))
-    )
+    if meanwhile is not None:
+        meanwhile(after, stored)
     await _notify(ctx, before.match_id, last, stored)
     for player in dict.fromkeys(n.player_id for n in told):
         await _notify(ctx, player_channel(player), max(n.cursor for n in told if n.player_id == player))
@@ -158,6 +175,27 @@ async def commit(
     ):
         await _project(ctx)
     return Committed(new, stored)
+
+
+async def _append_while(ctx: Context, append: Append, work: Callable[[], None]) -> AppendResult:
+    """`ctx.store.append(append)`, with `work` run while the database server commits it.
+
+    The append runs at once up to its first wait (`app.service.eager`): it has handed its commit to
+    the store's group commit (`app.store.postgres_commit`), whose task, ready now, sends it at the
+    loop's next turn. `work` is queued behind that task, so the commit is on its way when it runs.
+    This task waits for the append as it would have (no extra turn of the loop: under load each
+    turn waits behind every other ready task). Cancelled, the append is cancelled with it, as an
+    awaited append is, and `work` if it has not run."""
+    stepped = eager.step(ctx.store.append(append))
+    if isinstance(stepped, eager.Done):
+        work()
+        return stepped.value
+    queued = asyncio.get_running_loop().call_soon(work)
+    try:
+        return await stepped
+    except BaseException:
+        queued.cancel()
+        raise
 
 
 async def _project(ctx: Context) -> None:

@@ -279,6 +279,12 @@ class Snapshot:
 
 
 class EventStore(Protocol):
+    appends_remotely: bool
+    """Whether an append's wait is another process's work (a database server's): this process's
+    event loop and interpreter are free meanwhile, and a commit renders its reply then
+    (`app.service.committing`). Not SQLite's (its writer thread needs this interpreter) nor the
+    memory store's (an append does not wait)."""
+
     async def create_match(
         self, match: MatchRecord, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
     ) -> None:

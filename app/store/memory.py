@@ -26,6 +26,8 @@ _LIVE = ("waiting", "active")
 
 
 class MemoryEventStore(MemoryRatings, MemoryChat):
+    appends_remotely = False  # an append does not wait: `ports.EventStore.appends_remotely`
+
     def __init__(self) -> None:
         self._matches: dict[str, MatchRecord] = {}
         self._seats: dict[str, list[SeatRecord]] = {}

@@ -96,6 +96,8 @@ class PostgresEventStore(PostgresRatings, PostgresChat):
     """The PostgreSQL event store at `dsn` (migrated already). `max_batch` tunes the group commit
     (`PostgresAppender`); the benchmark alone changes it."""
 
+    appends_remotely = True  # the database server commits it: `ports.EventStore.appends_remotely`
+
     def __init__(
         self,
         dsn: str,

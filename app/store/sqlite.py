@@ -39,6 +39,8 @@ class SqliteEventStore(SqliteRatings, SqliteChat):
     """The SQLite event store on the file `path` (migrated already): `readers` reader
     connections plus one writer; `max_batch=1` turns group commit off (the benchmark does)."""
 
+    appends_remotely = False  # the writer thread needs this interpreter: `ports.EventStore.appends_remotely`
+
     def __init__(self, path: str, *, readers: int = DEFAULT_READERS, max_batch: int = MAX_BATCH) -> None:
         self.path = path
         self.writer = SqliteWriter(path, max_batch=max_batch)
