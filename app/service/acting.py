@@ -148,7 +148,8 @@ async def run(
             match = done.loaded.match
             if key is not None:  # its retry rebuilds the reply from this state, folding nothing
                 ctx.loader.replays.keep(match)
-            # Rendered while the append was in flight, else now (`commit`'s `meanwhile`).
+            # `commit` ran `meanwhile` once; its list is empty only if the rendering raised in the
+            # loop's callback (logged there): rendered here then, so that the error is this request's.
             reply = (
                 replies[0]
                 if replies

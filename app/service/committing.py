@@ -146,7 +146,7 @@ async def commit(
         try:
             if meanwhile is not None and ctx.store.appends_remotely:
                 told = (await _append_while(ctx, append, functools.partial(meanwhile, after, stored))).notices
-                meanwhile = None
+                meanwhile = None  # done: not again below
             else:
                 told = (await ctx.store.append(append)).notices
         except VersionConflict:
@@ -160,7 +160,7 @@ async def commit(
             log.log(level, "commit appended", extra=extra)
     ctx.loader.remember(new)
     _remember_tokens(ctx, loaded.seats, seats, before.match_id)
-    if meanwhile is not None:
+    if meanwhile is not None:  # not run while the append was in flight: now, once committed
         meanwhile(after, stored)
     await _notify(ctx, before.match_id, last, stored)
     for player in dict.fromkeys(n.player_id for n in told):
