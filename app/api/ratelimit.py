@@ -178,11 +178,10 @@ class _Shape(NamedTuple):
 
 
 def _shapes(budget: str, kind: str, items: tuple[RateLimitItem, ...]) -> tuple[_Shape, ...]:
+    windows = [item.get_expiry() for item in items]
     return tuple(
-        _Shape(
-            f"{budget}:{kind}:", f":{item.amount}/{item.get_expiry()}", item.amount, float(item.get_expiry())
-        )
-        for item in items
+        _Shape(f"{budget}:{kind}:", f":{item.amount}/{window}", item.amount, float(window))
+        for item, window in zip(items, windows, strict=True)
     )
 
 
