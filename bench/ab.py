@@ -2,7 +2,7 @@
 
     git worktree add /tmp/base HEAD~1        # the tree to compare with, say
     python -m bench.ab /tmp/base . [--store pg|sqlite|memory] [--matches 16] [--actions 1600] [--rounds 10]
-                                   [--via http|ws] [--set-a NAME=VALUE …] [--set-b NAME=VALUE …]
+                                   [--via http|ws] [--keys] [--set-a NAME=VALUE …] [--set-b NAME=VALUE …]
 
 One run of `bench.api` beside another a minute later cannot tell a change of 5% from this shared
 machine's drift (the same loop of pure Python takes 60 to 135 ms from one second to the next). So
@@ -87,6 +87,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=1600, help="actions per run")
     parser.add_argument("--rounds", type=int, default=10, help="pairs of runs")
     parser.add_argument("--via", choices=["http", "ws"], default="http", help="how actions travel")
+    parser.add_argument("--keys", action="store_true", help="each action carries an idempotency key")
     parser.add_argument("--together", action="store_true", help="a pair's two runs at the same time")
     for side in ("a", "b"):
         parser.add_argument(
@@ -120,7 +121,9 @@ def pairs(sides: list[tuple[Path | None, dict[str, str]]], args: argparse.Namesp
             servers.append(Tree(tree, OurServer.start(args.store, args.pg_url, tree, extra)))
         for t in servers:
             server = t.server
-            asyncio.run(run_load(server.port, args.matches, WARM_ACTIONS, True, server.proc.pid, args.via))
+            asyncio.run(
+                run_load(server.port, args.matches, WARM_ACTIONS, True, server.proc.pid, args.via, args.keys)
+            )
         for round_ in range(args.rounds):
             order = servers if round_ % 2 == 0 else servers[::-1]
             runs = _together(order, args) if args.together else [_alone(t, args) for t in order]
@@ -162,7 +165,9 @@ def ratio(a: list[float], b: list[float]) -> float:
 
 def _alone(t: Tree, args: argparse.Namespace) -> dict[str, float]:
     """One run of `t`'s load, from this process."""
-    return asyncio.run(run_load(t.server.port, args.matches, args.actions, True, t.server.proc.pid, args.via))
+    return asyncio.run(
+        run_load(t.server.port, args.matches, args.actions, True, t.server.proc.pid, args.via, args.keys)
+    )
 
 
 def _together(servers: list[Tree], args: argparse.Namespace) -> list[dict[str, float]]:
@@ -172,7 +177,16 @@ def _together(servers: list[Tree], args: argparse.Namespace) -> list[dict[str, f
     clients = [
         context.Process(
             target=_client_run,
-            args=(i, t.server.port, args.matches, args.actions, t.server.proc.pid, args.via, results),
+            args=(
+                i,
+                t.server.port,
+                args.matches,
+                args.actions,
+                t.server.proc.pid,
+                args.via,
+                args.keys,
+                results,
+            ),
         )
         for i, t in enumerate(servers)
     ]
@@ -185,10 +199,17 @@ def _together(servers: list[Tree], args: argparse.Namespace) -> list[dict[str, f
 
 
 def _client_run(
-    i: int, port: int, matches: int, actions: int, pid: int, via: str, results: multiprocessing.Queue[object]
+    i: int,
+    port: int,
+    matches: int,
+    actions: int,
+    pid: int,
+    via: str,
+    keys: bool,
+    results: multiprocessing.Queue[object],
 ) -> None:
     os.sched_setaffinity(0, {CLIENT_CORE})
-    results.put((i, asyncio.run(run_load(port, matches, actions, True, pid, via))))
+    results.put((i, asyncio.run(run_load(port, matches, actions, True, pid, via, keys))))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """HTTP API benchmark: complete 2-player games through the real server, against the reference.
 
     python -m bench.api [--stores sqlite,pg,memory] [--via http,ws] [--actions N] [--rounds 3] [--pg-url URL]
-                        [--no-reference]
+                        [--no-reference] [--keys]
 
 For each store it starts the real server (`python -m app`, uvicorn, one worker, pinned to core 0) on
 a fresh SQLite file or a fresh PostgreSQL database (or, with `memory`, on the in-memory store:
@@ -31,6 +31,10 @@ and each ratio compares runs of the same round.
 and the commit frame with the seat's new view have arrived; the opponent still acts on its pushed
 view. `--via http,ws` runs both, one after the other on the same server in each round, and prints
 the ratios of each (`sqlite` for HTTP, `sqlite/ws` for the socket) to the same yardsticks' runs.
+
+`--keys` sends each action with an idempotency key of its own (the `Idempotency-Key` header, or
+the `action` frame's `idempotency_key`), as the SDKs do with every action: the server then keeps
+the key with the commit.
 
 The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so that the load generator
 costs little next to the server.
@@ -80,9 +84,14 @@ class Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    async def request(
+        self, method: str, path: str, body: Any = None, key: str | None = None
+    ) -> tuple[int, Any]:
+        """`key`: sent as the `Idempotency-Key` header."""
         data = b"" if body is None else orjson.dumps(body)
         auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
+        if key is not None:
+            auth += f"Idempotency-Key: {key}\r\n"
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
@@ -195,13 +204,17 @@ class Stream:
             elif kind in ("ack", "error") and frame.get("id") in self.answers:
                 self.answers.pop(frame["id"]).set_result(frame)
 
-    async def act(self, action: Any) -> tuple[int, dict[str, Any]]:
-        """Send `action` as an `action` frame; once both its `ack` and the commit frame with the
-        view at the ack's seq have arrived (in either order), the new seq and that view."""
+    async def act(self, action: Any, key: str | None = None) -> tuple[int, dict[str, Any]]:
+        """Send `action` as an `action` frame (with `key` as its `idempotency_key`); once both its
+        `ack` and the commit frame with the view at the ack's seq have arrived (in either order),
+        the new seq and that view."""
         self.sent += 1
         answer = asyncio.get_running_loop().create_future()
         self.answers[self.sent] = answer
-        await self.ws.send(orjson.dumps({"type": "action", "id": self.sent, "action": action}).decode())
+        frame: dict[str, Any] = {"type": "action", "id": self.sent, "action": action}
+        if key is not None:
+            frame["idempotency_key"] = key
+        await self.ws.send(orjson.dumps(frame).decode())
         frame = await asyncio.wait_for(answer, 10)
         assert frame["type"] == "ack", frame
         seq: int = frame["seq"]
@@ -226,6 +239,7 @@ async def drive(
     rng: random.Random,
     streams: bool = True,
     via: str = "http",
+    keys: bool = False,
 ) -> tuple[int, int]:
     """Play matches one after another until `actions` actions are done; return the count and the
     number of matches begun.
@@ -234,7 +248,8 @@ async def drive(
     turn it becomes acts on its pushed view; without, it reads its view with `GET .../view`.
     `via`: `http` posts each action (`POST .../actions`, timed until its reply); `ws` sends it as
     an `action` frame on the acting seat's stream (timed until its `ack` and its commit frame with
-    the new view have both arrived; needs `streams`).
+    the new view have both arrived; needs `streams`). `keys`: each action carries an idempotency key
+    of its own (a made-up one, as the SDKs send with every action).
     """
     if via == "ws" and not streams:
         raise ValueError("actions over the socket need the seats' streams")
@@ -242,7 +257,7 @@ async def drive(
     client = Client(port)
     try:
         while done < actions:
-            done = await _play(client, done, actions, latencies, rng, streams, via)
+            done = await _play(client, done, actions, latencies, rng, streams, via, keys)
             begun += 1
     finally:
         await client.close()
@@ -257,6 +272,7 @@ async def _play(
     rng: random.Random,
     streams: bool,
     via: str,
+    keys: bool = False,
 ) -> int:
     """One match, until it ends or `actions` are done in all; the new count."""
     match_id = await client.new_match()
@@ -270,12 +286,13 @@ async def _play(
                 break
             seat = view["to_act"][0]
             action = rng.choice(views[seat]["legal_actions"])
+            key = uuid.UUID(int=rng.getrandbits(128)).hex if keys else None
             t0 = time.perf_counter()
             if via == "ws":
-                seq, view = await live[seat].act(action)
+                seq, view = await live[seat].act(action, key)
             else:
                 status, reply = await seats[seat].request(
-                    "POST", f"/v1/matches/{match_id}/actions", {"action": action}
+                    "POST", f"/v1/matches/{match_id}/actions", {"action": action}, key
                 )
                 assert status == 200, reply
                 seq, view = reply["seq"], reply["view"]
@@ -294,16 +311,21 @@ async def _play(
 
 
 async def run_load(
-    port: int, matches: int, actions: int, streams: bool, pid: int, via: str = "http"
+    port: int, matches: int, actions: int, streams: bool, pid: int, via: str = "http", keys: bool = False
 ) -> dict[str, float]:
     per_match = max(actions // matches, 1)
     warm: list[float] = []
-    await asyncio.gather(*(drive(port, 30, warm, random.Random(i), streams, via) for i in range(matches)))
+    await asyncio.gather(
+        *(drive(port, 30, warm, random.Random(i), streams, via, keys) for i in range(matches))
+    )
     latencies: list[float] = []
     cpu0, me0 = cpu_seconds(pid), time.process_time()
     t0 = time.perf_counter()
     runs = await asyncio.gather(
-        *(drive(port, per_match, latencies, random.Random(1000 + i), streams, via) for i in range(matches))
+        *(
+            drive(port, per_match, latencies, random.Random(1000 + i), streams, via, keys)
+            for i in range(matches)
+        )
     )
     seconds = time.perf_counter() - t0
     cpu, me = cpu_seconds(pid) - cpu0, time.process_time() - me0
@@ -448,7 +470,7 @@ def bench_store(store: str, args: argparse.Namespace) -> dict[str, dict[int, dic
         for matches in (1, 16):
             for via in args.via:
                 actions = args.actions or PEER_MOVES[matches]
-                r = asyncio.run(run_load(port, matches, actions, args.mode == "ws", proc.pid, via))
+                r = asyncio.run(run_load(port, matches, actions, args.mode == "ws", proc.pid, via, args.keys))
                 results[via][matches] = r
                 print(
                     f"ours({args.mode}, actions via {via:<4}) {store:<6} {matches:>2} matches: "
@@ -575,6 +597,9 @@ def main() -> None:
     )
     parser.add_argument("--pg-url", default=os.environ.get("TEST_DATABASE_URL", DEFAULT_PG))
     parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument(
+        "--keys", action="store_true", help="each action carries an idempotency key, as the SDKs send"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every run; ratios are their median")
     parser.add_argument(
         "--mode",

@@ -18,12 +18,14 @@ pytestmark = pytest.mark.skipif(shutil.which("taskset") is None, reason="bench.a
 
 def test_actions_over_http_and_over_the_socket(monkeypatch: pytest.MonkeyPatch) -> None:
     acted: list[int] = []
+    keys: list[str | None] = []
     act = api.Stream.act
 
-    async def counted(stream: api.Stream, action: Any) -> tuple[int, dict[str, Any]]:
-        seq, view = await act(stream, action)
+    async def counted(stream: api.Stream, action: Any, key: str | None = None) -> tuple[int, dict[str, Any]]:
+        seq, view = await act(stream, action, key)
         assert view["seq"] >= seq  # the view at (or after) the acknowledged commit
         acted.append(seq)
+        keys.append(key)
         return seq, view
 
     monkeypatch.setattr(api.Stream, "act", counted)
@@ -32,13 +34,21 @@ def test_actions_over_http_and_over_the_socket(monkeypatch: pytest.MonkeyPatch) 
         over_http = asyncio.run(run_load(server.port, 2, 20, True, server.proc.pid, "http"))
         assert acted == []
         over_ws = asyncio.run(run_load(server.port, 2, 20, True, server.proc.pid, "ws"))
+        # `--keys`: each action with a key of its own, as the SDKs send (refused keys would fail the run)
+        keyed = [
+            asyncio.run(run_load(server.port, 2, 20, True, server.proc.pid, via, keys=True))
+            for via in ("http", "ws")
+        ]
     finally:
         server.stop()
-    for figures in (over_http, over_ws):
+    for figures in (over_http, over_ws, *keyed):
         assert figures["actions"] == 20
         assert figures["matches_begun"] >= 2
         assert figures["p50_ms"] > 0 and figures["cpu_us"] > 0
-    assert len(acted) == 20 + 2 * 30  # the measured actions and the warm-up's, all as frames
+    frames = 20 + 2 * 30  # the measured actions and the warm-up's, all as frames
+    assert len(acted) == 2 * frames
+    assert keys[:frames] == [None] * frames
+    assert None not in keys[frames:] and len(set(keys[frames:])) == frames
 
 
 def test_ws_needs_the_streams() -> None:
