@@ -1,19 +1,21 @@
 """Group commit of appends on PostgreSQL: the appends that arrive while a batch is in flight go
 out together as the next batch, in ONE transaction and ONE round trip.
 
-When every append of a batch writes events alone, as actions do, the batch is ONE statement,
-`APPEND_PLAIN_BATCH` (`app.store.postgres_sql`), whose arguments are the columns of all the
-appends: about 40% less of PostgreSQL's CPU per append than a statement each, which shortens each
-batch's round trip and leaves the CPU PostgreSQL shares with this server to the server. Any other
-batch is asyncpg's `fetchmany` of the one-statement `APPEND` (one execution per append): the
-executions are pipelined (Bind/Execute for each, then a single Sync), so PostgreSQL runs them in
-one implicit transaction and commits once. Either returns after the commit, so every caller is
-answered only once its events are durable. An append whose checks fail (a stale seq, an
-unknown seat) writes nothing and lets the others commit. An error (a unique key, a deadlock
-between two processes' batches) aborts the whole batch: then its appends are run again one by
-one, each its own transaction, and only the guilty one fails. A batch of one is a plain
-`fetchrow`, so a lone writer pays nothing for the batching. Appends of one match keep their order:
-a caller sends its next append only after the previous one was answered.
+When every append of a batch writes events alone, as actions do (with or without an idempotency
+key), the batch is ONE statement, `APPEND_PLAIN_BATCH` (`APPEND_KEYED_BATCH` when some keep a key;
+`app.store.postgres_sql`), whose arguments are the columns of all the appends: about 40% less of
+PostgreSQL's CPU per append than a statement each, which shortens each batch's round trip and
+leaves the CPU PostgreSQL shares with this server to the server. Any other batch (one with a
+join's seats or a notice) is asyncpg's `fetchmany` of the one-statement `APPEND` (one execution
+per append): the executions are pipelined (Bind/Execute for each, then a single Sync), so
+PostgreSQL runs them in one implicit transaction and commits once. Either returns after the
+commit, so every caller is answered only once its events are durable. An append whose checks
+fail (a stale seq, an unknown seat, a key already taken) writes nothing and lets the others
+commit. An error (a unique key, a deadlock between two processes' batches) aborts the whole
+batch: then its appends are run again one by one, each its own transaction, and only the guilty
+one fails. A batch of one is a plain `fetchrow`, so a lone writer pays nothing for the batching.
+Appends of one match keep their order: a caller sends its next append only after the previous
+one was answered.
 
 Why batches rather than one transaction per append on every connection of the pool (PostgreSQL
 shares the WAL flush of concurrent commits too)? Measured with `python -m bench.store_append --pg
@@ -49,9 +51,13 @@ from app.service.batching import GroupCall
 from app.service.ports import Append, AppendResult, StoredNotice, VersionConflict
 from app.store.postgres_sql import (
     APPEND,
+    APPEND_KEYED_BATCH,
     APPEND_PLAIN,
     APPEND_PLAIN_BATCH,
+    PLAIN_PARAMS,
     append_args,
+    batchable,
+    key_args,
     plain,
     plain_args,
     plain_batch_args,
@@ -69,13 +75,15 @@ Outcome = AppendResult | Exception
 
 class _Pending:
     """One queued append with its statement arguments: `APPEND_PLAIN`'s when it is plain (`APPEND`'s
-    are built only if a batch with an append that is not plain takes it)."""
+    are built only if a batch with an append that is not plain takes it), else `APPEND`'s (whose
+    first `PLAIN_PARAMS` are `APPEND_PLAIN`'s); `batchable`: a batch statement can write it."""
 
-    __slots__ = ("append", "args", "plain")
+    __slots__ = ("append", "args", "batchable", "plain")
 
     def __init__(self, append: Append) -> None:
         self.append = append
         self.plain = plain(append)
+        self.batchable = self.plain or batchable(append)
         self.args = plain_args(append) if self.plain else append_args(append)
 
     def full_args(self) -> tuple[object, ...]:
@@ -89,21 +97,23 @@ def _statement(batch: list[_Pending], plain: bool) -> tuple[str, list[tuple[obje
     return APPEND, [p.full_args() for p in batch]
 
 
-def _batch_statement(batch: list[_Pending], plain: bool) -> tuple[str, tuple[str, ...]] | None:
-    """`APPEND_PLAIN_BATCH` and its arguments when the batch is plain, no match in it twice (a
-    match has at most one append queued, so that is every plain batch) and its values pack
-    (`plain_batch_args`); else None."""
-    if not plain or len({p.append.match_id for p in batch}) != len(batch):
+def _batch_statement(batch: list[_Pending]) -> tuple[str, tuple[str, ...]] | None:
+    """`APPEND_PLAIN_BATCH` (`APPEND_KEYED_BATCH` if an append keeps an idempotency key) and its
+    arguments when every append of the batch is `batchable`, no match in it twice (a match has at
+    most one append queued, so that is every such batch) and its values pack (`plain_batch_args`);
+    else None."""
+    if not all(p.batchable for p in batch) or len({p.append.match_id for p in batch}) != len(batch):
         return None
-    args = plain_batch_args([p.args for p in batch])
-    return None if args is None else (APPEND_PLAIN_BATCH, args)
+    keys = [key_args(p.append) for p in batch if not p.plain]
+    args = plain_batch_args([p.args if p.plain else p.args[:PLAIN_PARAMS] for p in batch], keys)
+    return None if args is None else (APPEND_KEYED_BATCH if keys else APPEND_PLAIN_BATCH, args)
 
 
 async def _batch_rows(
     conn: asyncpg.Connection, batch: list[_Pending], plain: bool
 ) -> list[asyncpg.Record | OutcomeRow]:
     """The result row of each append of `batch`, in its order, written in one transaction."""
-    one = _batch_statement(batch, plain)
+    one = _batch_statement(batch)
     if one is None:
         return list(await conn.fetchmany(*_statement(batch, plain)))
     query, args = one

@@ -11,7 +11,8 @@ writes nothing and returns why; a unique violation (a seq, a key, a token hash, 
 seat) raises and so writes nothing either. The statement always returns exactly one row.
 `APPEND_PLAIN` is the same for the usual action, which writes no seat, notice or key: it skips
 those checks and writes, and returns the same row. `APPEND_PLAIN_BATCH` writes a whole batch of
-plain appends (each of another match) in one statement, and returns that row for each.
+plain appends (each of another match) in one statement, and returns that row for each;
+`APPEND_KEYED_BATCH` does the same for a batch of which some also keep an idempotency key.
 """
 
 from __future__ import annotations
@@ -130,15 +131,41 @@ def _column(i: int, sql_type: str) -> str:
     return f"string_to_array(${i}, chr({ord(BATCH_SEPARATOR)}), '')::{sql_type}[]"
 
 
-APPEND_PLAIN_BATCH = f"""
+_KEY_COLUMNS: Final = (
+    *(("match_id", "text"), ("seat", "int"), ("key", "text"), ("request_hash", "text")),
+    *(("first_seq", "bigint"), ("last_seq", "bigint")),
+)
+_KEY_COLUMN_TYPES: Final = tuple(t for _, t in _KEY_COLUMNS)
+
+
+def _batch(keyed: bool) -> str:
+    """`APPEND_PLAIN_BATCH`, or with `keyed` `APPEND_KEYED_BATCH`: the same, whose appends may also
+    keep an idempotency key (its columns follow the events'). As in `APPEND`, an append whose key is
+    taken writes nothing (`key_free` false); the others write and keep their keys."""
+    first_key = _N + len(_EVENT_COLUMN_TYPES) + 1
+    keys = f"""
+), keys AS MATERIALIZED (
+    SELECT k.*, (
+        SELECT true FROM idempotency_keys AS t
+        WHERE t.match_id = k.match_id AND t.seat = k.seat AND t.key = k.key
+    ) IS NOT NULL AS taken
+    FROM unnest({", ".join(_column(first_key + i, t) for i, t in enumerate(_KEY_COLUMN_TYPES))})
+        AS k ({", ".join(name for name, _ in _KEY_COLUMNS)})"""
+    taken = "EXISTS (SELECT 1 FROM keys AS k WHERE k.match_id = i.match_id AND k.taken)"
+    remembered = """, remembered AS (
+    INSERT INTO idempotency_keys (match_id, seat, key, request_hash, first_seq, last_seq, created_at)
+    SELECT k.match_id, k.seat, k.key, k.request_hash, k.first_seq, k.last_seq, a.at
+    FROM keys AS k JOIN advanced AS a ON a.id = k.match_id
+)"""
+    return f"""
 WITH input AS MATERIALIZED (
     SELECT * FROM unnest({", ".join(_column(i, t) for i, (_, t) in enumerate(_PLAIN_COLUMNS, 1))})
-        AS i ({", ".join(name for name, _ in _PLAIN_COLUMNS)})
+        AS i ({", ".join(name for name, _ in _PLAIN_COLUMNS)}){keys if keyed else ""}
 ), advanced AS (
     UPDATE matches AS m
     {_PROJECTION.format_map({name: f"i.{name}" for name, _ in _PLAIN_COLUMNS})}
     FROM input AS i
-    WHERE m.id = i.match_id AND m.seq = i.expected
+    WHERE m.id = i.match_id AND m.seq = i.expected{f" AND NOT {taken}" if keyed else ""}
     RETURNING m.id, i.expected, i.last, i.at
 ), appended AS (
     {_INSERT_EVENTS}
@@ -146,13 +173,17 @@ WITH input AS MATERIALIZED (
     FROM unnest({", ".join(_column(_N + i, t) for i, t in enumerate(_EVENT_COLUMN_TYPES, 1))})
         AS e (match_id, ord, type, data)
     JOIN advanced AS a ON a.id = e.match_id
-)
-SELECT i.match_id, m.seq AS actual, true AS seats_known, true AS players_known, true AS key_free,
+){remembered if keyed else ""}
+SELECT i.match_id, m.seq AS actual, true AS seats_known, true AS players_known,
+       {f"NOT {taken}" if keyed else "true"} AS key_free,
        a.id IS NOT NULL AS advanced, NULL::bigint[] AS cursors
 FROM input AS i
 LEFT JOIN matches AS m ON m.id = i.match_id
 LEFT JOIN advanced AS a ON a.id = i.match_id
 """
+
+
+APPEND_PLAIN_BATCH = _batch(keyed=False)
 """`APPEND_PLAIN` for a whole batch of plain appends, each of another match, in ONE statement: its
 arguments are the columns of theirs (`plain_batch_args`), and each append gets `APPEND_PLAIN`'s
 row, after its match id. One statement instead of one per append took about 40% less of
@@ -168,12 +199,30 @@ against ~390 µs, three alternating runs on 2026-12-03), and PostgreSQL's splitt
 0–30 µs. `unnest` of a `string_to_array` keeps the planner's 10-row estimate of an array
 parameter (the EXPLAIN test in `tests/store/test_append_plans.py` guards it)."""
 
+APPEND_KEYED_BATCH = _batch(keyed=True)
+"""`APPEND_PLAIN_BATCH` for a batch of which some appends also keep an idempotency key (`batchable`:
+the SDKs send one with every action), with their keys as six more columns (`key_args`). Each
+such append writes only if its key is free, and answers as `APPEND` does; the batch's other
+appends write as in `APPEND_PLAIN_BATCH`. Sent as one `APPEND` per append (before), a keyed action
+cost PostgreSQL about twice the CPU of an unkeyed one: 417 against 225 µs per action at 16 matches,
+and 240–251 µs in this statement (the server's load with `--keys` of `bench.api`, the database's
+processes read from `/proc`, 2026-12-07); the server's own CPU per action stays within the noise.
 
-def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[str, ...] | None:
+Each key is looked up by a scalar subquery, which PostgreSQL runs as one probe of the primary key
+per key. As a join (or an `EXISTS`), the plan followed the table's statistics, which trail a young
+and growing table: planned as a hash join over every key kept, it cost more per batch with each
+action written (303–429 µs per action in runs of 9,600 on a new database)."""
+
+
+def plain_batch_args(
+    batch: Sequence[tuple[Any, ...]], keys: Sequence[tuple[Any, ...]] = ()
+) -> tuple[str, ...] | None:
     """`APPEND_PLAIN_BATCH`'s arguments: `plain_args` of appends of distinct matches, as columns
     (sorted by match id), then their events as four columns (match id, ordinal, type, data), each
-    column packed as one text. None if a text value is empty or holds the separator (never so for
-    ids, types and orjson's JSON, which escapes control characters): send them one by one."""
+    column packed as one text; with `keys` (`key_args` of the appends that keep a key: then the
+    arguments are `APPEND_KEYED_BATCH`'s), the keys' six columns after them. None if a text value is
+    empty or holds the separator (never so for ids, types, request hashes and orjson's JSON, which
+    escapes control characters; a key may): send them one by one."""
     rows = sorted(batch, key=lambda a: a[0])
     columns = [[a[k] for a in rows] for k in range(_N)]
     match_ids: list[str] = []
@@ -186,8 +235,12 @@ def plain_batch_args(batch: Sequence[tuple[Any, ...]]) -> tuple[str, ...] | None
         types += a[_EVENT_TYPES]
         data += a[_EVENT_DATA]
     columns += [match_ids, ordinals, types, data]
+    sql_types = _BATCH_COLUMN_TYPES
+    if keys:
+        columns += [[k[j] for k in keys] for j in range(len(_KEY_COLUMNS))]
+        sql_types += _KEY_COLUMN_TYPES
     packed: list[str] = []
-    for values, sql_type in zip(columns, _BATCH_COLUMN_TYPES, strict=True):
+    for values, sql_type in zip(columns, sql_types, strict=True):
         text = _packed(values, sql_type)
         if text is None:
             return None
@@ -283,6 +336,19 @@ def create_match_args(m: MatchRecord, seats: list[SeatRecord], events: list[NewE
 def plain(a: Append) -> bool:
     """Whether `APPEND_PLAIN` writes `a` (its first `PLAIN_PARAMS` arguments) as `APPEND` would."""
     return not a.seats and not a.notices and a.idempotency is None
+
+
+def batchable(a: Append) -> bool:
+    """Whether `APPEND_KEYED_BATCH` writes `a` as `APPEND` would: plain but for an idempotency key."""
+    return not a.seats and not a.notices
+
+
+def key_args(a: Append) -> tuple[object, ...]:
+    """The idempotency key of `a` as `APPEND_KEYED_BATCH` takes it (its match first); `a` keeps one."""
+    i = a.idempotency
+    if i is None:
+        raise ValueError(f"the append to match {a.match_id} keeps no idempotency key")
+    return (a.match_id, i.seat, i.key, i.request_hash, i.first_seq, i.last_seq)
 
 
 def plain_args(a: Append) -> tuple[object, ...]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.service.ports import AppendResult
 from app.store.postgres_commit import PostgresAppender
-from app.store.postgres_sql import APPEND_PLAIN, APPEND_PLAIN_BATCH, BATCH_SEPARATOR
+from app.store.postgres_sql import APPEND_KEYED_BATCH, APPEND_PLAIN, APPEND_PLAIN_BATCH, BATCH_SEPARATOR
 
 from .records import append
 
@@ -32,7 +32,7 @@ class _Conn:
         return await self.pool.run(query, args)
 
     async def fetch(self, query: str, *columns: str) -> list[Any]:  # a plain batch: one statement
-        assert query == APPEND_PLAIN_BATCH
+        assert query in (APPEND_PLAIN_BATCH, APPEND_KEYED_BATCH)
         match_ids, expected = columns[0].split(BATCH_SEPARATOR), map(int, columns[1].split(BATCH_SEPARATOR))
         rows = list(zip(match_ids, expected, strict=True))
         return [(a[0], *row) for a, row in zip(rows, await self.pool.run(query, rows), strict=True)]

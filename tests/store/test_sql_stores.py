@@ -189,9 +189,10 @@ async def test_postgres_batches_what_queued_and_a_failure_fails_alone(
 async def test_postgres_plain_appends_take_the_short_statement_with_the_same_outcomes(
     migrated_postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A batch of appends of events alone (the usual action) goes as one `APPEND_PLAIN_BATCH`, a
-    lone one as `APPEND_PLAIN`; a batch with any seat, notice or key goes as `APPEND` per append;
-    all answer a stale seq and an unknown match alike."""
+    """A batch of appends of events alone (the usual action) goes as one `APPEND_PLAIN_BATCH`, one
+    in which some also keep an idempotency key (as the SDKs' actions do) as one `APPEND_KEYED_BATCH`,
+    a lone one as `APPEND_PLAIN`; a batch with any seat or notice goes as `APPEND` per append; all
+    answer a stale seq and an unknown match alike."""
     used: list[str] = []
     choose, choose_batch = postgres_commit._statement, postgres_commit._batch_statement
 
@@ -200,10 +201,10 @@ async def test_postgres_plain_appends_take_the_short_statement_with_the_same_out
         used.append("plain" if query == postgres_sql.APPEND_PLAIN else "full")
         return query, args
 
-    def spy_batch(batch: Any, plain: bool) -> Any:
-        one = choose_batch(batch, plain)
+    def spy_batch(batch: Any) -> Any:
+        one = choose_batch(batch)
         if one is not None:
-            used.append("batch")
+            used.append("batch" if one[0] == postgres_sql.APPEND_PLAIN_BATCH else "keyed batch")
         return one
 
     monkeypatch.setattr(postgres_commit, "_statement", spy)
@@ -212,27 +213,88 @@ async def test_postgres_plain_appends_take_the_short_statement_with_the_same_out
     store = PostgresEventStore(dsn, pool_size=3)
     try:
         matches = [await new_match(store) for _ in range(6)]
-        for keyed in (False, True):
+        for n, (kind, first) in enumerate((("batch", None), ("keyed batch", "key"), ("full", "seat"))):
             used.clear()
-            batch = [
-                append(m, 0 if not keyed else 1, events(2 if keyed else 1, 2 if keyed else 1))
-                for m in matches
-            ]
+            batch = [append(m, n, events(n + 1, n + 1)) for m in matches]
             batch[1] = append(matches[1], 5)  # stale
             batch[2] = append("no-such-match", 0)
-            if keyed:
-                batch[0] = append(matches[0], 1, events(2, 2), idempotency=idem(matches[0]))
+            if first == "key":
+                batch[0] = append(
+                    matches[0], n, events(n + 1, n + 1), idempotency=idem(matches[0], first=2, last=2)
+                )
+            elif first == "seat":
+                batch[0] = append(matches[0], n, events(n + 1, n + 1), seats=(join(1),))
             results = await asyncio.gather(*(store.append(a) for a in batch), return_exceptions=True)
             assert [type(r).__name__ for r in results] == [
                 "AppendResult", "VersionConflict", "KeyError", "AppendResult", "AppendResult", "AppendResult"
-            ], keyed  # fmt: skip
-            assert used == ["full" if keyed else "batch"], used
-            assert [r.seq for r in results if isinstance(r, AppendResult)] == [2 if keyed else 1] * 4
-        assert [len(await store.read(m)) for m in matches] == [2, 0, 0, 2, 2, 2]
-        assert await store.get_idempotent(matches[0], 0, "k1") is not None
+            ], kind  # fmt: skip
+            assert used == [kind], used
+            assert [r.seq for r in results if isinstance(r, AppendResult)] == [n + 1] * 4
+        assert [len(await store.read(m)) for m in matches] == [3, 0, 0, 3, 3, 3]
+        kept = await store.get_idempotent(matches[0], 0, "k1")
+        assert kept is not None and (kept.first_seq, kept.last_seq, kept.request_hash) == (2, 2, "hash-1")
         used.clear()
-        one = await store.append(append(matches[3], 2))  # alone: a plain fetchrow
-        assert one.seq == 3 and used == ["plain"]
+        one = await store.append(append(matches[3], 3))  # alone: a plain fetchrow
+        assert one.seq == 4 and used == ["plain"]
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_keyed_batch_writes_an_append_only_if_its_key_is_free(
+    migrated_postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In one `APPEND_KEYED_BATCH`: an append whose key is taken (by the same seat of its match)
+    writes nothing and is a conflict, as `APPEND` answers; the same key of another seat or match is
+    free; the others write their events and keep their keys. A key the packing cannot carry sends
+    the batch as one `APPEND` per append, with the same outcomes. Neither fails as a whole (then
+    its appends would be run again one by one)."""
+    chosen: list[str | None] = []
+    again: list[str] = []
+    choose_batch, one = postgres_commit._batch_statement, postgres_commit._one
+
+    def spy_batch(batch: Any) -> Any:
+        statement = choose_batch(batch)
+        chosen.append(None if statement is None else statement[0])
+        return statement
+
+    async def spy_one(conn: Any, p: Any) -> Any:
+        again.append(p.append.match_id)
+        return await one(conn, p)
+
+    monkeypatch.setattr(postgres_commit, "_batch_statement", spy_batch)
+    monkeypatch.setattr(postgres_commit, "_one", spy_one)
+    dsn = parse_url(migrated_postgres_url).target
+    store = PostgresEventStore(dsn, pool_size=3)
+    try:
+        for key, statement in (("k1", postgres_sql.APPEND_KEYED_BATCH), ("odd\x1ekey", None)):
+            matches = [await new_match(store) for _ in range(4)]
+            await store.append(append(matches[0], 0, idempotency=idem(matches[0], key)))
+            await store.append(append(matches[1], 0, idempotency=idem(matches[1], key, seat=1)))
+            batch = [
+                append(
+                    matches[0], 1, events(2, 3), idempotency=idem(matches[0], key, first=2, last=3)
+                ),  # taken
+                append(
+                    matches[1], 1, events(2, 2), idempotency=idem(matches[1], key, first=2, last=2)
+                ),  # seat 0
+                append(matches[2], 0, events(1, 2), idempotency=idem(matches[2], key, first=1, last=2)),
+                append(matches[3], 0),  # no key
+            ]
+            before = store.appender.batches
+            chosen.clear()
+            again.clear()  # the lone appends above went alone, through `_one`
+            results = await asyncio.gather(*(store.append(a) for a in batch), return_exceptions=True)
+            assert store.appender.batches - before == 1 and chosen == [statement] and again == []
+            assert [r.seq if isinstance(r, AppendResult) else type(r).__name__ for r in results] == [
+                "VersionConflict", 2, 2, 1
+            ], key  # fmt: skip
+            assert [len(await store.read(m)) for m in matches] == [1, 2, 2, 1]
+            assert [(await store.get_match(m)).seq for m in matches] == [1, 2, 2, 1]  # type: ignore[union-attr]
+            kept = [await store.get_idempotent(m, 0, key) for m in matches]
+            assert [None if k is None else (k.first_seq, k.last_seq) for k in kept] == [
+                (1, 1), (2, 2), (1, 2), None
+            ]  # fmt: skip
     finally:
         await store.close()
 
@@ -332,9 +394,14 @@ def test_plain_arguments_are_the_first_of_the_full_statements() -> None:
     assert columns[:3] == ("a\x1em", "0\x1e3", "1\x1e5")  # by match id: match ids, expected and last seqs
     assert columns[-4:-1] == ("a\x1em\x1em", "1\x1e1\x1e2", "\x1e".join(["card_played"] * 3))  # events
     assert columns[7] == "\x1e" and columns[9] == "f\x1ef"  # no deadlines (NULL), no bot due
-    keyed = append("m", 3, events(2, 2), idempotency=idem("m"))
-    assert not postgres_sql.plain(keyed)
+    keyed = append("m", 3, events(2, 2), idempotency=idem("m", first=4, last=5))
+    assert not postgres_sql.plain(keyed) and postgres_sql.batchable(keyed)
     assert postgres_sql.append_args(keyed)[: postgres_sql.PLAIN_PARAMS] == postgres_sql.plain_args(keyed)
+    assert postgres_sql.key_args(keyed) == ("m", 0, "k1", "hash-1", 4, 5)
+    with_keys = postgres_sql.plain_batch_args(two, [postgres_sql.key_args(keyed)])
+    assert with_keys is not None and with_keys[: len(columns)] == columns  # the keys' columns follow
+    assert with_keys[len(columns) :] == ("m", "0", "k1", "hash-1", "4", "5")
+    assert not postgres_sql.batchable(append("m", 3, seats=(join(0),)))
 
 
 # --- values the port cannot reach ----------------------------------------------------------------
