@@ -7,7 +7,7 @@ processes: a request without `expected_seq` reloads and decides again (a bounded
 one that pinned `expected_seq` gets `version_conflict`. A retry carrying the same
 `Idempotency-Key` gets the first reply, rebuilt from the events that first request appended, and
 tells the live readers again that the match is at that commit (the first request's process may
-have died before telling them).
+have died before telling them). The key is read only when the request fails (see `run`).
 """
 
 from __future__ import annotations
@@ -104,11 +104,13 @@ async def run(
     *,
     bot: bool = False,
 ) -> ActionResult:
-    """Decide and commit for a seat (`caller`, or a seat number for the server's own bots)."""
-    if key is not None:
-        first = await _first_reply(ctx, match_id, caller, key, digest)
-        if first is not None:
-            return first
+    """Decide and commit for a seat (`caller`, or a seat number for the server's own bots).
+
+    A request with a key is not looked up first: a retry of one already committed is found where
+    it fails. Its action is refused by now (the turn has moved on), or, if legal again, its append
+    finds the key kept and writes nothing (`VersionConflict`); either way the kept key answers
+    with the first reply, or `idempotency_key_reused` if it was bound to another request. So every
+    first request (the SDKs key each action) saves the store a read."""
     async with ctx.locks.get(match_id):
         fresh = False  # the first try acts on this process's cached state, without reading
         for _ in range(MAX_RETRIES):
@@ -117,11 +119,11 @@ async def run(
                 seat = caller if isinstance(caller, int) else seat_in(loaded, caller)
                 decision = _decide(loaded, seat, decider, expected_seq)
             except ServiceError:
+                if key is not None and (first := await _first_reply(ctx, match_id, caller, key, digest)):
+                    return first  # a retry, or lost to a duplicate of itself
                 if not fresh:  # judged on a cached state: judge again on the store's
                     fresh = True
                     continue
-                if key is not None and (first := await _first_reply(ctx, match_id, caller, key, digest)):
-                    return first  # lost to a duplicate of itself
                 raise
             idem = None if key is None else Idempotency(seat, key, digest)
             renderings = ctx.loader.renderings

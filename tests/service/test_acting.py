@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from app.matches import decide
 from app.service import acting, errors, reading, seating
 from app.service.auth import identify
 from app.service.context import Context
@@ -102,6 +103,31 @@ async def test_a_retry_with_the_same_key_gets_the_first_reply(ctx: Context, stor
     with pytest.raises(errors.IdempotencyKeyReused):
         await acting.submit_action(ctx, match_id, ann, {"type": "play", "card": 2}, idempotency_key="k1")
     assert len(await store.read(match_id)) == 8
+
+
+async def test_a_first_request_reads_no_key_and_its_retry_finds_it_where_it_fails(
+    ctx: Context, store: MemoryEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A keyed first request (the SDKs key every action) costs the store no read of its key: the
+    append keeps it, and refuses a key already kept. A retry reads it once it fails: refused by now,
+    or (its action legal again) its append finding the key kept; both answer with the first reply."""
+    match_id, (ann, _bob) = await seated(ctx, setup={"order": ORDER})
+    keys = recorded(monkeypatch, store, "get_idempotent")
+    appends = recorded(monkeypatch, store, "append")
+    first = await acting.submit_action(ctx, match_id, ann, PLAY_1, idempotency_key="k1")
+    assert keys == [] and len(appends) == 1
+    assert await acting.submit_action(ctx, match_id, ann, PLAY_1, idempotency_key="k1") == first
+    assert keys == [(match_id, 0, "k1")] and len(appends) == 1  # refused (bob's turn): nothing appended
+    keys.clear()
+
+    def legal_again(match: Any, seat: int, dice: Any) -> Any:  # as if the action were legal once more
+        return decide.act(match, 1 - seat, {"type": "play", "card": 4}, dice)
+
+    written = len(await store.read(match_id))
+    digest = acting.request_hash("action", PLAY_1, None)
+    again = await acting.run(ctx, match_id, ann, legal_again, digest, None, "k1")
+    assert again == first and keys == [(match_id, 0, "k1")]
+    assert len(appends) == 2 and len(await store.read(match_id)) == written  # that append wrote nothing
 
 
 async def test_a_retry_tells_the_live_readers_again(
