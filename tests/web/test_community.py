@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Route
 
 from tests.clients.servers import ServerProcess
 from tests.web.pages import (
@@ -33,6 +33,7 @@ from tests.web.pages import (
     rivals,
     seat_url,
     shown_seq,
+    unique,
 )  # fmt: skip
 
 pytestmark = pytest.mark.slow
@@ -152,6 +153,34 @@ def test_a_challenge_is_accepted_on_my_matches(browser: Browser, web_server: Ser
     seat_of(page)
     page.wait_for_selector(".board")
     assert page_errors(page) == []
+
+
+def test_a_name_being_typed_survives_the_games_arriving(browser: Browser, web_server: ServerProcess) -> None:
+    """Quick play draws its seek form when the list of games arrives: a name typed meanwhile into
+    the identity form stays there (it was wiped when that list came late, as on a loaded machine),
+    and creating the player with it works."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(GUARD_MS)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the list of games waits until the name is typed
+        held.append(route)
+
+    page.route("**/v1/games*", hold)
+    page.goto(web_server.url + "/#/play")
+    name = unique("typing")
+    page.fill("#player-name", name)
+    page.wait_for_function("() => document.querySelector('[aria-busy=true]') !== null")
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/v1/games*", hold)  # the next pages' lists come at once
+    page.wait_for_selector("section[aria-busy=false]")
+    assert page.input_value("#player-name") == name
+    page.click("[data-key=player-create]")
+    page.wait_for_selector(f"text={name}")
+    page.wait_for_selector("[data-key=seek-submit]")  # the seek form, now that there is a player
+    context.close()
 
 
 def test_a_decline_being_written_survives_a_notice(browser: Browser, web_server: ServerProcess) -> None:

@@ -3353,27 +3353,42 @@ function quickPlayPage(root2, route) {
       h("button", { type: "submit", class: "primary big", "data-key": "seek-submit" }, t("play.submit"))
     );
   }
+  let drawnFor;
   function draw() {
     me = identity();
-    replaceChildren(identitySlot, identityPanel(reopen));
+    const who = me ? me.player_id : null;
+    if (who !== drawnFor) {
+      drawnFor = who;
+      replaceChildren(identitySlot, identityPanel(reopen));
+    }
     replaceChildren(formSlot, me && games2.length ? form(me) : null);
   }
+  const seekPanel = h(
+    "section",
+    { class: "panel", "aria-labelledby": "seek-title", "aria-busy": "true" },
+    h("h2", { id: "seek-title" }, t("play.new")),
+    formSlot,
+    message,
+    waiting
+  );
   replaceChildren(root2, h(
     "main",
     { id: "main", class: "quick-play" },
     h("h1", {}, t("play.title")),
     h("p", { class: "lead" }, t("play.lead")),
     identitySlot,
-    h("section", { class: "panel", "aria-labelledby": "seek-title" }, h("h2", { id: "seek-title" }, t("play.new")), formSlot, message, waiting)
+    seekPanel
   ));
   draw();
   void api.listGames().then((list2) => {
     games2 = list2.items;
     for (const g of games2) titles.set(g.name, g.title);
     draw();
+    seekPanel.setAttribute("aria-busy", "false");
     void refresh();
   }, (error2) => {
     message.textContent = describeError(error2);
+    seekPanel.setAttribute("aria-busy", "false");
   });
   if (me) {
     const player = me;

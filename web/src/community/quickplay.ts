@@ -156,24 +156,38 @@ export function quickPlayPage(root: HTMLElement, route: Route): Page {
       h("button", { type: "submit", class: "primary big", "data-key": "seek-submit" }, t("play.submit")));
   }
 
+  // The identity panel is drawn again only when the player changes: drawing it when the games
+  // arrive would wipe a name being typed into its form.
+  let drawnFor: string | null | undefined;
   function draw(): void {
     me = identity();
-    replaceChildren(identitySlot, identityPanel(reopen));
+    const who = me ? me.player_id : null;
+    if (who !== drawnFor) {
+      drawnFor = who;
+      replaceChildren(identitySlot, identityPanel(reopen));
+    }
     replaceChildren(formSlot, me && games.length ? form(me) : null);
   }
 
+  // Busy until the games have arrived (the seek form needs them).
+  const seekPanel = h("section", { class: "panel", "aria-labelledby": "seek-title", "aria-busy": "true" },
+    h("h2", { id: "seek-title" }, t("play.new")), formSlot, message, waiting);
   replaceChildren(root, h("main", { id: "main", class: "quick-play" },
     h("h1", {}, t("play.title")),
     h("p", { class: "lead" }, t("play.lead")),
     identitySlot,
-    h("section", { class: "panel", "aria-labelledby": "seek-title" }, h("h2", { id: "seek-title" }, t("play.new")), formSlot, message, waiting)));
+    seekPanel));
   draw();
   void api.listGames().then((list) => {
     games = list.items as Game[];
     for (const g of games) titles.set(g.name, g.title);
     draw();
+    seekPanel.setAttribute("aria-busy", "false");
     void refresh();
-  }, (error: unknown) => { message.textContent = describeError(error); });
+  }, (error: unknown) => {
+    message.textContent = describeError(error);
+    seekPanel.setAttribute("aria-busy", "false");
+  });
   if (me) {
     const player = me;
     listen(player).catch((error: unknown) => {
