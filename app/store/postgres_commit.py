@@ -83,7 +83,7 @@ class _Pending:
     def __init__(self, append: Append) -> None:
         self.append = append
         self.plain = plain(append)
-        self.batchable = self.plain or batchable(append)
+        self.batchable = batchable(append)
         self.args = plain_args(append) if self.plain else append_args(append)
 
     def full_args(self) -> tuple[object, ...]:
@@ -105,7 +105,7 @@ def _batch_statement(batch: list[_Pending]) -> tuple[str, tuple[str, ...]] | Non
     if not all(p.batchable for p in batch) or len({p.append.match_id for p in batch}) != len(batch):
         return None
     keys = [key_args(p.append) for p in batch if not p.plain]
-    args = plain_batch_args([p.args if p.plain else p.args[:PLAIN_PARAMS] for p in batch], keys)
+    args = plain_batch_args([p.args[:PLAIN_PARAMS] for p in batch], keys)  # a plain append's are all of them
     return None if args is None else (APPEND_KEYED_BATCH if keys else APPEND_PLAIN_BATCH, args)
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from app.service.ports import Append, MatchRecord, NewEvent, SeatRecord, SeatWrite
+from app.service.ports import Append, IdempotencyRecord, MatchRecord, NewEvent, SeatRecord, SeatWrite
 from app.store.rows import appended_seq, json_text, last_write_per_seat, require_aware
 
 MATCH_COLUMNS = (
@@ -333,22 +333,26 @@ def create_match_args(m: MatchRecord, seats: list[SeatRecord], events: list[NewE
     )
 
 
-def plain(a: Append) -> bool:
-    """Whether `APPEND_PLAIN` writes `a` (its first `PLAIN_PARAMS` arguments) as `APPEND` would."""
-    return not a.seats and not a.notices and a.idempotency is None
-
-
 def batchable(a: Append) -> bool:
-    """Whether `APPEND_KEYED_BATCH` writes `a` as `APPEND` would: plain but for an idempotency key."""
+    """Whether `APPEND_KEYED_BATCH` writes `a` as `APPEND` would: it writes no seat and no notice."""
     return not a.seats and not a.notices
+
+
+def plain(a: Append) -> bool:
+    """Whether `APPEND_PLAIN` writes `a` (its first `PLAIN_PARAMS` arguments) as `APPEND` would:
+    `batchable`, and it keeps no idempotency key."""
+    return batchable(a) and a.idempotency is None
+
+
+def _key_values(i: IdempotencyRecord) -> tuple[object, ...]:
+    return (i.seat, i.key, i.request_hash, i.first_seq, i.last_seq)
 
 
 def key_args(a: Append) -> tuple[object, ...]:
     """The idempotency key of `a` as `APPEND_KEYED_BATCH` takes it (its match first); `a` keeps one."""
-    i = a.idempotency
-    if i is None:
+    if a.idempotency is None:
         raise ValueError(f"the append to match {a.match_id} keeps no idempotency key")
-    return (a.match_id, i.seat, i.key, i.request_hash, i.first_seq, i.last_seq)
+    return (a.match_id, *_key_values(a.idempotency))
 
 
 def plain_args(a: Append) -> tuple[object, ...]:
@@ -368,7 +372,7 @@ def append_args(a: Append, plain: tuple[object, ...] | None = None) -> tuple[obj
     return (
         *(plain_args(a) if plain is None else plain),
         _seats_json(last_write_per_seat(a.seats)),
-        *((None,) * 5 if i is None else (i.seat, i.key, i.request_hash, i.first_seq, i.last_seq)),
+        *((None,) * 5 if i is None else _key_values(i)),
         [n.player_id for n in a.notices],
         [n.type for n in a.notices],
         [json_text(n.data) for n in a.notices],

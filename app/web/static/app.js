@@ -3384,12 +3384,10 @@ function quickPlayPage(root2, route) {
     games2 = list2.items;
     for (const g of games2) titles.set(g.name, g.title);
     draw();
-    seekPanel.setAttribute("aria-busy", "false");
     void refresh();
   }, (error2) => {
     message.textContent = describeError(error2);
-    seekPanel.setAttribute("aria-busy", "false");
-  });
+  }).finally(() => seekPanel.setAttribute("aria-busy", "false"));
   if (me) {
     const player = me;
     listen(player).catch((error2) => {

@@ -182,12 +182,9 @@ export function quickPlayPage(root: HTMLElement, route: Route): Page {
     games = list.items as Game[];
     for (const g of games) titles.set(g.name, g.title);
     draw();
-    seekPanel.setAttribute("aria-busy", "false");
     void refresh();
-  }, (error: unknown) => {
-    message.textContent = describeError(error);
-    seekPanel.setAttribute("aria-busy", "false");
-  });
+  }, (error: unknown) => { message.textContent = describeError(error); })
+    .finally(() => seekPanel.setAttribute("aria-busy", "false"));
   if (me) {
     const player = me;
     listen(player).catch((error: unknown) => {
