@@ -49,6 +49,7 @@ USAGE = "usage: python -m app [serve | migrate | healthcheck | ratings rebuild |
 def serve(settings: Settings) -> None:
     import uvicorn
 
+    from app.api import ws_protocol
     from app.api.http_protocol import protocol_class
     from app.main import create_app
 
@@ -63,6 +64,7 @@ def serve(settings: Settings) -> None:
         port=settings.port,
         workers=1,
         http=protocol_class(settings.http_one_write),
+        ws=ws_protocol.protocol_class(settings.stream_fast_lane),
         ws_per_message_deflate=False,
         timeout_keep_alive=settings.http_keep_alive_seconds,
         access_log=False,  # the app logs each request itself, without query strings (tokens)
