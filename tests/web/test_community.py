@@ -285,6 +285,7 @@ def test_the_chat_rooms_of_a_match(browser: Browser, web_server: ServerProcess) 
         resigned = http.post(f"/v1/matches/{match_id}/resign", headers={"Authorization": f"Bearer {other}"})
         assert resigned.status_code == 200, resigned.text
         page.click("[data-key=chat-room-spectators]")  # over: both rooms open to everyone
+        page.wait_for_selector(".chat[data-room=spectators]")  # the press took (redraws wait for its release)
         page.wait_for_selector(".chat-log li:has-text('nice opening')")
         after = http.post(
             f"/v1/matches/{match_id}/chat",
@@ -296,6 +297,57 @@ def test_the_chat_rooms_of_a_match(browser: Browser, web_server: ServerProcess) 
         watcher.click("[data-key=chat-room-players]")
         watcher.wait_for_selector(".chat-log li:has-text('hi Bo')")
     assert page_errors(page) == [] and page_errors(watcher) == []
+
+
+def test_a_press_on_the_chat_survives_a_redraw(browser: Browser, web_server: ServerProcess) -> None:
+    """The match page is drawn anew on every frame, chat message and reply, and Chromium sends no
+    click when the element pressed has left the page by the release: a press on the chat panel
+    spanning a redraw did nothing. At the end several redraws come at once (the end's frame, the
+    summary, the chat read again twice, the stream's end, the chat's own stream), spread out on a
+    slow network or a loaded machine, just when the room that opened invites a press. The page
+    holds its redraws while a press on the chat panel is down, and draws on its release; a press
+    held longer than a click stops holding them."""
+    with httpx.Client(base_url=web_server.url) as http:
+        match_id = new_match(http, "yutaka")
+        page = open_page(browser, seat_url(web_server.url, http, match_id, 0, "Ada"))
+        bo = http.post(f"/v1/matches/{match_id}/seats/1", json={"name": "Bo"}).json()["token"]
+        _, onlooker = new_player(http, "onlooker")
+
+        def say(room: str, text: str, key: str = bo) -> None:
+            said = http.post(
+                f"/v1/matches/{match_id}/chat",
+                json={"room": room, "text": text},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            assert said.status_code == 201, said.text
+
+        page.wait_for_selector("[data-connection=live]")
+        say("players", "good luck")
+        say("spectators", "nice opening", onlooker)
+        page.wait_for_selector(".chat-log li:has-text('good luck')")
+        # After the end the chat's own stream says hello and the page reads on from the newest
+        # message it holds (`after=2`: the spectators' one is read by then); from then on a message
+        # comes as a frame, announced and drawn at once.
+        with page.expect_response(lambda r: f"/v1/matches/{match_id}/chat?after=2" in r.url):
+            resigned = http.post(f"/v1/matches/{match_id}/resign", headers={"Authorization": f"Bearer {bo}"})
+            assert resigned.status_code == 200, resigned.text
+
+        page.locator("[data-key=chat-room-spectators]").hover()
+        page.mouse.down()
+        say("players", "gg")
+        announced = "() => document.querySelector('.visually-hidden[aria-live]').textContent.includes('gg')"
+        page.wait_for_function(announced)
+        page.mouse.up()  # the page took the frame (it announced it) while the room's button was down
+        page.wait_for_selector(".chat[data-room=spectators] .chat-log li:has-text('nice opening')")
+        page.click("[data-key=chat-room-players]")
+        page.wait_for_selector(".chat[data-room=players] .chat-log li:has-text('gg')")
+
+        page.locator("[data-key=chat-room-spectators]").hover()
+        page.mouse.down()  # held down for long: the redraw comes all the same (the press is lost)
+        say("players", "rematch?")
+        page.wait_for_selector(".chat-log li:has-text('rematch?')")
+        page.mouse.up()
+    assert page_errors(page) == []
 
 
 @pytest.mark.skipif(

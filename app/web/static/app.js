@@ -5144,6 +5144,7 @@ function eventLog(ctx) {
 // src/match/page.ts
 var SUMMARY_EVENTS = /* @__PURE__ */ new Set(["seat_joined", "match_started", "seat_resigned", "seat_taken_over", "match_ended", "match_aborted", "seat_token_reissued"]);
 var NARROW = window.matchMedia("(max-width: 640px)");
+var HOLD_MS = 1e3;
 var ENVELOPE = /* @__PURE__ */ new Set(["match_id", "game", "seq", "status", "seat", "to_act", "legal_actions", "outcome", "clock", "draft"]);
 function dealt(view) {
   return Object.keys(view).some((k) => !ENVELOPE.has(k));
@@ -5276,8 +5277,27 @@ function matchPage(root2, matchId, params) {
     const who = state.seat === null ? t("match.as_spectator") : t("match.as_seat", { name: seatName(ctx, state.seat), n: state.seat + 1 });
     return [statusText2, live ? t("match.commit_seq", { seq: live.seq }) : null, who, t(`match.connection.${state.connection}`)].filter(Boolean).join(" · ");
   }
+  let pressing = null;
+  let held = false;
+  function press(event) {
+    if (event.button !== 0 || !(event.target instanceof Element) || !event.target.closest(".chat")) return;
+    if (pressing !== null) clearTimeout(pressing);
+    pressing = setTimeout(release, HOLD_MS);
+  }
+  function release() {
+    if (pressing === null) return;
+    clearTimeout(pressing);
+    pressing = null;
+    if (held) setTimeout(() => {
+      if (held) render();
+    });
+  }
+  root2.addEventListener("pointerdown", press, { capture: true, signal: stop.signal });
+  for (const type of ["pointerup", "pointercancel"]) window.addEventListener(type, release, { capture: true, signal: stop.signal });
   function render() {
     if (stop.signal.aborted) return;
+    held = pressing !== null;
+    if (held) return;
     const view = ctx.view;
     const summary = state.summary;
     const title = summary ? state.detail?.title ?? summary.game : t("match.title");

@@ -35,6 +35,7 @@ import { capture, highlight, type Places } from "./motion.js";
 
 const SUMMARY_EVENTS = new Set(["seat_joined", "match_started", "seat_resigned", "seat_taken_over", "match_ended", "match_aborted", "seat_token_reissued"]);
 const NARROW = window.matchMedia("(max-width: 640px)");
+const HOLD_MS = 1000; // the longest a press on the chat holds the page's redraws
 
 // The members of a view that the match envelope owns; a view with none besides is not dealt yet.
 const ENVELOPE = new Set(["match_id", "game", "seq", "status", "seat", "to_act", "legal_actions", "outcome", "clock", "draft"]);
@@ -170,8 +171,34 @@ export function matchPage(root: HTMLElement, matchId: string, params: URLSearchP
     return [statusText, live ? t("match.commit_seq", { seq: live.seq }) : null, who, t(`match.connection.${state.connection}`)].filter(Boolean).join(" · ");
   }
 
+  // A press on the chat panel (a room's button, Send) spanning a redraw would do nothing: every
+  // redraw replaces the panel, and Chromium sends no click when the element pressed has left the
+  // page by the release. The end of a match brings several redraws at once (its frame, the
+  // summary, the chat read again, the stream's end, the chat's own stream), spread out on a slow
+  // network, just when the room that opened invites a press. So while such a press is down the
+  // page holds its redraws, and draws after the release's click (or after HOLD_MS at the most: a
+  // press held that long is let go). Only the chat's: a press on the board must not outlive a
+  // commit that redraws it (its action would meet the new state).
+  let pressing: ReturnType<typeof setTimeout> | null = null; // the hold's time limit, while a press is down
+  let held = false; // a redraw waits for the release
+  function press(event: PointerEvent): void {
+    if (event.button !== 0 || !(event.target instanceof Element) || !event.target.closest(".chat")) return;
+    if (pressing !== null) clearTimeout(pressing);
+    pressing = setTimeout(release, HOLD_MS);
+  }
+  function release(): void {
+    if (pressing === null) return;
+    clearTimeout(pressing);
+    pressing = null;
+    if (held) setTimeout(() => { if (held) render(); }); // after the click the release makes
+  }
+  root.addEventListener("pointerdown", press, { capture: true, signal: stop.signal });
+  for (const type of ["pointerup", "pointercancel"]) window.addEventListener(type, release, { capture: true, signal: stop.signal });
+
   function render(): void {
     if (stop.signal.aborted) return;
+    held = pressing !== null;
+    if (held) return;
     const view = ctx.view;
     const summary = state.summary;
     const title = summary ? (state.detail?.title ?? summary.game) : t("match.title");
