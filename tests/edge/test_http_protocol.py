@@ -19,38 +19,11 @@ from uvicorn.server import ServerState
 from app.api import http_protocol, uvicorn_internals
 from app.api.http_protocol import OneWriteCycle, OneWriteHttp, protocol_class
 from app.settings import Settings
+from tests.edge.recording import Socket
 from tests.edge.serving import served
 
 App = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 GET = b"GET /x HTTP/1.1\r\nHost: example.org\r\n\r\n"
-
-
-class Socket:
-    """A transport that records each write, and the close, in order."""
-
-    def __init__(self) -> None:
-        self.log: list[bytes | str] = []
-
-    def get_extra_info(self, name: str, default: object = None) -> object:
-        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 50000)}.get(name, default)
-
-    def write(self, data: bytes) -> None:
-        self.log.append(bytes(data))
-
-    def close(self) -> None:
-        self.log.append("close")
-
-    def is_closing(self) -> bool:
-        return "close" in self.log
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-    def writes(self) -> list[bytes]:
-        return [entry for entry in self.log if isinstance(entry, bytes)]
 
 
 def connect(

@@ -24,6 +24,7 @@ from websockets.utils import apply_mask
 from app.api import uvicorn_internals, ws_protocol
 from app.api.ws_protocol import DirectTextWs, direct_payload, protocol_class
 from app.settings import Settings
+from tests.edge.recording import Socket
 from tests.edge.serving import served
 
 HANDSHAKE = (
@@ -31,31 +32,6 @@ HANDSHAKE = (
     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 )
 MAX_SIZE = 4096
-
-
-class Socket:
-    """A transport that records each write, pause, resume and close, in order."""
-
-    def __init__(self) -> None:
-        self.log: list[bytes | str] = []
-
-    def get_extra_info(self, name: str, default: object = None) -> object:
-        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 50000)}.get(name, default)
-
-    def write(self, data: bytes) -> None:
-        self.log.append(bytes(data))
-
-    def close(self) -> None:
-        self.log.append("close")
-
-    def is_closing(self) -> bool:
-        return "close" in self.log
-
-    def pause_reading(self) -> None:
-        self.log.append("pause")
-
-    def resume_reading(self) -> None:
-        self.log.append("resume")
 
 
 class Connection:
@@ -81,7 +57,7 @@ class Connection:
         self.protocol = protocol(
             config=config, server_state=self.state, app_state={}, _loop=asyncio.get_running_loop()
         )
-        self.socket = Socket()
+        self.socket = Socket(flow=True)
         self.protocol.connection_made(self.socket)  # type: ignore[arg-type]  # a recording stand-in
 
     async def feed(self, data: bytes) -> None:
