@@ -350,6 +350,48 @@ def test_a_press_on_the_chat_survives_a_redraw(browser: Browser, web_server: Ser
     assert page_errors(page) == []
 
 
+def test_a_failed_read_of_the_rooms_opened_by_the_end_is_made_up_for(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """At the end the page reads the chat from the start (the spectators' room opened to the
+    players, with messages older than the newest one the page holds). When those reads fail, the
+    next read (the chat stream's hello after the end) still starts from the start, not after the
+    newest message held, which would skip the older messages of the room that opened."""
+    with httpx.Client(base_url=web_server.url) as http:
+        match_id = new_match(http, "yutaka")
+        page = open_page(browser, seat_url(web_server.url, http, match_id, 0, "Ada"))
+        bo = http.post(f"/v1/matches/{match_id}/seats/1", json={"name": "Bo"}).json()["token"]
+        _, onlooker = new_player(http, "onlooker")
+        page.wait_for_selector("[data-connection=live]")
+        for room, text, key in (("spectators", "nice opening", onlooker), ("players", "good luck", bo)):
+            said = http.post(
+                f"/v1/matches/{match_id}/chat",
+                json={"room": room, "text": text},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            assert said.status_code == 201, said.text
+        page.wait_for_selector(".chat-log li:has-text('good luck')")  # the newest held: chat_seq 2
+
+        failed: list[str] = []
+        chat_stream: list[str] = []  # the stream the page opens for the chat after the end (no views)
+        page.on("websocket", lambda ws: chat_stream.append(ws.url) if "views=0" in ws.url else None)
+
+        def fail_until_the_chat_stream(route: Route) -> None:
+            if chat_stream:
+                route.continue_()
+            else:  # every read the end asked for, until the chat's own stream is open
+                failed.append(route.request.url)
+                route.abort()
+
+        page.route(f"**/v1/matches/{match_id}/chat?*", fail_until_the_chat_stream)
+        resigned = http.post(f"/v1/matches/{match_id}/resign", headers={"Authorization": f"Bearer {bo}"})
+        assert resigned.status_code == 200, resigned.text
+        page.click("[data-key=chat-room-spectators]")
+        page.wait_for_selector(".chat[data-room=spectators] .chat-log li:has-text('nice opening')")
+        assert failed and all("after=0&" in url for url in failed)  # the reads the end asked for failed
+    assert page_errors(page) == []
+
+
 @pytest.mark.skipif(
     os.environ.get("DRAGO_WRITE_SCREENSHOTS") != "1", reason="DRAGO_WRITE_SCREENSHOTS=1 writes them"
 )

@@ -4434,7 +4434,7 @@ function otherActions(ctx, handled2) {
 var ROOMS = ["players", "spectators"];
 var MAX_TEXT = 500;
 var PAGE3 = 100;
-var newChat = () => ({ messages: [], room: null, draft: "", sending: false, error: null, available: true });
+var newChat = () => ({ messages: [], room: null, draft: "", sending: false, error: null, available: true, resetsAsked: 0, resetsDone: 0 });
 var over = (ctx) => ctx.state.live?.status === "finished" || ctx.state.live?.status === "aborted";
 function rooms(ctx) {
   const seated = ctx.state.seat !== null && ctx.state.token !== null;
@@ -4454,7 +4454,10 @@ function receive(chat, messages) {
 }
 async function loadChat(ctx, chat, reset = false) {
   if (!chat.available) return;
-  let after = reset ? 0 : chat.messages.at(-1)?.chat_seq ?? 0;
+  if (reset) chat.resetsAsked += 1;
+  const asked = chat.resetsAsked;
+  const fromStart = chat.resetsDone < asked;
+  let after = fromStart ? 0 : chat.messages.at(-1)?.chat_seq ?? 0;
   try {
     for (; ; ) {
       const page = await api.getChat(ctx.state.matchId, { after, limit: PAGE3 }, credential(ctx));
@@ -4462,6 +4465,7 @@ async function loadChat(ctx, chat, reset = false) {
       if (page.next === null || page.messages.length === 0) break;
       after = page.next;
     }
+    if (fromStart) chat.resetsDone = Math.max(chat.resetsDone, asked);
   } catch (error2) {
     if (error2 instanceof NotFound && ctx.state.summary) chat.available = false;
     else chat.error = describeError(error2);

@@ -32,9 +32,14 @@ export interface ChatState {
   sending: boolean;
   error: string | null;
   available: boolean; // false: this server has no chat
+  // Reads from the start asked for (a room may have opened), and the newest of them a read from
+  // the start has answered: until then every read starts from the start, since a room that opened
+  // holds messages older than the newest one held.
+  resetsAsked: number;
+  resetsDone: number;
 }
 
-export const newChat = (): ChatState => ({ messages: [], room: null, draft: "", sending: false, error: null, available: true });
+export const newChat = (): ChatState => ({ messages: [], room: null, draft: "", sending: false, error: null, available: true, resetsAsked: 0, resetsDone: 0 });
 
 const over = (ctx: MatchContext): boolean => ctx.state.live?.status === "finished" || ctx.state.live?.status === "aborted";
 
@@ -60,10 +65,15 @@ export function receive(chat: ChatState, messages: readonly ChatMessage[]): Chat
   return fresh;
 }
 
-/** Read the history after the newest message held (from the start with `reset`). */
+/** Read the history after the newest message held (from the start with `reset`, and after a
+ * reset asked for until a read from the start has succeeded: a failed one is made up for by the
+ * next read, whichever asks). */
 export async function loadChat(ctx: MatchContext, chat: ChatState, reset = false): Promise<void> {
   if (!chat.available) return;
-  let after = reset ? 0 : (chat.messages.at(-1)?.chat_seq ?? 0);
+  if (reset) chat.resetsAsked += 1;
+  const asked = chat.resetsAsked;
+  const fromStart = chat.resetsDone < asked;
+  let after = fromStart ? 0 : (chat.messages.at(-1)?.chat_seq ?? 0);
   try {
     for (;;) {
       const page = await api.getChat(ctx.state.matchId, { after, limit: PAGE }, credential(ctx));
@@ -71,6 +81,7 @@ export async function loadChat(ctx: MatchContext, chat: ChatState, reset = false
       if (page.next === null || page.messages.length === 0) break;
       after = page.next;
     }
+    if (fromStart) chat.resetsDone = Math.max(chat.resetsDone, asked);
   } catch (error) {
     if (error instanceof NotFound && ctx.state.summary) chat.available = false; // the match exists: no chat here
     else chat.error = describeError(error);
