@@ -19,6 +19,10 @@ machine over the same seconds: its pairs' CPU ratios spread ±3% where alternati
 then each server's with half a core) and longer runs (`--actions 4000`): the CPU clock ticks in
 10 ms.
 
+On PostgreSQL, alternating runs also print what the database's processes spent per action
+(utime+stime of every PostgreSQL process on this machine over the run, so only runs taken alone
+tell whose it is: not with `--together`).
+
 `--set-a` / `--set-b NAME=VALUE` (repeatable) start that tree's server with a setting over the
 benchmark's own (`DRAGO_LOG_LEVEL=WARNING`, rate limits off): the same tree twice with a setting
 on one side measures what the setting costs, `--set-a X --set-b X` compares two trees under it.
@@ -35,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.api import DEFAULT_PG, OurServer, run_load
+from bench.proc import postgres_cpu_seconds
 
 WARM_ACTIONS = 800
 CLIENT_CORE = 1  # --together: where both load clients run (the servers are on core 0)
@@ -50,6 +55,7 @@ class Tree:
     cpu_us: list[float] = field(default_factory=list)
     p50_ms: list[float] = field(default_factory=list)
     p99_ms: list[float] = field(default_factory=list)
+    db_cpu_us: list[float] = field(default_factory=list)  # PostgreSQL's, in alternating runs
 
 
 def tree_parser(description: str | None) -> argparse.ArgumentParser:
@@ -107,6 +113,7 @@ def main() -> None:
             f"server CPU µs/action {cpu_us} median {statistics.median(t.cpu_us):.0f}; "
             f"p50 ms median {statistics.median(t.p50_ms):.2f}, "
             f"p99 ms median {statistics.median(t.p99_ms):.2f}"
+            + (f"; PostgreSQL CPU µs/action {statistics.median(t.db_cpu_us):.0f}" if t.db_cpu_us else "")
         )
     print(f"B/A over {args.rounds} pairs ({args.store}, {args.matches} matches): {ratios(a, b)}")
 
@@ -132,6 +139,8 @@ def pairs(sides: list[tuple[Path | None, dict[str, str]]], args: argparse.Namesp
                 t.cpu_us.append(r["cpu_us"])
                 t.p50_ms.append(r["p50_ms"])
                 t.p99_ms.append(r["p99_ms"])
+                if "db_cpu_us" in r:
+                    t.db_cpu_us.append(r["db_cpu_us"])
     finally:
         for t in servers:
             t.server.stop()
@@ -144,6 +153,7 @@ def ratios(a: Tree, b: Tree) -> str:
         f"actions/s median {ratio(a.rates, b.rates):.3f}, server CPU per action median "
         f"{ratio(a.cpu_us, b.cpu_us):.3f}, p50 median {ratio(a.p50_ms, b.p50_ms):.3f}, "
         f"p99 median {ratio(a.p99_ms, b.p99_ms):.3f}"
+        + (f", PostgreSQL CPU per action median {ratio(a.db_cpu_us, b.db_cpu_us):.3f}" if b.db_cpu_us else "")
     )
 
 
@@ -164,10 +174,16 @@ def ratio(a: list[float], b: list[float]) -> float:
 
 
 def _alone(t: Tree, args: argparse.Namespace) -> dict[str, float]:
-    """One run of `t`'s load, from this process."""
-    return asyncio.run(
+    """One run of `t`'s load, from this process; on PostgreSQL with what the database's processes
+    spent meanwhile per action (`db_cpu_us`: every PostgreSQL process of this machine, so a run
+    alone is needed to tell whose it is)."""
+    db = postgres_cpu_seconds() if args.store == "pg" else None
+    r = asyncio.run(
         run_load(t.server.port, args.matches, args.actions, True, t.server.proc.pid, args.via, args.keys)
     )
+    if db is not None:
+        r["db_cpu_us"] = (postgres_cpu_seconds() - db) / r["actions"] * 1e6
+    return r
 
 
 def _together(servers: list[Tree], args: argparse.Namespace) -> list[dict[str, float]]:
