@@ -90,10 +90,9 @@ class Http:
         """`key`: sent as the `Idempotency-Key` header."""
         data = b"" if body is None else orjson.dumps(body)
         auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
-        if key is not None:
-            auth += f"Idempotency-Key: {key}\r\n"
+        keyed = f"Idempotency-Key: {key}\r\n" if key is not None else ""
         head = (
-            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}"
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}{keyed}"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
         )
         request = head.encode() + data

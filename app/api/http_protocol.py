@@ -22,7 +22,7 @@ import asyncio
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
-from app.api.uvicorn_internals import problem, warn_once
+from app.api.uvicorn_internals import problem, unmentioned, warn_once
 
 _CYCLE_NAMES = ("transport", "chunked_encoding", "disconnected")  # set in its __init__
 _PROTOCOL_NAMES = ("cycle", "RequestResponseCycle")  # what its on_headers_complete sets and builds
@@ -86,8 +86,8 @@ def protocol_class(enabled: bool) -> type[asyncio.Protocol] | str:
     uvicorn's private names have changed (logged once)."""
     if not enabled:
         return "httptools"
-    missing = _missing(RequestResponseCycle.__init__, _CYCLE_NAMES)
-    missing += _missing(HttpToolsProtocol.on_headers_complete, _PROTOCOL_NAMES)
+    missing = unmentioned(RequestResponseCycle.__init__, _CYCLE_NAMES)
+    missing += unmentioned(HttpToolsProtocol.on_headers_complete, _PROTOCOL_NAMES)
     found = problem(
         "httptools protocol",
         missing,
@@ -99,11 +99,3 @@ def protocol_class(enabled: bool) -> type[asyncio.Protocol] | str:
         warn_once("HTTP replies", found)
         return "httptools"
     return OneWriteHttp
-
-
-def _missing(function: object, names: tuple[str, ...]) -> list[str]:
-    """The `names` that `function`'s code never mentions (an attribute it sets, a global it uses)."""
-    code = getattr(function, "__code__", None)
-    mentioned = set() if code is None else set(code.co_names)
-    qualname = getattr(function, "__qualname__", "?")
-    return [f"{qualname}: {name}" for name in names if name not in mentioned]

@@ -19,6 +19,16 @@ T = TypeVar("T")
 log = logging.getLogger("app.api")
 
 
+def unmentioned(function: object, names: Sequence[str]) -> list[str]:
+    """The `names` that `function`'s code never mentions (an attribute it sets, a global it uses),
+    each with the function's name: how the shortcuts check, without an instance, that a class of
+    uvicorn's (or of `websockets`') still keeps the state they read."""
+    code = getattr(function, "__code__", None)
+    mentioned = set() if code is None else set(code.co_names)
+    qualname = getattr(function, "__qualname__", "?")
+    return [f"{qualname}: {name}" for name in names if name not in mentioned]
+
+
 def problem(owner: str, missing: Sequence[str], shortcut: str, advice: str, setting: str) -> str | None:
     """None when nothing is `missing`; else what a person must check, and how to run meanwhile."""
     if not missing:

@@ -11,9 +11,10 @@ decodes it, queues it for the app and pauses reading until the app takes it, as 
 when all of this holds (`direct_payload`), and otherwise hands the read to uvicorn and
 `websockets` unchanged:
 
-- the connection is open, past the handshake, negotiated no extension, is not closing, has no
-  fragmented message under way, and `websockets`' parser is at a frame boundary (it waits for a
-  frame's first byte with nothing buffered: `_at_boundary`);
+- the connection is open (`websockets`' state `OPEN`: past the handshake, no close sent or
+  received), negotiated no extension, has no fragmented message under way, and `websockets`'
+  parser is at a frame boundary (it waits for a frame's first byte with nothing buffered:
+  `_at_boundary`);
 - the read is exactly one complete frame: FIN, no reserved bit, the text opcode, masked (RFC 6455
   5.3: a client's frames are), a length in 7 or 7+16 bits within the connection's `max_size`;
 - its payload is unmasked with `websockets`' own C helper.
@@ -24,9 +25,10 @@ frame (ping, pong, close), too big or unmasked takes the usual path, which answe
 here, since after such a frame it would be where it was before (`recv_frame` changes nothing for a
 complete text frame with no fragmented message under way).
 
-This reads private names of uvicorn's protocol and of `websockets`' `Protocol` (`_PROTOCOL_NAMES`,
-`_CONN_NAMES`); `protocol_class` checks them and, if an upgrade dropped one, logs that once and
-serves with uvicorn's own protocol. `DRAGO_STREAM_FAST_LANE=0` serves with uvicorn's own too.
+This reads uvicorn's protocol's `conn` and the state of `websockets`' `Protocol` it holds
+(`_CONN_NAMES`), and calls uvicorn's `handle_text`; `protocol_class` checks them and, if an
+upgrade dropped one, logs that once and serves with uvicorn's own protocol.
+`DRAGO_STREAM_FAST_LANE=0` serves with uvicorn's own too.
 """
 
 from __future__ import annotations
@@ -39,9 +41,9 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, State
 from websockets.streams import StreamReader
 
-from app.api.uvicorn_internals import problem, warn_once
+from app.api.uvicorn_internals import problem, unmentioned, warn_once
 
-try:  # the C helper `websockets` itself unmasks with, when built
+try:  # the C helper `websockets` itself unmasks with, when built (its frames module does the same)
     from websockets.speedups import apply_mask
 except ImportError:  # pragma: no cover - a build of websockets without its extension
     from websockets.utils import apply_mask
@@ -49,7 +51,6 @@ except ImportError:  # pragma: no cover - a build of websockets without its exte
 _FIN_TEXT: Final = 0x81  # FIN, no reserved bit, the text opcode
 _MASKED: Final = 0x80
 _AT_BOUNDARY: Final = StreamReader.at_eof.__code__  # what the parser waits in between frames
-_PROTOCOL_NAMES: Final = ("conn", "handshake_complete", "close_sent", "handle_text")
 _CONN_NAMES: Final = (
     "state",
     "extensions",
@@ -83,9 +84,7 @@ def direct_payload(protocol: WebSocketsSansIOProtocol, data: bytes) -> bytes | N
         return None
     conn = protocol.conn
     if (
-        not protocol.handshake_complete
-        or protocol.close_sent
-        or conn.state is not State.OPEN
+        conn.state is not State.OPEN
         or conn.extensions
         or conn.current_size is not None
         or conn.debug
@@ -122,10 +121,10 @@ def protocol_class(enabled: bool) -> type[asyncio.Protocol] | str:
     private name it reads has changed (logged once)."""
     if not enabled:
         return "websockets-sansio"
-    missing = [
-        f"WebSocketsSansIOProtocol: {n}" for n in _PROTOCOL_NAMES if n not in _names(WebSocketsSansIOProtocol)
-    ]
-    missing += [f"websockets Protocol: {n}" for n in _CONN_NAMES if n not in _names(Protocol)]
+    missing = unmentioned(WebSocketsSansIOProtocol.__init__, ("conn",))
+    missing += unmentioned(Protocol.__init__, _CONN_NAMES)
+    if not callable(getattr(WebSocketsSansIOProtocol, "handle_text", None)):
+        missing.append("WebSocketsSansIOProtocol.handle_text")
     found = problem(
         "WebSocket protocol",
         missing,
@@ -137,9 +136,3 @@ def protocol_class(enabled: bool) -> type[asyncio.Protocol] | str:
         warn_once("WebSocket frames", found)
         return "websockets-sansio"
     return DirectTextWs
-
-
-def _names(cls: type) -> set[str]:
-    """The attributes `cls`'s constructor sets, and its class attributes."""
-    code = getattr(cls.__dict__.get("__init__"), "__code__", None)
-    return set(dir(cls)) | (set() if code is None else set(code.co_names))
